@@ -7,9 +7,9 @@ message a player can read, and never half-applies a move.
 
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(players=2, seed=7, variant="mini")
->>> state = state.play("place b2")
->>> state.move_text(state.parse_move(" Move  B2 B3 ")) if False else state.to_move
-1
+>>> after = state.play("place b2")
+>>> after.to_move, state.to_move, after.move_text(after.parse_move(" Place  C3 "))
+(1, 0, 'place c3')
 """
 
 from __future__ import annotations

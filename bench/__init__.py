@@ -1,0 +1,1 @@
+"""Tabula's benchmarks: run ``python -m bench`` (see the README)."""

@@ -1,0 +1,97 @@
+"""One conformance test over every registered game, on random games to the end."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engines import GAMES, GameError, GameSpec, Outcome
+
+CASES = [
+    pytest.param(name, players, config, id=f"{name}-{players}p-{'-'.join(f'{k}={v}' for k, v in config.items()) or 'default'}")
+    for name, spec in sorted(GAMES.items())
+    for players in range(spec.min_players, spec.max_players + 1)
+    for config in spec.test_configs
+]
+
+GAMES_PER_CASE = 60
+
+
+def play_random_game(spec: GameSpec, players: int, config: dict, seed: int) -> None:
+    rng = random.Random(seed)
+    start = spec.new(players=players, seed=seed, **config)
+    state = start
+    texts: list[str] = []
+    while True:
+        moves = state.legal_moves()
+        assert isinstance(moves, tuple)
+        assert list(moves) == sorted(moves), "legal moves must be sorted"
+        assert len(set(moves)) == len(moves), "legal moves must be unique"
+        assert (state.outcome() is None) == bool(moves), "outcome is set exactly when no move is left"
+        assert (state.to_move is None) == (not moves)
+        scores = state.scores()
+        assert isinstance(scores, tuple) and len(scores) == players
+        saved = state.to_json()
+        assert json.loads(json.dumps(saved)) == saved, "to_json must be JSON-safe"
+        rebuilt = spec.from_json(json.loads(json.dumps(saved)))
+        assert rebuilt == state and rebuilt.to_json() == saved, "the JSON round trip must be exact"
+        assert rebuilt.legal_moves() == moves
+        if not moves:
+            break
+        for move in rng.sample(moves, min(3, len(moves))):
+            text = state.move_text(move)
+            assert text == text.lower().strip()
+            assert state.parse_move(text) == move
+            assert state.parse_move("  " + text.upper() + " ") == move
+        move = rng.choice(moves)
+        before = state.to_json()
+        after = state.play(move)
+        assert state.to_json() == before, "play must not change the old state"
+        assert after.last_summary()
+        texts.append(state.move_text(move))
+        state = after
+    outcome = state.outcome()
+    assert isinstance(outcome, Outcome)
+    assert outcome.winners and outcome.reason
+    assert outcome.scores == state.scores()
+    assert len(outcome.places) == players and min(outcome.places) == 1
+    assert {i for i, place in enumerate(outcome.places) if place == 1} == set(outcome.winners)
+    with pytest.raises(GameError):
+        state.play(texts[-1] if texts else "pass")
+    replayed = spec.new(players=players, seed=seed, **config)
+    for text in texts:
+        replayed = replayed.play(text)
+    assert replayed == state and replayed.to_json() == state.to_json(), "seed + move texts must rebuild the game"
+    assert start.to_json() == spec.new(players=players, seed=seed, **config).to_json()
+
+
+@pytest.mark.parametrize(("name", "players", "config"), CASES)
+def test_random_games_follow_the_contract(name: str, players: int, config: dict) -> None:
+    spec = GAMES[name]
+    for seed in range(GAMES_PER_CASE):
+        play_random_game(spec, players, config, seed)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_forfeit_ends_a_two_player_game_for_the_other(name: str) -> None:
+    spec = GAMES[name]
+    state = spec.new(players=2, seed=3)
+    ended = state.forfeit(0, "Player one resigned.")
+    outcome = ended.outcome()
+    assert outcome is not None and outcome.winners == (1,) and outcome.reason == "Player one resigned."
+    assert ended.legal_moves() == () and ended.to_move is None
+    assert state.outcome() is None
+    assert spec.from_json(ended.to_json()) == ended
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_bad_options_are_refused_with_a_game_error(name: str) -> None:
+    spec = GAMES[name]
+    with pytest.raises(GameError):
+        spec.new(players=2, seed=1, no_such_option=1)
+    with pytest.raises(GameError):
+        spec.new(players=spec.max_players + 1, seed=1)
+    with pytest.raises(GameError):
+        spec.new(players=2, seed=-1)
