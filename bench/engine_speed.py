@@ -76,7 +76,8 @@ def main() -> None:
         return
     for row in rows:
         config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
-        print(f"{row['game']:<8} {row['players']}p {config:<22} {row['plies_per_second']:>9,} plies/s  ({row['games']} games)")
+        speed = row["plies_per_second"]
+        print(f"{row['game']:<8} {row['players']}p {config:<22} {speed:>9,} plies/s  ({row['games']} games)")
 
 
 if __name__ == "__main__":

