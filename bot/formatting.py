@@ -1,0 +1,146 @@
+"""Texts the bot sends: challenges, turn summaries, results and rules.
+
+Everything here is pure string building, kept within Discord's limits
+(2000 characters a message), so it can be tested without Discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.service import Turn
+from bot.storage import MatchRecord, Seat
+from engines import GAMES, GameState
+
+MESSAGE_LIMIT = 2000
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Cut ``text`` to ``limit`` characters, marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def mention(user_id: int) -> str:
+    """Return a Discord user mention."""
+    return f"<@{user_id}>"
+
+
+def relative_time(timestamp: float) -> str:
+    """Return a Discord timestamp that each reader sees in their own time, e.g. "in 3 hours"."""
+    return f"<t:{int(timestamp)}:R>"
+
+
+def describe_options(game: str, options: dict) -> str:
+    """Say which variant or options a match uses, or an empty string for the defaults."""
+    if not options:
+        return ""
+    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(options.items()))
+
+
+def challenge_text(record: MatchRecord) -> str:
+    """The message that carries the Accept and Decline buttons."""
+    spec = GAMES[record.game]
+    challenger = record.players[0]
+    invited = ", ".join(mention(user_id) for user_id in record.invited)
+    options = describe_options(record.game, record.options)
+    lines = [f"**{challenger.name}** challenges {invited} to **{spec.title}**{f' ({options})' if options else ''}."]
+    accepted = [seat.name for seat in record.players[1:] if seat.user_id not in record.invited]
+    if accepted:
+        lines.append(f"Accepted so far: {', '.join(accepted)}.")
+    if record.deadline is not None:
+        lines.append(f"The challenge expires {relative_time(record.deadline)}.")
+    return clip("\n".join(lines))
+
+
+def challenge_closed_text(record: MatchRecord, how: str) -> str:
+    """Replace the challenge message once it was declined, withdrawn, expired or cancelled."""
+    spec = GAMES[record.game]
+    names = " vs ".join(seat.name for seat in record.players)
+    return clip(f"~~{spec.title}: {names}~~ — {how}")
+
+
+def seats_text(record: MatchRecord) -> str:
+    """Say who plays which seat, e.g. "Ana plays light, Bo plays dark"."""
+    spec = GAMES[record.game]
+    seat_names = spec.seat_names(len(record.players))
+    return ", ".join(f"**{seat.name}** plays {seat_names[i]}" for i, seat in enumerate(record.players))
+
+
+def scores_text(record: MatchRecord, state: GameState) -> str:
+    """One line with every player's score."""
+    return " · ".join(f"{seat.name} {score}" for seat, score in zip(record.players, state.scores(), strict=True))
+
+
+def to_move_text(record: MatchRecord, state: GameState) -> str:
+    """Mention the player to move with their deadline."""
+    seat = state.to_move
+    if seat is None:
+        return ""
+    deadline = f" (deadline {relative_time(record.deadline)})" if record.deadline else ""
+    return f"{mention(record.players[seat].user_id)}, your move{deadline}."
+
+
+def result_text(record: MatchRecord, state: GameState) -> str:
+    """Announce the end of a game: winners and why."""
+    outcome = state.outcome()
+    if outcome is None:
+        return ""
+    winners = [record.players[i].name for i in outcome.winners]
+    if outcome.is_draw:
+        headline = "🤝 The game is a draw."
+    elif len(winners) == 1:
+        headline = f"🏆 **{winners[0]}** wins!"
+    else:
+        headline = f"🏆 Shared victory: {', '.join(f'**{w}**' for w in winners)}."
+    return f"{headline} {outcome.reason}"
+
+
+def start_text(record: MatchRecord, state: GameState) -> str:
+    """The message that goes with the first board."""
+    spec = GAMES[record.game]
+    return clip(f"**{spec.title}** begins: {seats_text(record)}.\n{to_move_text(record, state)}")
+
+
+def turn_text(turn: Turn, extra: Sequence[str] = ()) -> str:
+    """The message that goes with the board after an accepted move, resignation or claim."""
+    record, state = turn.record, turn.state
+    lines = [state.last_summary() if turn.kind == "move" else turn.text]
+    lines.append(f"Score: {scores_text(record, state)}")
+    if turn.finished:
+        lines.append(result_text(record, state))
+    else:
+        lines.append(to_move_text(record, state))
+    lines.extend(extra)
+    return clip("\n".join(line for line in lines if line))
+
+
+def board_text(record: MatchRecord, state: GameState) -> str:
+    """The message that goes with a re-posted board."""
+    spec = GAMES[record.game]
+    lines = [f"**{spec.title}**: {seats_text(record)}.", f"Score: {scores_text(record, state)}"]
+    lines.append(result_text(record, state) if state.outcome() else to_move_text(record, state))
+    return clip("\n".join(lines))
+
+
+def seat_list(players: Sequence[Seat]) -> str:
+    """Names joined for a sentence."""
+    names = [seat.name for seat in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+RULES = {
+    "pond": (
+        "**Pond** — eggs, tadpoles and frogs. Light moves first.\n"
+        "**Your turn**: one action, then *Develop*, then *Score*.\n"
+        "• `/pond place cell:b2` — put an egg from your spawn on an empty cell (eggs never move).\n"
+        "• `/pond move from:a3 to:b3` — a tadpole moves 1 cell up/down/left/right to an empty cell; "
+        "a frog moves 1 or 2 cells in a straight line (it may hop over a piece) onto an empty cell.\n"
+        "**Develop**: every piece next to where your piece now stands (not diagonally) grows one step, "
+        "whoever owns it: egg → tadpole → frog → egg.\n"
+        "**Score**: 3 or more identical faces in a row or column (any owners) leave the board; "
+        "each piece scores for its **owner**. Crossing sets all score.\n"
+        "**End**: reach the target (10; 7 in Mini) and the higher score wins — level is a draw. "
+        "A player with no legal action on their turn loses. After 300 plies the game is a draw (move limit).\n"
+        "Cells are `a1` (bottom left) to `d4` (`e5` on the Large board)."
+    ),
+}

@@ -1,0 +1,43 @@
+"""The subcommands every game shares: board, resign, claim, rules, cancel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from engines import GAMES
+
+if TYPE_CHECKING:
+    from bot.ui import MatchUI
+
+
+def new_group(game: str, description: str) -> app_commands.Group:
+    """Create a game's command group, usable only in servers."""
+    return app_commands.Group(name=game, description=description, guild_only=True)
+
+
+def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI) -> None:
+    """Add the subcommands that work the same way in every game."""
+    title = GAMES[game].title
+
+    @group.command(name="board", description=f"Post this channel's {title} board again.")
+    async def board(interaction: discord.Interaction) -> None:
+        await ui.board(interaction, game)
+
+    @group.command(name="resign", description=f"Resign this channel's {title} game.")
+    async def resign(interaction: discord.Interaction) -> None:
+        await ui.resign(interaction, game)
+
+    @group.command(name="claim", description="Claim the win when your opponent let their turn deadline pass.")
+    async def claim(interaction: discord.Interaction) -> None:
+        await ui.claim(interaction, game)
+
+    @group.command(name="rules", description=f"How to play {title}, briefly (only you see it).")
+    async def rules(interaction: discord.Interaction) -> None:
+        await ui.rules(interaction, game)
+
+    @group.command(name="cancel", description="Cancel this channel's game (Manage Server) or withdraw your challenge.")
+    async def cancel(interaction: discord.Interaction) -> None:
+        await ui.cancel(interaction)

@@ -1,0 +1,326 @@
+"""The match service: the one place where challenges, moves and endings happen.
+
+Commands, buttons and the deadline sweeper all call this service; it knows
+nothing of discord.py beyond snowflake IDs and display names.  Each channel has
+an asyncio lock so that its commands run one at a time, and every write is
+version-checked by the store, so two presses at the same moment can never apply
+two moves, or one move twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import MatchRecord, MatchStore, Seat
+from engines import GAMES, GameError, GameState
+
+
+class Refusal(Exception):
+    """A polite refusal for the player who asked; nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one accepted command did: the match before and after, and the state."""
+
+    record: MatchRecord
+    before: GameState
+    state: GameState
+    seat: int
+    kind: str  # "move" or "forfeit"
+    text: str  # the move's canonical text, or the forfeit's reason
+
+    @property
+    def finished(self) -> bool:
+        return self.state.outcome() is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The result of a player pressing Accept or Decline on a challenge."""
+
+    record: MatchRecord
+    state: GameState | None  # set once everyone has accepted and the game began
+    accepted: bool
+
+
+class MatchService:
+    """Create, play and finish matches, one channel at a time."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        challenge_seconds: float = 15 * 60,
+        turn_seconds: float = 24 * 3600,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.challenge_seconds = challenge_seconds
+        self.turn_seconds = turn_seconds
+        self.clock = clock
+        self._rng = rng or random.SystemRandom()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+
+    # -- helpers ------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _channel(self, channel_id: int) -> AsyncIterator[None]:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        async with lock:
+            yield
+
+    def state_of(self, record: MatchRecord) -> GameState:
+        """Decode the record's state, caching by (match, version) so hot paths skip the JSON."""
+        key = (record.id, record.version)
+        state = self._states.get(key)
+        if state is None:
+            if record.state is None:
+                raise Refusal("This game has not started yet.")
+            state = GAMES[record.game].from_json(record.state)
+            self._states[key] = state
+            if len(self._states) > 4096:
+                self._states.popitem(last=False)
+        else:
+            self._states.move_to_end(key)
+        return state
+
+    def _remember(self, record: MatchRecord, state: GameState) -> None:
+        self._states[(record.id, record.version)] = state
+
+    async def _running(self, channel_id: int, game: str | None) -> MatchRecord:
+        record = await self.store.open_match(channel_id)
+        if record is None:
+            raise Refusal("There is no game in this channel. Start one with a `start` command.")
+        if game is not None and record.game != game:
+            raise Refusal(f"This channel's game is {GAMES[record.game].title}; use its `/{record.game}` commands.")
+        if record.status == "challenge":
+            raise Refusal("The game has not started yet: the challenge is still waiting for an answer.")
+        return record
+
+    @staticmethod
+    def _seat(record: MatchRecord, user_id: int) -> int:
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise Refusal("You are not playing in this channel's game.")
+        return seat
+
+    def _finish_fields(self, state: GameState, now: float) -> dict[str, Any]:
+        outcome = state.outcome()
+        if outcome is None:
+            return {"state": state.to_json(), "deadline": now + self.turn_seconds}
+        return {
+            "state": state.to_json(),
+            "deadline": None,
+            "status": "finished",
+            "result": outcome.to_json(),
+            "finished_at": now,
+        }
+
+    # -- reading --------------------------------------------------------------------
+
+    async def current(self, channel_id: int) -> tuple[MatchRecord, GameState | None] | None:
+        """Return the channel's open match and its state (``None`` while a challenge)."""
+        record = await self.store.open_match(channel_id)
+        if record is None:
+            return None
+        return record, None if record.state is None else self.state_of(record)
+
+    async def running(self, channel_id: int, game: str | None = None) -> tuple[MatchRecord, GameState]:
+        """Return the channel's running match of ``game``, or refuse politely."""
+        record = await self._running(channel_id, game)
+        return record, self.state_of(record)
+
+    async def replay(self, record: MatchRecord) -> GameState:
+        """Rebuild a match's state from its seed, options and move log (the log is the truth)."""
+        spec = GAMES[record.game]
+        state = spec.new(players=len(record.players), seed=record.seed, **record.options)
+        for entry in await self.store.log(record.id):
+            state = state.play(entry.text) if entry.kind == "move" else state.forfeit(entry.seat, entry.text)
+        return state
+
+    # -- challenges -----------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        challenger: Seat,
+        opponents: Sequence[Seat],
+        options: dict[str, Any],
+    ) -> MatchRecord:
+        """Post a challenge from ``challenger`` to ``opponents``; the game starts when all accept."""
+        spec = GAMES[game]
+        ids = [challenger.user_id, *(o.user_id for o in opponents)]
+        if challenger.user_id in ids[1:]:
+            raise Refusal("You can't challenge yourself; pick someone else in this server.")
+        if len(set(ids)) != len(ids):
+            raise Refusal("Each opponent can be invited only once.")
+        if not spec.min_players <= len(ids) <= spec.max_players:
+            raise Refusal(f"{spec.title} is for {spec.min_players} to {spec.max_players} players.")
+        spec.new(players=len(ids), seed=0, **options)  # validates the options, raising a readable GameError
+        now = self.clock()
+        async with self._channel(channel_id):
+            return await self.store.create_challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                options=options,
+                seed=self._rng.getrandbits(63),
+                players=[challenger, *opponents],
+                invited=[o.user_id for o in opponents],
+                expires_at=now + self.challenge_seconds,
+                now=now,
+            )
+
+    async def set_message(self, record: MatchRecord, message_id: int) -> MatchRecord:
+        """Remember the challenge message so it can be edited when the challenge ends."""
+        async with self._channel(record.channel_id):
+            fresh = await self.store.get(record.id)
+            if fresh is None or fresh.message_id == message_id:
+                return fresh or record
+            return await self.store.update(fresh, message_id=message_id)
+
+    async def answer(self, match_id: int, user: Seat, accept: bool) -> Answer:
+        """Record ``user`` accepting or declining a challenge; start the game once all accepted."""
+        record = await self.store.get(match_id)
+        if record is None:
+            raise Refusal("This challenge no longer exists.")
+        async with self._channel(record.channel_id):
+            record = await self.store.get(match_id)
+            assert record is not None
+            if record.status != "challenge":
+                raise Refusal(f"This challenge is no longer open (it was {record.status}).")
+            challenger = record.players[0].user_id
+            if user.user_id not in record.invited:
+                if user.user_id == challenger and not accept:
+                    record = await self.store.update(record, status="declined", deadline=None, now=self.clock())
+                    return Answer(record, None, False)
+                if record.seat_of(user.user_id) is not None:
+                    raise Refusal("You have already accepted; waiting for the others.")
+                raise Refusal("This challenge is not addressed to you.")
+            now = self.clock()
+            if record.deadline is not None and now >= record.deadline:
+                await self.store.update(record, status="expired", deadline=None, now=now)
+                raise Refusal("This challenge has expired.")
+            if not accept:
+                record = await self.store.update(record, status="declined", deadline=None, now=now)
+                return Answer(record, None, False)
+            players = tuple(Seat(p.user_id, user.name if p.user_id == user.user_id else p.name) for p in record.players)
+            invited = tuple(i for i in record.invited if i != user.user_id)
+            if invited:
+                record = await self.store.update(record, invited=invited, players=players, now=now)
+                return Answer(record, None, True)
+            seats = list(players)
+            self._rng.shuffle(seats)  # who moves first is drawn at random
+            state = GAMES[record.game].new(players=len(seats), seed=record.seed, **record.options)
+            record = await self.store.update(
+                record,
+                players=seats,
+                invited=(),
+                status="active",
+                state=state.to_json(),
+                deadline=now + self.turn_seconds,
+                now=now,
+            )
+            self._remember(record, state)
+            return Answer(record, state, True)
+
+    async def expire_challenges(self) -> list[MatchRecord]:
+        """Mark every overdue challenge expired and return them (to edit their messages)."""
+        expired = []
+        for record in await self.store.expired_challenges(self.clock()):
+            async with self._channel(record.channel_id):
+                fresh = await self.store.get(record.id)
+                if fresh is None or fresh.status != "challenge":
+                    continue
+                expired.append(await self.store.update(fresh, status="expired", deadline=None, now=self.clock()))
+        return expired
+
+    # -- playing --------------------------------------------------------------------
+
+    async def play(self, channel_id: int, user_id: int, move: str, *, game: str | None = None) -> Turn:
+        """Apply ``user_id``'s move in the channel's match, or refuse with a readable reason."""
+        async with self._channel(channel_id):
+            record = await self._running(channel_id, game)
+            seat = self._seat(record, user_id)
+            state = self.state_of(record)
+            if state.to_move != seat:
+                waiting = record.players[state.to_move].name if state.to_move is not None else "nobody"
+                raise Refusal(f"It is not your turn: {waiting} is to move.")
+            parsed = state.parse_move(move)
+            after = state.play(parsed)
+            text = state.move_text(parsed)
+            now = self.clock()
+            updated = await self.store.append(
+                record, kind="move", seat=seat, user_id=user_id, text=text, now=now, **self._finish_fields(after, now)
+            )
+            self._remember(updated, after)
+            return Turn(updated, state, after, seat, "move", text)
+
+    async def resign(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
+        """Let a player resign: in a two-player game the other wins; with more, they leave the game."""
+        async with self._channel(channel_id):
+            record = await self._running(channel_id, game)
+            seat = self._seat(record, user_id)
+            return await self._forfeit(record, seat, user_id, f"{record.players[seat].name} resigned.")
+
+    async def claim(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
+        """Let a waiting player claim the win once the player to move has let the deadline pass."""
+        async with self._channel(channel_id):
+            record = await self._running(channel_id, game)
+            seat = self._seat(record, user_id)
+            state = self.state_of(record)
+            late = state.to_move
+            if late is None or late == seat:
+                raise Refusal("It is your turn: you can't claim a win on your own time. Make a move instead.")
+            if record.deadline is None or self.clock() < record.deadline:
+                until = int(record.deadline or 0)
+                raise Refusal(f"{record.players[late].name} still has time to move: the deadline is <t:{until}:R>.")
+            name = record.players[late].name
+            reason = f"{name} ran out of time; {record.players[seat].name} claimed the win."
+            return await self._forfeit(record, late, user_id, reason)
+
+    async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, reason: str) -> Turn:
+        state = self.state_of(record)
+        after = state.forfeit(seat, reason)
+        now = self.clock()
+        updated = await self.store.append(
+            record, kind="forfeit", seat=seat, user_id=user_id, text=reason, now=now, **self._finish_fields(after, now)
+        )
+        self._remember(updated, after)
+        return Turn(updated, state, after, seat, "forfeit", reason)
+
+    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> MatchRecord:
+        """Cancel the channel's match (Manage Server) or withdraw one's own challenge; nothing is rated."""
+        async with self._channel(channel_id):
+            record = await self.store.open_match(channel_id)
+            if record is None:
+                raise Refusal("There is nothing to cancel in this channel.")
+            own_challenge = record.status == "challenge" and record.players[0].user_id == user_id
+            if not (can_manage or own_challenge):
+                raise Refusal("Only a member with the Manage Server permission can cancel a game.")
+            return await self.store.update(record, status="cancelled", deadline=None, finished_at=self.clock())
+
+
+def describe_error(error: BaseException) -> str | None:
+    """Return the player-facing message of an expected refusal, or ``None`` for a real fault."""
+    from bot.storage import StorageError
+
+    if isinstance(error, Refusal | GameError | StorageError):
+        return str(error)
+    return None

@@ -1,0 +1,71 @@
+"""Tabula's settings, read once from the environment and ``.env``.
+
+No other module reads ``os.environ``.  Real environment variables win over the
+``.env`` file, which is never committed (``.env.example`` lists every setting).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message says what to set."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot can be configured with."""
+
+    token: str | None = field(default=None, repr=False)
+    database: str = "tabula.sqlite3"
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    challenge_minutes: float = 15.0
+    turn_hours: float = 24.0
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
+        """Read the settings from ``environ`` (default ``os.environ``) over the values in ``env_file``."""
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+
+        def text(name: str) -> str | None:
+            value = values.get(name, "").strip()
+            return value or None
+
+        def number(name: str, default: float, minimum: float) -> float:
+            raw = text(name)
+            if raw is None:
+                return default
+            try:
+                value = float(raw)
+            except ValueError:
+                raise SettingsError(f"{name} must be a number, not {raw!r}.") from None
+            if value < minimum:
+                raise SettingsError(f"{name} must be at least {minimum}.")
+            return value
+
+        guild = text("TABULA_DEV_GUILD_ID")
+        if guild is not None and not guild.isdigit():
+            raise SettingsError("TABULA_DEV_GUILD_ID must be a server ID (a number).")
+        level = (text("TABULA_LOG_LEVEL") or "INFO").upper()
+        if level not in LOG_LEVELS:
+            raise SettingsError(f"TABULA_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
+        return cls(
+            token=text("DISCORD_TOKEN"),
+            database=text("TABULA_DATABASE") or "tabula.sqlite3",
+            log_level=level,
+            dev_guild_id=int(guild) if guild else None,
+            challenge_minutes=number("TABULA_CHALLENGE_MINUTES", 15.0, 1.0),
+            turn_hours=number("TABULA_TURN_HOURS", 24.0, 0.01),
+        )

@@ -1,0 +1,350 @@
+"""All of Tabula's SQL: matches, their append-only move log, and bot metadata.
+
+One :class:`MatchStore` owns one aiosqlite connection in WAL mode with foreign
+keys on.  Every write is one short transaction (``BEGIN IMMEDIATE`` … ``COMMIT``)
+behind an asyncio lock, because the coroutines of one process share the
+connection and must not interleave inside a transaction.  Writes to a match are
+version-checked (``UPDATE … WHERE id = ? AND version = ?``), so a write based on
+a stale read is refused instead of applied.  Schema changes are numbered files
+in ``bot/migrations`` applied at start, tracked by ``PRAGMA user_version``.
+Only snowflake IDs and JSON are stored, never discord.py objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import aiosqlite
+
+OPEN_STATUSES = ("challenge", "active")
+
+
+class StorageError(Exception):
+    """Base class for storage refusals; the message can be shown to a player."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a pending challenge or a running match."""
+
+
+class StaleMatch(StorageError):
+    """The match changed since it was read; the write was not applied."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player of a match: their Discord user ID and the name shown on the board."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One row of ``matches``, decoded."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    players: tuple[Seat, ...]
+    invited: tuple[int, ...]
+    status: str
+    state: dict[str, Any] | None
+    version: int
+    deadline: float | None
+    message_id: int | None
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat index of ``user_id``, or ``None`` if they do not play here."""
+        for index, seat in enumerate(self.players):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One row of the move log: a move's text, or a forfeit with its reason."""
+
+    seq: int
+    kind: str
+    seat: int
+    user_id: int
+    text: str
+    created_at: float
+
+
+_COLUMNS = (
+    "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
+    "message_id, result, created_at, updated_at, finished_at"
+)
+
+
+def _decode(row: Sequence[Any]) -> MatchRecord:
+    return MatchRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        game=row[3],
+        options=json.loads(row[4]),
+        seed=row[5],
+        players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row[6])),
+        invited=tuple(json.loads(row[7])),
+        status=row[8],
+        state=None if row[9] is None else json.loads(row[9]),
+        version=row[10],
+        deadline=row[11],
+        message_id=row[12],
+        result=None if row[13] is None else json.loads(row[13]),
+        created_at=row[14],
+        updated_at=row[15],
+        finished_at=row[16],
+    )
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _players_json(players: Iterable[Seat]) -> str:
+    return _dump([{"id": seat.user_id, "name": seat.name} for seat in players])
+
+
+def migrations() -> list[tuple[int, str]]:
+    """Return the numbered migration scripts shipped with the bot, in order."""
+    folder = resources.files("bot") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:3].isdigit():
+            found.append((int(name[:3]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class MatchStore:
+    """The database behind the match service.  Create with :meth:`open`."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str) -> MatchStore:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date."""
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute("PRAGMA foreign_keys = ON")
+        await connection.execute("PRAGMA synchronous = NORMAL")
+        await connection.execute("PRAGMA busy_timeout = 5000")
+        store = cls(connection)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close the connection; pending transactions were already committed."""
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        current = row[0] if row else 0
+        for number, script in migrations():
+            if number <= current:
+                continue
+            # executescript commits first, then runs the whole script; wrapping it in one transaction
+            # that also bumps user_version makes each migration all-or-nothing.
+            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    async def schema_version(self) -> int:
+        """Return the number of the last migration applied."""
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else _decode(row)
+
+    async def _fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            rows = await cursor.fetchall()
+        return [_decode(row) for row in rows]
+
+    # -- reading ----------------------------------------------------------------
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        """Return the match with this ID, whatever its status."""
+        return await self._fetch_one(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+
+    async def open_match(self, channel_id: int) -> MatchRecord | None:
+        """Return the channel's pending challenge or running match, if any."""
+        return await self._fetch_one(
+            f"SELECT {_COLUMNS} FROM matches WHERE channel_id = ? AND status IN ('challenge', 'active')",
+            (channel_id,),
+        )
+
+    async def active_matches(self) -> list[MatchRecord]:
+        """Return every running match (used at start and by the deadline sweeper)."""
+        return await self._fetch_all(f"SELECT {_COLUMNS} FROM matches WHERE status = 'active' ORDER BY id")
+
+    async def expired_challenges(self, now: float) -> list[MatchRecord]:
+        """Return pending challenges whose expiry has passed."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = 'challenge' AND deadline <= ? ORDER BY id", (now,)
+        )
+
+    async def log(self, match_id: int) -> list[LogEntry]:
+        """Return the match's move log in order."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT seq, kind, seat, user_id, text, created_at FROM moves WHERE match_id = ? ORDER BY seq",
+                (match_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [LogEntry(*row) for row in rows]
+
+    async def get_meta(self, key: str) -> str | None:
+        """Return a bot metadata value (e.g. the hash of the last synced commands)."""
+        async with self._lock, self._db.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a bot metadata value."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- writing ----------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        players: Sequence[Seat],
+        invited: Sequence[int],
+        expires_at: float,
+        now: float,
+    ) -> MatchRecord:
+        """Insert a pending challenge; raise :class:`ChannelBusy` if the channel has an open match."""
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO matches (guild_id, channel_id, game, options, seed, players, invited, status, "
+                    "deadline, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        _dump(options),
+                        seed,
+                        _players_json(players),
+                        _dump(list(invited)),
+                        expires_at,
+                        now,
+                        now,
+                    ),
+                )
+                match_id = cursor.lastrowid
+        except sqlite3.IntegrityError:
+            raise ChannelBusy("This channel already has a game or a pending challenge.") from None
+        record = await self.get(int(match_id or 0))
+        assert record is not None
+        return record
+
+    async def update(self, record: MatchRecord, **changes: Any) -> MatchRecord:
+        """Apply ``changes`` to the match if it is still at ``record.version``; return the new record.
+
+        Allowed changes: ``players``, ``invited``, ``status``, ``state``, ``deadline``,
+        ``message_id``, ``result``, ``finished_at``, and ``now`` (the update time).
+        """
+        async with self._transaction() as db:
+            return await self._update(db, record, changes)
+
+    async def append(
+        self,
+        record: MatchRecord,
+        *,
+        kind: str,
+        seat: int,
+        user_id: int,
+        text: str,
+        now: float,
+        **changes: Any,
+    ) -> MatchRecord:
+        """Log one move or forfeit and apply ``changes`` to the match, in one version-checked transaction."""
+        async with self._transaction() as db:
+            updated = await self._update(db, record, {**changes, "now": now})
+            async with db.execute("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (record.id,)) as cur:
+                row = await cur.fetchone()
+            seq = (row[0] if row else 0) + 1
+            await db.execute(
+                "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (record.id, seq, kind, seat, user_id, text, now),
+            )
+            return updated
+
+    async def _update(self, db: aiosqlite.Connection, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
+        encoders = {
+            "players": _players_json,
+            "invited": lambda v: _dump(list(v)),
+            "status": str,
+            "state": lambda v: None if v is None else _dump(v),
+            "deadline": lambda v: v,
+            "message_id": lambda v: v,
+            "result": lambda v: None if v is None else _dump(v),
+            "finished_at": lambda v: v,
+        }
+        now = changes.pop("now", record.updated_at)
+        unknown = set(changes) - set(encoders)
+        if unknown:
+            raise ValueError(f"cannot change {sorted(unknown)}")
+        assignments = ", ".join(f"{name} = ?" for name in changes)
+        values = [encoders[name](value) for name, value in changes.items()]
+        sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
+        sql += "WHERE id = ? AND version = ?"
+        try:
+            cursor = await db.execute(sql, (*values, now, record.id, record.version))
+        except sqlite3.IntegrityError:
+            raise ChannelBusy("This channel already has a game or a pending challenge.") from None
+        if cursor.rowcount != 1:
+            raise StaleMatch("The game changed while your command was on its way; look at the board and try again.")
+        async with db.execute(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (record.id,)) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return _decode(row)

@@ -1,0 +1,109 @@
+"""A running Tabula bot on a real SQLite file, with a fake Discord around it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.client import TabulaBot
+from bot.settings import Settings
+from bot.storage import MatchStore
+from tests.harness import APP_ID, BOT_USER_ID, Call, Discord, Person, Recorder, option, user_payload
+
+
+class Clock:
+    """A clock the tests move by hand."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+ANA = Person(100000000000000001, "Ana")
+BO = Person(100000000000000002, "Bo")
+CY = Person(100000000000000003, "Cy")
+DEE = Person(100000000000000004, "Dee")
+MOD = Person(100000000000000009, "Mod", admin=True)
+ROBOT = Person(100000000000000010, "Robot", bot=True)
+
+
+@dataclass
+class World:
+    """One bot process: its store, its client and the fake Discord it talks to."""
+
+    path: Path
+    recorder: Recorder
+    clock: Clock
+    bot: TabulaBot
+    discord: Discord
+    seed: int
+
+    @classmethod
+    async def start(cls, path: Path, recorder: Recorder, clock: Clock, seed: int = 7) -> World:
+        store = await MatchStore.open(str(path))
+        bot = TabulaBot(Settings(database=str(path)), store=store, clock=clock, rng=random.Random(seed))
+        await bot._async_setup_hook()  # binds the loop, as discord.py does at login
+        bot._connection.application_id = APP_ID
+        # What READY would tell the bot about itself.
+        bot._connection.user = discord.ClientUser(
+            state=bot._connection, data=user_payload(BOT_USER_ID, "Tabula", bot=True)
+        )
+        await bot.prepare()
+        return cls(path, recorder, clock, bot, Discord(bot, recorder), seed)
+
+    async def restart(self) -> World:
+        """Stop this bot and start a new one on the same database file (a crash loses nothing committed)."""
+        await self.stop()
+        return await World.start(self.path, self.recorder, self.clock, self.seed + 1)
+
+    async def stop(self) -> None:
+        await self.bot.close()
+
+    # -- conveniences ---------------------------------------------------------------
+
+    async def command(self, person: Person, channel: int, group: str, sub: str, **options: Any) -> list[Call]:
+        users = [v for v in options.values() if isinstance(v, Person)]
+        opts = [
+            option(name.rstrip("_"), str(value.id), kind=6)
+            if isinstance(value, Person)
+            else option(name.rstrip("_"), value)
+            for name, value in options.items()
+        ]
+        return await self.discord.command(person, channel, group, sub, opts, users=users)
+
+    async def challenge(self, challenger: Person, opponent: Person, channel: int, **options: Any) -> Call:
+        calls = await self.command(challenger, channel, "pond", "start", opponent=opponent, **options)
+        replies = [c for c in calls if c.kind == "reply"]
+        assert len(replies) == 1, calls
+        return replies[0]
+
+    async def start_pond(self, channel: int, **options: Any) -> tuple[Person, Person]:
+        """Ana challenges Bo and Bo accepts; return (light, dark)."""
+        reply = await self.challenge(ANA, BO, channel, **options)
+        accept = next(cid for cid in reply.custom_ids if ":accept:" in cid)
+        calls = await self.discord.press(BO, channel, accept)
+        assert any(c.kind == "followup" for c in calls), calls
+        return await self.seats(channel)
+
+    async def seats(self, channel: int) -> tuple[Person, ...]:
+        """The people playing the channel's running match, in seat order."""
+        record = await self.bot.service.store.open_match(channel)
+        assert record is not None and record.status == "active"
+        by_id = {p.id: p for p in (ANA, BO, CY, DEE, MOD)}
+        return tuple(by_id[seat.user_id] for seat in record.players)
+
+
+def only(calls: list[Call], kind: str) -> Call:
+    """The one call of ``kind`` among ``calls``."""
+    found = [c for c in calls if c.kind == kind]
+    assert len(found) == 1, f"expected one {kind}, got {[c.kind for c in calls]}"
+    return found[0]
