@@ -21,6 +21,14 @@ a permutation of them.  Every cell between the start rows is *plus* or *minus*.
   higher wins.  ``max_plies`` (default 4·N·N) is a safety limit that scores the
   position as it stands.
 
+Running out of moves: with N >= 3 every piece has a cell beside it, and any cell
+is a legal target, so only a side with no pieces could lack a move.  The end
+bookkeeping never hands the turn to such a side: Black with no pieces counts as
+arrived, which ends the game at once (rule i); White with no pieces counts as
+arrived, so after White's ply Black gets its one last ply (rule ii) and after a
+Black ply the game ends (rule iii).  Hence ``legal_moves()`` is empty exactly
+when the game is over, and no "pass" move exists.
+
 Notation: cells ``a1`` (White's side, left) to ``h8``, the same names on the hex
 board; a move is ``c2-c3`` (lenient input: ``C2 c3``, ``c2 - c3``).
 
@@ -155,7 +163,14 @@ def piece_from_code(code: Any) -> int:
     """Return the signed cell value of a piece text (White positive); raise :class:`InvalidState`."""
     if code == ".":
         return 0
-    if isinstance(code, str) and len(code) >= 2 and code[0] in "WB" and code[1:].isdigit() and code[1] != "0":
+    if (
+        isinstance(code, str)
+        and 2 <= len(code) <= 7
+        and code[0] in "WB"
+        and code.isascii()
+        and code[1:].isdigit()
+        and code[1] != "0"
+    ):
         weight = int(code[1:])
         return weight if code[0] == "W" else -weight
     raise InvalidState(f"{str(code)[:12]!r} is not a Summer piece.")
@@ -297,6 +312,15 @@ class SummerState:
         rank, file = divmod(cell, self.size)
         return rank, file
 
+    @property
+    def pieces(self) -> tuple[tuple[int, int] | None, ...]:
+        """Return ``(colour, weight)`` or ``None`` for every cell, in cell order (for the renderer)."""
+        return tuple(None if v == 0 else (0, v) if v > 0 else (1, -v) for v in self.board)
+
+    def goal_totals(self) -> tuple[int, int]:
+        """Return White's weight on rank N and Black's on rank 1 (the scores so far)."""
+        return _goal_totals(self.board, self.size)
+
     def piece_at(self, cell: int) -> tuple[int, int] | None:
         """Return ``(colour, weight)`` of the piece on ``cell`` (colour 0 White, 1 Black), or ``None``."""
         value = self.board[cell]
@@ -388,7 +412,7 @@ class SummerState:
         player = self.turn
         board = self.board
         cells = size * size
-        if not (0 <= frm < cells and 0 <= to < cells):
+        if frm.__class__ is not int or to.__class__ is not int or not (0 <= frm < cells and 0 <= to < cells):
             raise IllegalMove("That move leaves the board.")
         weight = board[frm] if player == 0 else -board[frm]
         if weight <= 0 or to not in geo.targets[player][frm]:

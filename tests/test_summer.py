@@ -429,6 +429,8 @@ def test_off_board_and_non_text_moves() -> None:
         state.play(42)  # type: ignore[arg-type]
     with pytest.raises(IllegalMove):
         state.play(SummerMove(0, 99))
+    with pytest.raises(IllegalMove):
+        state.play(SummerMove("a1", "a2"))  # type: ignore[arg-type]
     with pytest.raises(InvalidMoveText):
         state.parse_cell("zz")
 
@@ -553,6 +555,7 @@ def test_board_text_and_reading_helpers() -> None:
     text = state.board_text()
     assert " 3   B3   B1   B2" in text and " 2  +    -    +" in text and " 1   W1   W2   W3" in text
     assert "White to move." in text and "White 0, Black 0" in text
+    assert state.pieces[0] == (0, 1) and state.pieces[4] is None and state.goal_totals() == (0, 0)
     assert state.piece_at(0) == (0, 1) and state.piece_at(8) == (1, 2) and state.piece_at(4) is None
     assert state.terrain_at(3) == 1 and state.terrain_at(4) == -1 and state.rank_file(5) == (1, 2)
     assert not state.white_arrived and not state.black_arrived and not state.black_last_move
