@@ -508,7 +508,7 @@ class QuerniState:
         if not clean or not match:
             if _REVERSED_RE.match(clean):
                 raise InvalidMoveText("Move first, then remove: write the move before the chain, like 'c3-e5 x4-7'.")
-            if re.fullmatch(_SQUARE, clean):
+            if re.fullmatch(r"[a-j]\s*\d{1,2}", clean):
                 raise InvalidMoveText("Name both the start and the end square of a move, like 'c3-e5'.")
             raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_HINT}.")
         f1, r1, f2, r2, lo_text, hi_text = match.groups()
@@ -739,7 +739,7 @@ def _square(letter: str, number: str) -> int:
     name = f"{letter}{int(number)}"
     cell = INDEX.get(name)
     if cell is None:
-        raise InvalidMoveText(f"{name} is not on the board (a1 to j7).")
+        raise InvalidMoveText(f"There is no square {name}; the board runs from a1 to j7.")
     return cell
 
 
@@ -786,7 +786,7 @@ def start_board(seed: int) -> tuple[int, ...]:
     rng = Rng(seed)
     board = [EMPTY] * CELLS
     for colour in (0, 1):
-        numbers = rng.shuffled(range(1, PIECES + 1))
+        numbers = rng.shuffled(tuple(range(1, PIECES + 1)))
         for cell, number in zip(START_SQUARES[colour], numbers, strict=True):
             board[cell] = piece_value(colour, number)
     return tuple(board)
