@@ -112,6 +112,7 @@ DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 
 
 
 def _tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """Build the king-neighbour and jump tables of the 10x7 board."""
     near: list[tuple[int, ...]] = []
     jumps: list[tuple[tuple[int, int], ...]] = []
     for c in range(CELLS):
@@ -152,6 +153,7 @@ def piece_value(colour: int, number: int) -> int:
 
 
 def _parse_piece(text: Any, error: type[GameError]) -> int:
+    """Return the value of a piece written like ``B4`` or ``red 12``; raise ``error`` otherwise."""
     match = _PIECE_RE.match(" ".join(text.lower().split())) if isinstance(text, str) else None
     if not match or not 1 <= int(match.group(2)) <= PIECES:
         raise error(f"{str(text)[:20]!r} is not a Querni piece; write B1 to B16 or R1 to R16.")
@@ -174,6 +176,7 @@ _PLAIN = tuple(_new_tuple(QuerniMove, (frm, to, -1, -1)) for frm in range(CELLS)
 
 
 def _runs_to_ranges(mask: int) -> tuple[tuple[int, int], ...]:
+    """List every ``(lo, hi)`` with ``hi - lo >= 2`` whose links are all set in ``mask``, sorted."""
     ranges = []
     for lo in range(1, PIECES - 1):
         hi = lo
@@ -190,6 +193,7 @@ _REMOVE_ONLY: dict[int, tuple[QuerniMove, ...]] = {}
 
 
 def _ranges(mask: int) -> tuple[tuple[int, int], ...]:
+    """Return the removable ranges of a link mask, computing them once."""
     found = _RANGES[mask]
     if found is None:
         found = _RANGES[mask] = _runs_to_ranges(mask)
@@ -214,16 +218,16 @@ def _ends(board: tuple[int, ...], start: int) -> list[int]:
     # Any square the jump graph connects to the start is reachable without landing twice
     # (a shortest sequence never repeats a square), so a flood fill finds every end.
     # The mover has left its start, so nothing can be jumped there.
-    seen = {start}
-    todo = [start]
+    todo = [land for mid, land in JUMPS[start] if board[mid] and not board[land]]
+    if not todo:
+        return steps
+    seen = {start, *todo}
     while todo:
         here = todo.pop()
         for mid, land in JUMPS[here]:
-            if board[mid] and not board[land] and mid != start and land not in seen:
+            if board[mid] and not board[land] and land not in seen and mid != start:
                 seen.add(land)
                 todo.append(land)
-    if len(seen) == 1:
-        return steps
     seen.discard(start)
     seen.update(steps)
     return sorted(seen)
@@ -587,6 +591,7 @@ class QuerniState:
         )  # fmt: skip
 
     def _after_removal(self, where: list[int], removed: tuple[int, int], player: int) -> Outcome | None:
+        """Judge a removal by ``player``: clearing wins (checked first), stranding loses."""
         who = SEATS[player]
         other = 1 - player
         places = (1, 2) if player == 0 else (2, 1)
@@ -604,6 +609,7 @@ class QuerniState:
         return Outcome((other,), removed, reason, (places[1], places[0]))
 
     def _draw_reason(self) -> str:
+        """Say why the game was drawn."""
         if self.draw_count == "moves":
             return f"No chain was removed for {self.draw_plies} full moves: a draw."
         return f"No chain was removed for {self.draw_plies} plies: a draw."
@@ -736,6 +742,7 @@ class QuerniState:
 
 
 def _square(letter: str, number: str) -> int:
+    """Return the index of a square from its letter and number; raise :class:`InvalidMoveText` if off the board."""
     name = f"{letter}{int(number)}"
     cell = INDEX.get(name)
     if cell is None:
@@ -749,6 +756,7 @@ _LAYOUT_ITEM_RE = re.compile(r"([a-z])\s*(\d{1,2})\s*[:=]\s*([a-z]+\s*\d{1,2})")
 
 
 def _layout_items(layout: Any) -> Iterable[tuple[Any, Any]]:
+    """Return a layout's ``(square, piece)`` pairs, from a mapping or from text like ``d2=B4, e3=R5``."""
     if isinstance(layout, Mapping):
         return layout.items()
     if isinstance(layout, str):
@@ -826,6 +834,7 @@ def from_json(data: Mapping[str, Any]) -> QuerniState:
 
 
 def _from_json(data: Mapping[str, Any]) -> QuerniState:
+    """Rebuild a state, raising :class:`GameError` (or a lookup error) on anything wrong."""
     if not isinstance(data, Mapping) or data.get("game") != "querni" or data.get("format") != 1:
         raise InvalidState("That is not a saved Querni game.")
     options = data["options"]
@@ -853,8 +862,12 @@ def _from_json(data: Mapping[str, Any]) -> QuerniState:
     for colour in (0, 1):
         if removed[colour] != PIECES - sum(1 for v in values if COLOUR[v] == colour):
             raise InvalidState(f"{SEATS[colour].capitalize()}'s pieces do not add up to {PIECES}.")
+    if not set(values) <= {v for v in start.board if v}:
+        raise InvalidState("The saved board holds a piece the game never had.")
     if ply < 0 or turn != ply % 2:
         raise InvalidState("The saved turn and ply count disagree.")
+    if ply == 0 and board != start.board:
+        raise InvalidState("The saved board is not this game's start.")
     if not 0 <= counter <= min(ply, start.draw_limit):
         raise InvalidState("The saved draw counter is out of range.")
     result = None if data["result"] is None else Outcome.from_json(data["result"], 2)
@@ -879,6 +892,7 @@ def _from_json(data: Mapping[str, Any]) -> QuerniState:
 
 
 def _event_from_json(data: Any, board: tuple[int, ...]) -> QuerniEvent:
+    """Rebuild the last ply's event and check it against the board it produced."""
     if not isinstance(data, Mapping):
         raise InvalidState("The saved last move is not an object.")
     player, piece, counter = data["player"], data["piece"], data["counter"]

@@ -656,6 +656,7 @@ BAD_SAVES = [
     (("board", 0, 0), "Q1"),
     (("board", 0, 0), 5),
     (("board", 6), None),
+    (("options", "layout", "a7"), "R2"),  # the board's red 1 was never in the game
     (("removed",), [14, 15, 0]),
     (("removed", 0), 13),
     (("removed", 1), True),
@@ -685,6 +686,13 @@ BAD_SAVES = [
 def test_damaged_saves_are_refused_with_invalid_state(path: tuple[Any, ...], value: Any) -> None:
     with pytest.raises(InvalidState):
         q.from_json(corrupt(path, value))
+
+
+def test_a_save_before_the_first_ply_must_hold_the_start() -> None:
+    data = q.new(seed=4).to_json()
+    data["board"][0][1], data["board"][0][2] = data["board"][0][2], data["board"][0][1]
+    with pytest.raises(InvalidState, match="start"):
+        q.from_json(data)
 
 
 def test_saves_of_finished_games_must_carry_their_result() -> None:
