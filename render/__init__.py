@@ -48,13 +48,13 @@ def render_picture(
     """Draw ``state`` as a :class:`~render.draw.Picture`: the RGB image :func:`render` encodes, and its palette.
 
     ``players`` are display names in seat order (default: the game's seat
-    names); ``last_move`` marks what the last ply did.
+    names, capitalised); ``last_move`` marks what the last ply did.
     """
     renderer = RENDERERS.get(state.game)
     if renderer is None:
         raise NoRenderer(f"There is no picture for {state.game!r} yet.")
     if players is None:
-        players = GAMES[state.game].seat_names(state.players)
+        players = [seat.capitalize() for seat in GAMES[state.game].seat_names(state.players)]
     return renderer(state, players=tuple(players), last_move=last_move, theme=theme)
 
 

@@ -4,6 +4,7 @@
                           [--names Ana Bo] [--out board.png] [--no-last] MOVE ...
 
 Moves are the engine's texts, each one argument (quote them: ``"place b2"``).
+``--names`` takes one name per player; anything after those is read as moves.
 A bad game, option or move prints a readable message and exits with code 2.
 """
 
@@ -38,7 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--names", nargs="+", default=None, help="players' display names, in seat order")
     parser.add_argument("--out", default="board.png", help="the PNG file to write (default board.png)")
     parser.add_argument("--no-last", action="store_true", help="do not mark the last move")
-    args = parser.parse_args(argv)
+    # Intermixed parsing lets the moves follow the options, as in the usage line.
+    args = parser.parse_intermixed_args(argv)
 
     spec = GAMES.get(args.game.lower())
     if spec is None:
@@ -48,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{spec.title} has no picture yet.", file=sys.stderr)
         return 2
     players = args.players if args.players is not None else spec.min_players
+    if args.names and len(args.names) > players:
+        # ``--names Ana Bo "place b2"``: --names takes one name per player; the rest are moves.
+        args.moves = args.names[players:] + args.moves
+        args.names = args.names[:players]
     try:
         state = spec.new(players=players, seed=args.seed, **dict(args.option))
     except GameError as error:

@@ -57,7 +57,7 @@ from render.draw import (
     player_row_height,
     with_opacity,
 )
-from render.text import draw_text, text_width
+from render.text import clean_text, draw_text, text_width
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 # Pieces take this share of a cell's side, leaving room for the marks around them.
@@ -280,26 +280,26 @@ def _has_action(state: PondState, player: int) -> bool:
 
 
 def status_text(state: PondState, names: Sequence[str]) -> str:
-    """Return the status line: whose turn it is, or the result and why the game ended."""
+    """Return the status line: whose turn it is, or the result and, briefly, why the game ended."""
     result = state.outcome()
     light, dark = state.scored
     if result is None:
         mover = state.to_move if state.to_move is not None else 0
-        return f"{names[mover]} to move · ply {state.ply + 1} (limit {state.max_plies})"
-    if len(result.winners) > 1:
-        head = f"Draw {light} – {dark}"
-    else:
-        head = f"{names[result.winners[0]]} wins {max(light, dark)} – {min(light, dark)}"
-        if light == dark:
-            head = f"{names[result.winners[0]]} wins {light} – {dark}"
+        return f"{names[mover]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
+    draw = len(result.winners) > 1
+    head = f"Draw {light} – {dark}" if draw else f"{names[result.winners[0]]} wins"
     if max(state.scored) >= state.target:
+        if not draw:
+            head += f" {max(light, dark)} – {min(light, dark)}"
         why = "target reached"
-    elif len(result.winners) > 1 and state.ply >= state.max_plies:
+    elif draw and state.ply >= state.max_plies:
+        # A SAFETY rule, not a rule of the game: say so.
         why = f"ended by the move limit ({state.max_plies} plies)"
     elif not _has_action(state, state.turn):
         why = f"{names[state.turn]} had no legal action"
     else:
-        why = result.reason.rstrip(".")
+        # A forfeit: the bot's own sentence ("Ana resigned.").
+        why = clean_text(result.reason).rstrip(".")
     return f"{head} · {why}"
 
 
@@ -398,7 +398,7 @@ def palette(size: int, theme: Theme) -> Image.Image:
                       ((piece_sprite(EGG[seat], 30, theme), "×9"),), seat + 1, active == seat, tags[seat])
             for seat in (0, 1)
         ]  # fmt: skip
-        cards.append(_compose(size, theme, rows, "Light player to move · ply 1 (limit 300)", board, event))
+        cards.append(_compose(size, theme, rows, "Light player to move · ply 1 · move limit 300", board, event))
     sample = Image.new("RGB", (sum(card.width for card in cards), cards[0].height))
     for i, card in enumerate(cards):
         sample.paste(card, (i * card.width, 0))
@@ -414,7 +414,7 @@ def render_pond(
 ) -> Picture:
     """Draw a Pond position (see the module docstring for what the card shows)."""
     names = tuple(
-        display_name(players[i] if players and i < len(players) else SEATS[i], SEATS[i].capitalize()) for i in (0, 1)
+        display_name(players[i] if players and i < len(players) else "", SEATS[i].capitalize()) for i in (0, 1)
     )
     event = state.last if last_move else None
     image = _compose(
