@@ -209,8 +209,9 @@ def arrow_sprite(dx: int, dy: int, width: int, theme: Theme) -> tuple[Image.Imag
     """Return an arrow from ``(0, 0)`` to ``(dx, dy)`` and the pixel in the sprite where ``(0, 0)`` falls.
 
     The arrow starts with a dot (where the piece came from), runs as a shaft and
-    ends with a head whose tip is exactly at ``(dx, dy)``; it is mark-coloured
-    with a dark edge.
+    ends with a head whose point is at ``(dx, dy)``; it is mark-coloured with a
+    thin dark edge, so it reads on light and dark cells alike.  Cached per
+    vector, so a board's few distinct moves are drawn once each.
     """
     ss = theme.supersample
     length = math.hypot(dx, dy) or 1.0

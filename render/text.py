@@ -54,7 +54,7 @@ def _missing_glyph() -> bytes:
         return bytes(mask) + repr(mask.size).encode()
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8192)  # bounded: names may bring any of Unicode's characters
 def has_glyph(char: str) -> bool:
     """Tell whether the font can draw ``char`` (spaces count as drawable)."""
     if char.isspace():
