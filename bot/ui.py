@@ -208,8 +208,8 @@ class MatchUI:
         if record.state is None:
             await self.close_challenge_message(record, "cancelled.")
 
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        text = formatting.RULES.get(game, f"See the rules of {GAMES[game].title}.")
+    async def rules(self, interaction: discord.Interaction, text: str) -> None:
+        """Explain a game's rules to the one who asked."""
         await interaction.response.send_message(formatting.clip(text), ephemeral=True)
 
     # -- autocomplete --------------------------------------------------------------
