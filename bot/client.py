@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.games import build_groups
+from bot.ladder import LadderPageButton, add_ladder_commands
 from bot.service import MatchService, describe_error
 from bot.settings import Settings
 from bot.storage import MatchStore
@@ -55,7 +56,8 @@ class TabulaBot(discord.Client):
         self._sweeper: asyncio.Task[None] | None = None
         for group in build_groups(self.ui):
             self.tree.add_command(group)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        add_ladder_commands(self)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, LadderPageButton)
 
     @property
     def service(self) -> MatchService:

@@ -126,21 +126,3 @@ def seat_list(players: Sequence[Seat]) -> str:
     """Names joined for a sentence."""
     names = [seat.name for seat in players]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-RULES = {
-    "pond": (
-        "**Pond** — eggs, tadpoles and frogs. Light moves first.\n"
-        "**Your turn**: one action, then *Develop*, then *Score*.\n"
-        "• `/pond place cell:b2` — put an egg from your spawn on an empty cell (eggs never move).\n"
-        "• `/pond move from:a3 to:b3` — a tadpole moves 1 cell up/down/left/right to an empty cell; "
-        "a frog moves 1 or 2 cells in a straight line (it may hop over a piece) onto an empty cell.\n"
-        "**Develop**: every piece next to where your piece now stands (not diagonally) grows one step, "
-        "whoever owns it: egg → tadpole → frog → egg.\n"
-        "**Score**: 3 or more identical faces in a row or column (any owners) leave the board; "
-        "each piece scores for its **owner**. Crossing sets all score.\n"
-        "**End**: reach the target (10; 7 in Mini) and the higher score wins — level is a draw. "
-        "A player with no legal action on their turn loses. After 300 plies the game is a draw (move limit).\n"
-        "Cells are `a1` (bottom left) to `d4` (`e5` on the Large board)."
-    ),
-}

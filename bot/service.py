@@ -19,7 +19,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import MatchRecord, MatchStore, Seat
+from bot import ratings
+from bot.storage import MatchRecord, MatchStore, RatingRow, Seat
 from engines import GAMES, GameError, GameState
 
 
@@ -267,7 +268,14 @@ class MatchService:
             text = state.move_text(parsed)
             now = self.clock()
             updated = await self.store.append(
-                record, kind="move", seat=seat, user_id=user_id, text=text, now=now, **self._finish_fields(after, now)
+                record,
+                kind="move",
+                seat=seat,
+                user_id=user_id,
+                text=text,
+                now=now,
+                rate=ratings.rate,
+                **self._finish_fields(after, now),
             )
             self._remember(updated, after)
             return Turn(updated, state, after, seat, "move", text)
@@ -300,7 +308,14 @@ class MatchService:
         after = state.forfeit(seat, reason)
         now = self.clock()
         updated = await self.store.append(
-            record, kind="forfeit", seat=seat, user_id=user_id, text=reason, now=now, **self._finish_fields(after, now)
+            record,
+            kind="forfeit",
+            seat=seat,
+            user_id=user_id,
+            text=reason,
+            now=now,
+            rate=ratings.rate,
+            **self._finish_fields(after, now),
         )
         self._remember(updated, after)
         return Turn(updated, state, after, seat, "forfeit", reason)
@@ -315,6 +330,39 @@ class MatchService:
             if not (can_manage or own_challenge):
                 raise Refusal("Only a member with the Manage Server permission can cancel a game.")
             return await self.store.update(record, status="cancelled", deadline=None, finished_at=self.clock())
+
+
+class Ladders:
+    """Read-only views of ratings and finished matches: ladders, player stats and history."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+
+    async def changes(self, record: MatchRecord) -> list[ratings.Change]:
+        """The rating change of every player of a finished, rated match (empty otherwise)."""
+        seats = await self.store.seats(record.id)
+        out = []
+        for seat in seats:
+            if seat.after is None:
+                continue
+            row = await self.store.rating(record.guild_id, record.game, seat.user_id)
+            games = row.games if row else 1
+            out.append(ratings.Change(seat.user_id, record.players[seat.seat].name, seat.before, seat.after, games))
+        return out
+
+    async def page(self, guild_id: int, game: str, page: int, size: int) -> tuple[int, int, list[RatingRow]]:
+        """Return (total players, the page actually shown, its rows); pages past the end show the last."""
+        total = await self.store.ladder_size(guild_id, game)
+        page = min(max(0, page), max(0, (total - 1) // size))
+        return total, page, await self.store.ladder(guild_id, game, page * size, size)
+
+    async def standing(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
+        """Return a player's rank and row on a ladder, if they have played a rated game."""
+        row = await self.store.rating(guild_id, game, user_id)
+        if row is None:
+            return None
+        rank = await self.store.rank(guild_id, game, user_id)
+        return (rank or 0), row
 
 
 def describe_error(error: BaseException) -> str | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -67,6 +67,7 @@ class MatchRecord:
     created_at: float
     updated_at: float
     finished_at: float | None
+    rated: bool = True
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat index of ``user_id``, or ``None`` if they do not play here."""
@@ -88,9 +89,39 @@ class LogEntry:
     created_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One player's standing on a server's ladder for one game."""
+
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """A seat of a finished match with its place and, when rated, the rating before and after."""
+
+    seat: int
+    user_id: int
+    place: int | None
+    before: tuple[float, float] | None
+    after: tuple[float, float] | None
+
+
+# rate(current (mu, sigma) or None for newcomers, places) -> new (mu, sigma) per seat
+RateFunction = Callable[[Sequence["tuple[float, float] | None"], Sequence[int]], list[tuple[float, float]]]
+
+_RATING_COLUMNS = "user_id, name, mu, sigma, games, wins, losses, draws"
+
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
-    "message_id, result, created_at, updated_at, finished_at"
+    "message_id, result, created_at, updated_at, finished_at, rated"
 )
 
 
@@ -113,6 +144,7 @@ def _decode(row: Sequence[Any]) -> MatchRecord:
         created_at=row[14],
         updated_at=row[15],
         finished_at=row[16],
+        rated=bool(row[17]),
     )
 
 
@@ -305,11 +337,18 @@ class MatchStore:
         user_id: int,
         text: str,
         now: float,
+        rate: RateFunction | None = None,
         **changes: Any,
     ) -> MatchRecord:
-        """Log one move or forfeit and apply ``changes`` to the match, in one version-checked transaction."""
+        """Log one move or forfeit and apply ``changes`` to the match, in one version-checked transaction.
+
+        When the change finishes the match, the players' places are recorded and, for a
+        rated match, ``rate`` updates their ratings inside the same transaction.
+        """
         async with self._transaction() as db:
             updated = await self._update(db, record, {**changes, "now": now})
+            if updated.status == "finished" and record.status != "finished":
+                await self._record_finish(db, updated, rate, now)
             async with db.execute("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (record.id,)) as cur:
                 row = await cur.fetchone()
             seq = (row[0] if row else 0) + 1
@@ -347,4 +386,178 @@ class MatchStore:
         async with db.execute(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (record.id,)) as cur:
             row = await cur.fetchone()
         assert row is not None
-        return _decode(row)
+        updated = _decode(row)
+        if record.status == "challenge" and updated.status == "active":
+            await db.executemany(
+                "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
+                [(updated.id, seat, player.user_id) for seat, player in enumerate(updated.players)],
+            )
+        return updated
+
+    async def _record_finish(
+        self, db: aiosqlite.Connection, record: MatchRecord, rate: RateFunction | None, now: float
+    ) -> None:
+        places = list((record.result or {}).get("places") or [])
+        if len(places) != len(record.players):
+            return
+        await db.executemany(
+            "UPDATE match_players SET place = ? WHERE match_id = ? AND seat = ?",
+            [(place, record.id, seat) for seat, place in enumerate(places)],
+        )
+        if rate is None or not record.rated:
+            return
+        ids = [seat.user_id for seat in record.players]
+        marks = ", ".join("?" for _ in ids)
+        async with db.execute(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+            (record.guild_id, record.game, *ids),
+        ) as cursor:
+            known = {row[0]: RatingRow(*row) for row in await cursor.fetchall()}
+        before = [(known[i].mu, known[i].sigma) if i in known else None for i in ids]
+        after = rate(before, places)
+        everyone_first = all(place == 1 for place in places)
+        for seat, (player, (mu, sigma)) in enumerate(zip(record.players, after, strict=True)):
+            won = not everyone_first and places[seat] == 1
+            lost = not everyone_first and places[seat] != 1
+            await db.execute(
+                "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins, losses, draws, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+                "sigma = excluded.sigma, ordinal = excluded.ordinal, games = games + 1, wins = wins + excluded.wins, "
+                "losses = losses + excluded.losses, draws = draws + excluded.draws, updated_at = excluded.updated_at",
+                (
+                    record.guild_id,
+                    record.game,
+                    player.user_id,
+                    player.name,
+                    mu,
+                    sigma,
+                    mu - 3.0 * sigma,
+                    int(won),
+                    int(lost),
+                    int(everyone_first),
+                    now,
+                ),
+            )
+            old = before[seat]
+            await db.execute(
+                "UPDATE match_players SET mu_before = ?, sigma_before = ?, mu_after = ?, sigma_after = ? "
+                "WHERE match_id = ? AND seat = ?",
+                (old[0] if old else None, old[1] if old else None, mu, sigma, record.id, seat),
+            )
+
+    # -- ratings, ladders and history --------------------------------------------------
+
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def seats(self, match_id: int) -> list[RatedSeat]:
+        """Return a match's seats with places and rating changes."""
+        rows = await self._rows(
+            "SELECT seat, user_id, place, mu_before, sigma_before, mu_after, sigma_after FROM match_players "
+            "WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        return [
+            RatedSeat(r[0], r[1], r[2], None if r[3] is None else (r[3], r[4]), None if r[5] is None else (r[5], r[6]))
+            for r in rows
+        ]
+
+    async def rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
+        """Return one player's rating row on a server's ladder."""
+        rows = await self._rows(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
+        return RatingRow(*rows[0]) if rows else None
+
+    async def ladder_size(self, guild_id: int, game: str) -> int:
+        """Return how many players a server's ladder for ``game`` has."""
+        rows = await self._rows("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        return int(rows[0][0])
+
+    async def ladder(self, guild_id: int, game: str, offset: int, limit: int) -> list[RatingRow]:
+        """Return one page of the ladder, best first (ties broken by user ID)."""
+        # Skip through the covering ladder index alone, then read just the page's rows by key:
+        # one OFFSET query that also read every skipped row would take ~100 ms at 100,000 players.
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT user_id FROM ratings WHERE guild_id = ? AND game = ? "
+                "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
+                (guild_id, game, limit, offset),
+            ) as cursor:
+                ids = [row[0] for row in await cursor.fetchall()]
+            marks = ", ".join("?" for _ in ids) or "NULL"
+            # No ORDER BY here: it would make SQLite walk the ladder index instead of the primary key.
+            async with self._db.execute(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+                (guild_id, game, *ids),
+            ) as cursor:
+                found = {row[0]: row for row in await cursor.fetchall()}
+        rows = [found[user_id] for user_id in ids if user_id in found]
+        return [RatingRow(*r) for r in rows]
+
+    async def rank(self, guild_id: int, game: str, user_id: int) -> int | None:
+        """Return a player's 1-based rank on the ladder (ties broken by user ID), or ``None``."""
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT ordinal FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
+            ) as cursor:
+                mine = await cursor.fetchone()
+            if mine is None:
+                return None
+            async with self._db.execute(
+                "SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND game = ?2 "
+                "AND (ordinal > ?3 OR (ordinal = ?3 AND user_id < ?4))",
+                (guild_id, game, mine[0], user_id),
+            ) as cursor:
+                ahead = await cursor.fetchone()
+        return 1 + int(ahead[0] if ahead else 0)
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> dict[str, RatingRow]:
+        """Return a player's rating rows in every game on this server."""
+        rows = await self._rows(
+            f"SELECT game, {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            (guild_id, user_id),
+        )
+        return {row[0]: RatingRow(*row[1:]) for row in rows}
+
+    async def finished_matches(
+        self, guild_id: int, *, channel_id: int | None = None, user_id: int | None = None, limit: int = 10
+    ) -> list[MatchRecord]:
+        """Return recent finished matches of a server, in one channel or of one player, newest first."""
+        if user_id is not None:
+            sql = (
+                f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))} FROM match_players AS p "
+                "JOIN matches AS m ON m.id = p.match_id WHERE p.user_id = ? AND m.guild_id = ? "
+                "AND m.status = 'finished' ORDER BY m.finished_at DESC, m.id DESC LIMIT ?"
+            )
+            return await self._fetch_all(sql, (user_id, guild_id, limit))
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND channel_id = ? AND status = 'finished' "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (guild_id, channel_id, limit),
+        )
+
+    async def rated_history(self) -> list[tuple[int, str, list[tuple[int, int]]]]:
+        """Return every rated result in the order it was rated: (guild, game, [(user, place)…])."""
+        rows = await self._rows(
+            "SELECT m.id, m.guild_id, m.game, p.user_id, p.place FROM matches AS m "
+            "JOIN match_players AS p ON p.match_id = m.id "
+            "WHERE m.status = 'finished' AND m.rated = 1 AND p.mu_after IS NOT NULL "
+            "ORDER BY m.finished_at, m.id, p.seat"
+        )
+        history: list[tuple[int, str, list[tuple[int, int]]]] = []
+        last = None
+        for match_id, guild_id, game, user_id, place in rows:
+            if match_id != last:
+                history.append((guild_id, game, []))
+                last = match_id
+            history[-1][2].append((user_id, place))
+        return history
+
+    async def all_ratings(self) -> dict[tuple[int, str, int], tuple[float, float]]:
+        """Return every stored (mu, sigma), keyed by (guild, game, user)."""
+        rows = await self._rows("SELECT guild_id, game, user_id, mu, sigma FROM ratings")
+        return {(g, game, u): (mu, sigma) for g, game, u, mu, sigma in rows}

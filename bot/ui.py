@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import formatting
-from bot.service import MatchService, Refusal, Turn
+from bot.service import Ladders, MatchService, Refusal, Turn
 from bot.storage import ChannelBusy, MatchRecord, Seat
 from engines import GAMES, GameState
 
@@ -171,7 +171,14 @@ class MatchUI:
         """Follow up an accepted action with the board, the summary and the next player's mention."""
         state = turn.state
         mentions = [turn.record.players[state.to_move].user_id] if state.to_move is not None else []
-        await self.send_board(interaction, turn.record, state, formatting.turn_text(turn), mentions=mentions)
+        extra: list[str] = []
+        if turn.finished:
+            changes = await Ladders(self.service.store).changes(turn.record)
+            if changes:
+                extra.append("Ratings: " + " · ".join(change.text() for change in changes))
+            elif not turn.record.rated:
+                extra.append("This game was not rated.")
+        await self.send_board(interaction, turn.record, state, formatting.turn_text(turn, extra), mentions=mentions)
 
     async def resign(self, interaction: discord.Interaction, game: str) -> None:
         turn = await self.service.resign(interaction.channel_id or 0, interaction.user.id, game=game)
@@ -201,8 +208,8 @@ class MatchUI:
         if record.state is None:
             await self.close_challenge_message(record, "cancelled.")
 
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        text = formatting.RULES.get(game, f"See the rules of {GAMES[game].title}.")
+    async def rules(self, interaction: discord.Interaction, text: str) -> None:
+        """Explain a game's rules to the one who asked."""
         await interaction.response.send_message(formatting.clip(text), ephemeral=True)
 
     # -- autocomplete --------------------------------------------------------------

@@ -51,10 +51,11 @@ def main(argv: list[str] | None = None) -> int:
             for option in spec.options:
                 print(f"  {option.name} (default {option.default!r}): {option.description}")
         return 0 if args.list else 2
-    spec = GAMES.get(args.game.lower())
-    if spec is None:
+    found = GAMES.get(args.game.lower())
+    if found is None:
         print(f"Unknown game {args.game!r}; choose one of: {', '.join(sorted(GAMES))}.", file=sys.stderr)
         return 2
+    spec = found
     moves = list(args.moves)
     if args.moves_file:
         with open(args.moves_file, encoding="utf-8") as handle:
@@ -79,8 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     names = spec.seat_names(state.players)
     print("scores: " + ", ".join(f"{names[i]} {score}" for i, score in enumerate(state.scores())))
     outcome = state.outcome()
-    if outcome is not None:
-        print(f"game over: {outcome.reason}")
+    if outcome is not None or state.to_move is None:
+        print(f"game over: {outcome.reason if outcome else 'no move left'}")
     else:
         print(f"to move: {names[state.to_move]}")
         legal = state.legal_moves()

@@ -111,9 +111,17 @@ def int_list(value: Any, what: str) -> list[int]:
 class GameState(Protocol):
     """What the bot, the renderer and the tests may rely on for any game's state."""
 
-    game: str
-    players: int
-    seed: int
+    @property
+    def game(self) -> str:
+        """The registered name of the game."""
+
+    @property
+    def players(self) -> int:
+        """How many seats the game has."""
+
+    @property
+    def seed(self) -> int:
+        """The seed the game's randomness came from."""
 
     @property
     def to_move(self) -> int | None:

@@ -308,7 +308,8 @@ class Discord:
             "id": str(APP_ID + 7),
             "name": group,
             "type": 1,
-            "options": [{"name": sub, "type": 1, "options": options or []}],
+            # A top-level command (sub == "") carries its options directly.
+            "options": [{"name": sub, "type": 1, "options": options or []}] if sub else (options or []),
         }
         if users:
             data["resolved"] = {

@@ -18,8 +18,8 @@ def new_group(game: str, description: str) -> app_commands.Group:
     return app_commands.Group(name=game, description=description, guild_only=True)
 
 
-def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI) -> None:
-    """Add the subcommands that work the same way in every game."""
+def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI, *, rules_text: str) -> None:
+    """Add the subcommands that work the same way in every game; ``rules_text`` answers ``rules``."""
     title = GAMES[game].title
 
     @group.command(name="board", description=f"Post this channel's {title} board again.")
@@ -36,7 +36,7 @@ def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI) -> No
 
     @group.command(name="rules", description=f"How to play {title}, briefly (only you see it).")
     async def rules(interaction: discord.Interaction) -> None:
-        await ui.rules(interaction, game)
+        await ui.rules(interaction, rules_text)
 
     @group.command(name="cancel", description="Cancel this channel's game (Manage Server) or withdraw your challenge.")
     async def cancel(interaction: discord.Interaction) -> None:

@@ -1,0 +1,120 @@
+"""Time to draw and encode a board picture, for every game that has one.
+
+Random mid-game positions are reached by playing seeded random moves (the bench
+may use ``random``; the engines and the renderer may not).  Each position is
+rendered once to warm the caches that a running bot would already have warm
+(font, sprites, board base), then timed.
+
+    python -m bench.render_speed [--game pond] [--positions 200] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from PIL import Image
+
+from engines import GAMES, GameState
+from render import RENDERERS, render
+
+CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "pond": [(2, {"variant": "standard"}), (2, {"variant": "large"})],
+    "azul": [(2, {}), (4, {})],
+    "querni": [(2, {})],
+    "summer": [(2, {}), (2, {"board": "hex"})],
+}
+NAMES = ("Ana", "Bartholomew", "Chidi", "Dagny")
+
+
+def positions(name: str, players: int, config: dict[str, Any], count: int, seed: int = 1) -> list[GameState]:
+    """Return ``count`` positions reached by random play, spread over the opening, middle and end."""
+    rng = random.Random(seed)
+    spec = GAMES[name]
+    found: list[GameState] = []
+    game = 0
+    while len(found) < count:
+        state = spec.new(players=players, seed=game, **config)
+        game += 1
+        history = [state]
+        while state.legal_moves():
+            state = state.play(rng.choice(state.legal_moves()))
+            history.append(state)
+        # Several positions per game, finished ones included, skipping the empty start.
+        picks = sorted({rng.randrange(1, len(history)) for _ in range(4)} | {len(history) - 1})
+        found.extend(history[i] for i in picks if i > 0)
+    return found[:count]
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Return the ``share`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
+
+
+def measure(name: str, players: int, config: dict[str, Any], count: int) -> dict[str, Any]:
+    """Render ``count`` random positions of one configuration; return timing, size and dimension figures."""
+    states = positions(name, players, config, count)
+    names = NAMES[:players]
+    for state in states[:5]:
+        render(state, players=names)
+    times: list[float] = []
+    sizes: list[int] = []
+    dimensions: set[tuple[int, int]] = set()
+    for state in states:
+        start = time.perf_counter()
+        png = render(state, players=names)
+        times.append(time.perf_counter() - start)
+        sizes.append(len(png))
+        with Image.open(io.BytesIO(png)) as image:
+            dimensions.add(image.size)
+    return {
+        "game": name,
+        "players": players,
+        "config": config,
+        "images": len(states),
+        "median_ms": round(statistics.median(times) * 1000, 2),
+        "p95_ms": round(percentile(times, 0.95) * 1000, 2),
+        "median_kb": round(statistics.median(sizes) / 1024, 1),
+        "max_kb": round(max(sizes) / 1024, 1),
+        "dimensions": sorted(f"{w}x{h}" for w, h in dimensions),
+    }
+
+
+def run(count: int = 200, games: list[str] | None = None) -> list[dict[str, Any]]:
+    """Measure every configuration of the selected games that have a renderer (all of them by default)."""
+    rows = []
+    for name in games or sorted(GAMES):
+        if name not in RENDERERS:
+            continue
+        for players, config in CONFIGS.get(name, [(GAMES[name].min_players, {})]):
+            rows.append(measure(name, players, config, count))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200, help="positions per configuration")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    rows = run(args.positions, args.game)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
+        print(
+            f"{row['game']:<8} {row['players']}p {config:<18} {row['images']:>4} images  "
+            f"median {row['median_ms']:6.2f} ms  p95 {row['p95_ms']:6.2f} ms  "
+            f"PNG median {row['median_kb']:5.1f} KB  max {row['max_kb']:5.1f} KB  {', '.join(row['dimensions'])}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""``/leaderboard``, ``/stats`` and ``/history``: a server's ladders, a player's record, past games."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot import formatting, ratings
+from bot.service import Ladders, Refusal
+from bot.storage import MatchRecord, RatingRow
+from engines import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+PAGE_SIZE = 10
+NAME_WIDTH = 16
+GAME_CHOICES = [app_commands.Choice(name=spec.title, value=name) for name, spec in sorted(GAMES.items())]
+
+
+def shown(row: RatingRow) -> str:
+    """The rating as players see it, with ``?`` while provisional."""
+    value = ratings.display(row.mu, row.sigma)
+    return f"{value}?" if row.games < ratings.PROVISIONAL_GAMES else str(value)
+
+
+def ladder_line(rank: int, row: RatingRow, *, me: bool) -> str:
+    name = row.name if len(row.name) <= NAME_WIDTH else row.name[: NAME_WIDTH - 1] + "…"
+    marker = "▶" if me else " "
+    record = f"{row.wins}-{row.losses}-{row.draws}"
+    return f"{marker}{rank:>5} {name:<{NAME_WIDTH}} {shown(row):>6} {row.games:>5} {record:>9}"
+
+
+async def ladder_embed(
+    ladders: Ladders, guild_id: int, game: str, page: int, viewer: int
+) -> tuple[discord.Embed, int, int]:
+    """Build one page of a ladder; return the embed, the page shown and the number of pages."""
+    title = GAMES[game].title
+    total, page, rows = await ladders.page(guild_id, game, page, PAGE_SIZE)
+    pages = max(1, -(-total // PAGE_SIZE))
+    embed = discord.Embed(title=f"{title} ladder", colour=discord.Colour.blurple())
+    if not rows:
+        embed.description = f"Nobody has finished a rated game of {title} on this server yet. Be the first!"
+        return embed, 0, 1
+    header = f" {'#':>5} {'Player':<{NAME_WIDTH}} {'Rating':>6} {'Games':>5} {'W-L-D':>9}"
+    lines = [header]
+    on_page = False
+    for offset, row in enumerate(rows):
+        me = row.user_id == viewer
+        on_page = on_page or me
+        lines.append(ladder_line(page * PAGE_SIZE + offset + 1, row, me=me))
+    if not on_page:
+        mine = await ladders.standing(guild_id, game, viewer)
+        if mine is not None:
+            lines.append(" " + "·" * 5)
+            lines.append(ladder_line(mine[0], mine[1], me=True))
+    embed.description = "```\n" + "\n".join(lines) + "\n```"
+    embed.set_footer(
+        text=f"Page {page + 1} of {pages} · {total} players · rating = skill − 3×uncertainty; ? = provisional"
+    )
+    return embed, page, pages
+
+
+class LadderPageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tabula:ladder:(?P<game>[a-z]{1,16}):(?P<page>[0-9]{1,7}):(?P<dir>prev|next)",
+):
+    """Previous / Next on a leaderboard; works after restarts because the page is in the custom ID."""
+
+    def __init__(self, game: str, page: int, direction: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="◀ Previous" if direction == "prev" else "Next ▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tabula:ladder:{game}:{page}:{direction}",
+                disabled=disabled,
+            )
+        )
+        self.game = game
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> LadderPageButton:
+        return cls(match["game"], int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TabulaBot = interaction.client
+        await bot.guarded(interaction, show_ladder(bot, interaction, self.game, self.page, edit=True))
+
+
+def pager(game: str, page: int, pages: int) -> discord.ui.View | None:
+    """Previous and Next buttons, or nothing for a single page."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LadderPageButton(game, max(0, page - 1), "prev", disabled=page == 0))
+    view.add_item(LadderPageButton(game, min(pages - 1, page + 1), "next", disabled=page >= pages - 1))
+    return view
+
+
+async def show_ladder(bot: TabulaBot, interaction: discord.Interaction, game: str, page: int, *, edit: bool) -> None:
+    """Answer with a ladder page, as a new message or by editing the one whose button was pressed."""
+    if interaction.guild_id is None:
+        raise Refusal("Ladders belong to servers; use this command in a server.")
+    if game not in GAMES:
+        raise Refusal("There is no such game.")
+    embed, page, pages = await ladder_embed(
+        Ladders(bot.service.store), interaction.guild_id, game, page, interaction.user.id
+    )
+    view = pager(game, page, pages)
+    if edit:
+        await interaction.response.edit_message(embed=embed, view=view)
+    elif view is None:
+        await interaction.response.send_message(embed=embed)
+    else:
+        await interaction.response.send_message(embed=embed, view=view)
+
+
+def outcome_line(record: MatchRecord, user_id: int | None = None) -> str:
+    """One line about a finished match, e.g. "#12 Pond · Ana beat Bo · 10–7 · 3 days ago"."""
+    title = GAMES[record.game].title
+    result = record.result or {}
+    winners = set(result.get("winners", []))
+    scores = result.get("scores", [])
+    names = [seat.name for seat in record.players]
+    if len(winners) == len(names):
+        what = f"{' and '.join(names)} drew"
+    else:
+        won = [n for i, n in enumerate(names) if i in winners]
+        lost = [n for i, n in enumerate(names) if i not in winners]
+        what = f"{' and '.join(won)} beat {', '.join(lost)}"
+    if user_id is not None:
+        seat = record.seat_of(user_id)
+        if seat is not None:
+            tag = "D" if len(winners) == len(names) else ("W" if seat in winners else "L")
+            what = f"**{tag}** · {what}"
+    score = "–".join(str(s) for s in scores)
+    when = formatting.relative_time(record.finished_at or record.updated_at)
+    unrated = "" if record.rated else " · unrated"
+    return f"`#{record.id}` {title} · {what} · {score} · {when}{unrated}"
+
+
+def add_ladder_commands(bot: TabulaBot) -> None:
+    """Add ``/leaderboard``, ``/stats`` and ``/history`` to the bot's tree."""
+    tree = bot.tree
+
+    @tree.command(name="leaderboard", description="Show this server's rating ladder for a game.")
+    @app_commands.describe(game="Which game's ladder", page="Page number (default 1)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1, 100000] = 1
+    ) -> None:
+        await show_ladder(bot, interaction, game, page - 1, edit=False)
+
+    @tree.command(name="stats", description="A player's ratings, ranks and recent results on this server.")
+    @app_commands.describe(player="Whose stats (default: yours)")
+    @app_commands.guild_only()
+    async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        who = player or interaction.user
+        guild_id = interaction.guild_id or 0
+        ladders = Ladders(bot.service.store)
+        embed = discord.Embed(title=f"{who.display_name}'s games", colour=discord.Colour.blurple())
+        recent = await bot.service.store.finished_matches(guild_id, user_id=who.id, limit=50)
+        for name, spec in sorted(GAMES.items()):
+            standing = await ladders.standing(guild_id, name, who.id)
+            games = [m for m in recent if m.game == name][:5]
+            if standing is None and not games:
+                continue
+            lines = []
+            if standing is not None:
+                rank, row = standing
+                size = await bot.service.store.ladder_size(guild_id, name)
+                lines.append(
+                    f"Rating **{shown(row)}** · rank {rank} of {size} · {row.wins} W, {row.losses} L, {row.draws} D"
+                )
+            else:
+                lines.append("No rated games yet.")
+            lines.extend(outcome_line(m, who.id) for m in games)
+            embed.add_field(name=spec.title, value=formatting.clip("\n".join(lines), 1024), inline=False)
+        if not embed.fields:
+            embed.description = f"{who.display_name} has not finished a game on this server yet."
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @tree.command(name="history", description="Recent finished games in this channel or of a player.")
+    @app_commands.describe(player="Only this player's games", match="Show the final board of this game number")
+    @app_commands.guild_only()
+    async def history(
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        match: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        guild_id = interaction.guild_id or 0
+        store = bot.service.store
+        if match is not None:
+            record = await store.get(match)
+            if record is None or record.guild_id != guild_id or record.status != "finished":
+                raise Refusal(f"There is no finished game #{match} on this server.")
+            state = bot.service.state_of(record)
+            await interaction.response.defer(thinking=True)
+            text = f"Game `#{record.id}`: " + formatting.board_text(record, state)
+            await bot.ui.send_board(interaction, record, state, formatting.clip(text))
+            return
+        if player is not None:
+            records = await store.finished_matches(guild_id, user_id=player.id, limit=10)
+            title = f"{player.display_name}'s recent games"
+        else:
+            records = await store.finished_matches(guild_id, channel_id=interaction.channel_id, limit=10)
+            title = "Recent games in this channel"
+        embed = discord.Embed(title=title, colour=discord.Colour.blurple())
+        if records:
+            lines = [outcome_line(r, player.id if player else None) for r in records]
+            embed.description = formatting.clip("\n".join(lines), 4000)
+            embed.set_footer(text="Show a final board with /history match:<number>")
+        else:
+            embed.description = "No finished games yet."
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())

@@ -1,0 +1,423 @@
+"""Pond's board picture.
+
+The card shows, top to bottom: one row per player (name chip in the seat's
+colours, eggs left in the spawn, score against the target with a bar, whose
+turn it is or who won), a status line, the board with its coordinates (rank 1
+at the bottom), and a legend.
+
+Pieces differ by shape, not only colour: an egg is an oval, a tadpole a round
+head with a wavy tail, a frog a frog seen from above.  Light pieces are cream
+with a near-black outline, dark pieces near-black with a cream outline, so the
+seats stay apart in greyscale and for colour-blind players.
+
+The last ply is marked by shape: a thick amber outline on the cell the piece
+went to, a thin one and an arrow from the cell it left, an amber badge with a
+chevron on each piece that grew a face, and for scored pieces a faded ghost of
+the piece with a ``+1`` pill in its owner's colours.
+
+>>> from engines import GAMES
+>>> state = GAMES["pond"].new(variant="mini").play("place b2")
+>>> picture = render_pond(state, players=("Ana", "Bo"), last_move=True)
+>>> picture.image.mode, picture.image.width
+('RGB', 720)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engines.pond import EGG, FACE, FACES, OWNER, SEATS, PondEvent, PondMove, PondState
+from render.draw import (
+    Blob,
+    Ellipse,
+    Grid,
+    Layer,
+    Picture,
+    PlayerRow,
+    Poly,
+    Shape,
+    badge_sprite,
+    build_palette,
+    display_name,
+    draw_grid,
+    draw_player_rows,
+    draw_status,
+    new_card,
+    outline_box,
+    paint_sprite,
+    paste_arrow,
+    paste_centered,
+    pill_sprite,
+    player_row_height,
+    with_opacity,
+)
+from render.text import clean_text, draw_text, text_width
+from render.theme import DEFAULT_THEME, RGB, Theme
+
+# Pieces take this share of a cell's side, leaving room for the marks around them.
+PIECE_SHARE = 0.78
+# Scored pieces are shown as ghosts at this opacity.
+GHOST_OPACITY = 0.4
+# Outline thickness of a piece, in units of its 100-unit sprite box.
+OUTLINE = 5.0
+
+
+# -- piece shapes (100 x 100 box, y downwards) ---------------------------------------------------------------------
+
+
+def _egg_outline() -> tuple[Shape, ...]:
+    """Return an egg: an oval narrower at the top."""
+    points = []
+    for i in range(48):
+        t = 2 * math.pi * i / 48
+        x = 50 + 29 * math.cos(t) * (1 - 0.14 * math.sin(t))
+        y = 53 - 38 * math.sin(t)
+        points.append((x, y))
+    return (Poly(tuple(points)),)
+
+
+def _tadpole_outline() -> tuple[Shape, ...]:
+    """Return a tadpole: a round head up-left and a tapering wavy tail down-right."""
+    circles = []
+    steps = 26
+    for i in range(steps + 1):
+        s = i / steps
+        # Along the diagonal from the head to the corner, swaying sideways.
+        along = 50 + 40 * s
+        sway = 7 * math.sin(2 * math.pi * s * 1.2)
+        x = along + sway * 0.707
+        y = along - sway * 0.707
+        circles.append((x, y, 12 * (1 - s) + 2.5))
+    return (Blob(tuple(circles)), Ellipse(40, 40, 26, 24))
+
+
+def _mirror(points: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+    return tuple((100 - x, y) for x, y in points)
+
+
+def _limb(points: tuple[tuple[float, float], ...], r0: float, r1: float) -> Blob:
+    """Return a limb along a polyline whose thickness tapers from radius ``r0`` to ``r1``."""
+    lengths = [math.dist(a, b) for a, b in itertools.pairwise(points)]
+    total = sum(lengths)
+    circles = []
+    done = 0.0
+    for ((ax, ay), (bx, by)), length in zip(itertools.pairwise(points), lengths, strict=True):
+        steps = max(1, math.ceil(length / 1.5))
+        for i in range(steps + 1):
+            t = i / steps
+            r = r0 + (r1 - r0) * (done + length * t) / total
+            circles.append((ax + (bx - ax) * t, ay + (by - ay) * t, r))
+        done += length
+    return Blob(tuple(circles))
+
+
+# Left limbs of a frog seen from above; the right ones are mirrored.
+_BACK_LEG = ((38, 72), (12, 58), (10, 84), (21, 92))
+_BACK_FOOT = ((21, 92), (7, 96))
+_FRONT_LEG = ((36, 46), (20, 42), (14, 31))
+
+
+def _frog_outline() -> tuple[Shape, ...]:
+    """Return a frog seen from above, facing up: folded back legs, front legs, body, head and eye bumps."""
+    limbs = []
+    for points, r0, r1 in ((_BACK_LEG, 7.0, 4.0), (_BACK_FOOT, 4.0, 2.5), (_FRONT_LEG, 4.5, 3.0)):
+        limbs.append(_limb(points, r0, r1))
+        limbs.append(_limb(_mirror(points), r0, r1))
+    return (
+        *limbs,
+        Ellipse(50, 60, 20, 25),
+        Ellipse(50, 38, 22, 16),
+        Ellipse(37, 26, 10, 10),
+        Ellipse(63, 26, 10, 10),
+    )
+
+
+SHAPES: dict[str, tuple[Shape, ...]] = {"egg": _egg_outline(), "tadpole": _tadpole_outline(), "frog": _frog_outline()}
+
+# Small touches that make each face read as a creature (or an egg), painted in the outline colour.
+DETAILS: dict[str, tuple[Shape, ...]] = {
+    "egg": (),
+    "tadpole": (Ellipse(39.5, 27, 4.5, 4.5), Ellipse(27, 39.5, 4.5, 4.5)),
+    "frog": (Ellipse(36, 25, 4.5, 4.5), Ellipse(64, 25, 4.5, 4.5)),
+}
+HIGHLIGHTS: dict[str, tuple[Shape, ...]] = {
+    "egg": (Ellipse(39, 34, 6, 10),),
+    "tadpole": (Ellipse(33, 47, 5, 7),),
+    "frog": (Ellipse(42, 64, 4, 6), Ellipse(58, 70, 3, 4)),
+}
+
+
+def _blend(a: RGB, b: RGB, t: float) -> RGB:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+@functools.cache
+def piece_sprite(value: int, size: int, theme: Theme) -> Image.Image:
+    """Return the sprite of a piece value (1..6) at ``size`` pixels square; cached, never drawn into."""
+    owner, face = OWNER[value], FACES[FACE[value]]
+    fill, edge = theme.seat_fill[owner], theme.seat_edge[owner]
+    shapes = SHAPES[face]
+    layers = [
+        Layer(shapes, edge, OUTLINE),
+        Layer(shapes, fill),
+        Layer(HIGHLIGHTS[face], _blend(fill, edge, 0.22)),
+        Layer(DETAILS[face], edge),
+    ]
+    return paint_sprite(size, layers, theme.supersample)
+
+
+@functools.cache
+def ghost_sprite(value: int, size: int, theme: Theme) -> Image.Image:
+    """Return a faded sprite of a piece that just scored."""
+    return with_opacity(piece_sprite(value, size, theme), GHOST_OPACITY)
+
+
+# -- layout -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each part of the card goes for one board size and theme."""
+
+    width: int
+    height: int
+    header_top: int
+    row_height: int
+    status_top: int
+    grid: Grid
+    legend_top: int
+
+
+@functools.cache
+def layout(size: int, theme: Theme) -> Layout:
+    """Compute the card layout for a ``size`` x ``size`` board."""
+    width, pad = theme.width, theme.padding
+    row_height = player_row_height(theme)
+    header_top = pad
+    status_top = header_top + 2 * row_height + 6
+    coordinate_room = theme.font_coordinate + 20
+    cell = (width - 2 * pad - 2 * coordinate_room) // size
+    board_top = status_top + theme.font_body + 26
+    left = (width - cell * size) // 2
+    grid = Grid(size, size, cell, left, board_top)
+    legend_top = grid.bottom + coordinate_room + 16
+    height = legend_top + 2 * 44 + pad
+    return Layout(width, height, header_top, row_height, status_top, grid, legend_top)
+
+
+@functools.cache
+def static_card(size: int, theme: Theme) -> Image.Image:
+    """Return the parts of the card that never change: background, board, coordinates, legend."""
+    lay = layout(size, theme)
+    card = new_card(lay.width, lay.height, theme)
+    draw_grid(card, lay.grid, theme)
+    _draw_legend(card, lay, theme)
+    return card
+
+
+def _draw_legend(card: Image.Image, lay: Layout, theme: Theme) -> None:
+    """Draw the face cycle and the meaning of the marks, for players new to the picture."""
+    draw = ImageDraw.Draw(card)
+    small = theme.font_small
+    icon = 40
+    y = lay.legend_top + 20
+    # Line 1: egg -> tadpole -> frog -> egg, with light pieces as icons.
+    parts: list[tuple[Image.Image | None, str]] = [
+        (piece_sprite(1, icon, theme), "egg  →"),
+        (piece_sprite(2, icon, theme), "tadpole  →"),
+        (piece_sprite(3, icon, theme), "frog  →  egg"),
+    ]
+    _draw_centered_line(card, draw, parts, y, theme)
+    # Line 2: the marks of the last move.
+    mark = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    outline_box(ImageDraw.Draw(mark), (0, 0, icon, icon), theme, 4, inset=3)
+    y += 44
+    marks: list[tuple[Image.Image | None, str]] = [
+        (mark, "last move"),
+        (badge_sprite("up", 30, theme), "grew"),
+        (pill_sprite("+1", small, theme.seat_fill[0], theme.seat_text[0], theme.mark, theme), "scored"),
+    ]
+    _draw_centered_line(card, draw, marks, y, theme)
+
+
+def _draw_centered_line(
+    card: Image.Image, draw: ImageDraw.ImageDraw, parts: Sequence[tuple[Image.Image | None, str]], y: int, theme: Theme
+) -> None:
+    """Draw (icon, text) pairs as one centred line whose vertical middle is ``y``."""
+    size = theme.font_small
+    gap, spacing = 8, 26
+    widths = [(icon.width + gap if icon else 0) + math.ceil(text_width(text, size)) for icon, text in parts]
+    x = (card.width - sum(widths) - spacing * (len(parts) - 1)) // 2
+    for (icon, text), width in zip(parts, widths, strict=True):
+        if icon is not None:
+            card.paste(icon, (x, y - icon.height // 2), icon)
+            x += icon.width + gap
+        draw_text(draw, (x, y), text, size, theme.text_muted, anchor="lm")
+        x += width - (icon.width + gap if icon else 0) + spacing
+
+
+# -- one frame ----------------------------------------------------------------------------------------------------
+
+
+def _has_action(state: PondState, player: int) -> bool:
+    """Tell whether ``player`` could act on this board (used to name an elimination)."""
+    board = state.board
+    if state.spawn[player] and 0 in board:
+        return True
+    geo = state.geometry
+    for cell, value in enumerate(board):
+        if value and OWNER[value] == player and FACE[value]:
+            reach = geo.orth[cell] if FACE[value] == 1 else geo.frog[cell]
+            if any(board[to] == 0 for to in reach):
+                return True
+    return False
+
+
+def status_text(state: PondState, names: Sequence[str]) -> str:
+    """Return the status line: whose turn it is, or the result and, briefly, why the game ended."""
+    result = state.outcome()
+    light, dark = state.scored
+    if result is None:
+        mover = state.to_move if state.to_move is not None else 0
+        return f"{names[mover]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
+    draw = len(result.winners) > 1
+    head = f"Draw {light} – {dark}" if draw else f"{names[result.winners[0]]} wins"
+    if max(state.scored) >= state.target:
+        if not draw:
+            head += f" {max(light, dark)} – {min(light, dark)}"
+        why = "target reached"
+    elif draw and state.ply >= state.max_plies:
+        # A SAFETY rule, not a rule of the game: say so.
+        why = f"ended by the move limit ({state.max_plies} plies)"
+    elif not _has_action(state, state.turn):
+        why = f"{names[state.turn]} had no legal action"
+    else:
+        # A forfeit: the bot's own sentence ("Ana resigned.").
+        why = clean_text(result.reason).rstrip(".")
+    return f"{head} · {why}"
+
+
+def _rows(state: PondState, names: Sequence[str], event: PondEvent | None, theme: Theme) -> list[PlayerRow]:
+    """Return the header rows: seat icon, name, eggs left, score against the target, turn or result."""
+    result = state.outcome()
+    rows = []
+    for seat in (0, 1):
+        tag = None
+        if result is not None:
+            tag = "draw" if len(result.winners) > 1 else "winner" if seat in result.winners else None
+        rows.append(
+            PlayerRow(
+                name=names[seat],
+                seat=seat,
+                icon=piece_sprite(3 + 3 * seat, 58, theme),
+                score=state.scored[seat],
+                target=state.target,
+                facts=((piece_sprite(EGG[seat], 30, theme), f"×{state.spawn[seat]}"),),
+                gain=event.gains[seat] if event else 0,
+                active=result is None and state.to_move == seat,
+                tag=tag,
+            )
+        )
+    return rows
+
+
+def _compose(
+    size: int, theme: Theme, rows: Sequence[PlayerRow], status: str, board: Sequence[int], event: PondEvent | None
+) -> Image.Image:
+    """Draw one card: the header rows, the status line, the pieces and the marks of ``event``."""
+    lay = layout(size, theme)
+    grid = lay.grid
+    card = static_card(size, theme).copy()
+    draw = ImageDraw.Draw(card)
+    draw_player_rows(card, rows, lay.header_top, theme)
+    draw_status(card, status, lay.status_top, theme)
+
+    def cell_xy(cell: int) -> tuple[int, int]:
+        return cell % size, cell // size
+
+    cell_px = grid.cell
+    piece_px = round(cell_px * PIECE_SHARE)
+    # Marks under the pieces: outlines sit at the cell edges, and the arrow passes under a hopped piece.
+    if event is not None:
+        if event.move.frm >= 0:
+            outline_box(draw, grid.box(*cell_xy(event.move.frm)), theme, max(3, cell_px // 40), inset=4)
+            start = grid.center(*cell_xy(event.move.frm))
+            end = grid.center(*cell_xy(event.move.to))
+            # Stop the arrow at the edge of the landing cell so it never hides the piece there.
+            dx, dy = end[0] - start[0], end[1] - start[1]
+            back = cell_px * 0.36 / math.hypot(dx, dy)
+            tip = (round(end[0] - dx * back), round(end[1] - dy * back))
+            paste_arrow(card, start, tip, max(8, cell_px // 11), theme)
+        outline_box(draw, grid.box(*cell_xy(event.move.to)), theme, max(5, cell_px // 22), inset=4)
+
+    for cell, value in enumerate(board):
+        if value:
+            paste_centered(card, piece_sprite(value, piece_px, theme), grid.center(*cell_xy(cell)))
+
+    # Marks over the pieces: ghosts of what scored, with a +1 in the owner's colours, and badges on what grew.
+    if event is not None:
+        for cell, value in event.scored:
+            x0, y0, _, _ = grid.box(*cell_xy(cell))
+            paste_centered(card, ghost_sprite(value, piece_px, theme), grid.center(*cell_xy(cell)))
+            owner = OWNER[value]
+            pill = pill_sprite(
+                "+1", theme.font_small, theme.seat_fill[owner], theme.seat_text[owner], theme.mark, theme
+            )
+            card.paste(pill, (x0 + 8, y0 + 8), pill)
+        badge = badge_sprite("up", max(24, cell_px // 4), theme)
+        for cell in event.developed:
+            _, y0, x1, _ = grid.box(*cell_xy(cell))
+            card.paste(badge, (x1 - badge.width - 6, y0 + 6), badge)
+    return card
+
+
+@functools.cache
+def palette(size: int, theme: Theme) -> Image.Image:
+    """Return the fixed PNG palette for Pond cards of one size and theme, built once.
+
+    Mapping each card to a palette made in advance costs a tenth of building a
+    palette per card.  The palette comes from a made-up card that holds every
+    piece, ghost, mark, tag and chip, so no real card needs a colour it lacks.
+    """
+    board = [0] * (size * size)
+    for value in range(1, 7):
+        board[value - 1] = value
+    board[13], board[14] = 2, 6
+    event = PondEvent(1, PondMove(12, 14), 6, tuple(range(6)), tuple((5 + v, v) for v in range(1, 7)), (2, 3))
+    names = ("Light player", "Dark player")
+    cards = []
+    for active, tags in ((0, (None, None)), (1, ("winner", None)), (None, ("draw", "draw"))):
+        rows = [
+            PlayerRow(names[seat], seat, piece_sprite(3 + 3 * seat, 58, theme), 7, 10,
+                      ((piece_sprite(EGG[seat], 30, theme), "×9"),), seat + 1, active == seat, tags[seat])
+            for seat in (0, 1)
+        ]  # fmt: skip
+        cards.append(_compose(size, theme, rows, "Light player to move · ply 1 · move limit 300", board, event))
+    sample = Image.new("RGB", (sum(card.width for card in cards), cards[0].height))
+    for i, card in enumerate(cards):
+        sample.paste(card, (i * card.width, 0))
+    return build_palette(sample, theme)
+
+
+def render_pond(
+    state: PondState,
+    *,
+    players: Sequence[str] | None = None,
+    last_move: bool = True,
+    theme: Theme = DEFAULT_THEME,
+) -> Picture:
+    """Draw a Pond position (see the module docstring for what the card shows)."""
+    names = tuple(
+        display_name(players[i] if players and i < len(players) else "", SEATS[i].capitalize()) for i in (0, 1)
+    )
+    event = state.last if last_move else None
+    image = _compose(
+        state.size, theme, _rows(state, names, event, theme), status_text(state, names), state.board, event
+    )
+    return Picture(image, palette(state.size, theme))
