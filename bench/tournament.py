@@ -52,21 +52,40 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def scaled_level(name: str, scale: float) -> Level:
-    """Return the level ``name`` with its time budget multiplied by ``scale`` (its iteration cap kept)."""
-    level = LEVELS[name]
+def scaled_level(level: Level, scale: float) -> Level:
+    """Return ``level`` with its time budget multiplied by ``scale`` (its iteration cap kept)."""
     return replace(level, time_limit=level.time_limit * scale)
 
 
+def parse_level(text: str) -> Level:
+    """Read a level variant like ``wide=hard,widening=1.5,exploration=0.5`` (for tuning)."""
+    head, *settings = text.split(",")
+    name, _, base = head.partition("=")
+    level = replace(LEVELS[base or name], name=name)
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        current = getattr(level, key)
+        if value.lower() == "none":
+            new: Any = None
+        elif isinstance(current, bool):
+            new = value.lower() in ("1", "true", "yes")
+        elif isinstance(current, int) or key == "rollout_depth":
+            new = int(value)
+        else:
+            new = float(value)
+        level = replace(level, **{key: new})
+    return level
+
+
 def play_game(
-    game: str, players: int, config: dict[str, Any], seats: tuple[str, ...], seed: int, scale: float
+    game: str, players: int, config: dict[str, Any], seats: tuple[str, ...], seed: int, levels: dict[str, Level]
 ) -> dict[str, Any]:
-    """Play one game with ``seats[i]`` ("random" or a level name) in seat ``i``; return the result and timings."""
+    """Play one game with ``seats[i]`` ("random" or a level's name) in seat ``i``; return the result and timings."""
     spec = GAMES[game]
     state = spec.new(players=players, seed=seed, **config)
     chooser = random.Random(seed * 7919 + 1)
     times: dict[str, list[float]] = {name: [] for name in seats if name != "random"}
-    budgets = {name: scaled_level(name, scale) for name in times}
+    budgets = {name: levels[name] for name in times}
     ply = 0
     while state.outcome() is None:
         player = state.to_move
@@ -121,13 +140,19 @@ def run(
     pairings: Iterable[tuple[str, str]] | None = None,
     base_seed: int = 1000,
     progress: Callable[[dict[str, Any]], None] | None = None,
+    extra_levels: Iterable[Level] = (),
 ) -> list[dict[str, Any]]:
-    """Play every pairing in every selected game and return one row per (game, pairing)."""
+    """Play every pairing in every selected game and return one row per (game, pairing).
+
+    ``extra_levels`` adds level variants (see :func:`parse_level`) that pairings may name.
+    """
     if quick:
         count = min(count, 4)
         scale = min(scale, 0.05)
         pairings = pairings or QUICK_PAIRINGS
     chosen_pairings = tuple(pairings or PAIRINGS)
+    levels = {name: scaled_level(level, scale) for name, level in LEVELS.items()}
+    levels.update((level.name, scaled_level(level, scale)) for level in extra_levels)
     rows = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for game in games or sorted(GAMES):
@@ -135,18 +160,23 @@ def run(
             for pairing in chosen_pairings:
                 tasks = list(_tasks(game, seats_for, pairing, count, base_seed))
                 futures = [
-                    (seat, pool.submit(play_game, game, seats_for, {}, seats, seed, scale))
+                    (seat, pool.submit(play_game, game, seats_for, {}, seats, seed, levels))
                     for seats, seed, seat in tasks
                 ]
                 results = [(seat, future.result()) for seat, future in futures]
-                rows.append(_row(game, seats_for, pairing, results, scale))
+                rows.append(_row(game, seats_for, pairing, results, scale, levels))
                 if progress is not None:
                     progress(rows[-1])
     return rows
 
 
 def _row(
-    game: str, players: int, pairing: tuple[str, str], results: list[tuple[int, dict[str, Any]]], scale: float
+    game: str,
+    players: int,
+    pairing: tuple[str, str],
+    results: list[tuple[int, dict[str, Any]]],
+    scale: float,
+    levels: dict[str, Level],
 ) -> dict[str, Any]:
     """Summarise one pairing's games: the first side's results and both sides' move times."""
     first, second = pairing
@@ -185,7 +215,7 @@ def _row(
     }
     for side, name in (("first", first), ("second", second)):
         values = times.get(name, [])
-        budget = scaled_level(name, scale).time_limit if name != "random" else 0.0
+        budget = levels[name].time_limit if name != "random" else 0.0
         row[f"{side}_moves"] = len(values)
         row[f"{side}_mean_s"] = sum(values) / len(values) if values else 0.0
         row[f"{side}_max_s"] = max(values, default=0.0)
@@ -221,16 +251,23 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, help="seats per game where the game allows")
     parser.add_argument("--pair", action="append", help="a pairing like hard-easy (repeatable)")
     parser.add_argument("--seed", type=int, default=1000, help="first deal's seed")
+    parser.add_argument(
+        "--level", action="append", default=[], help="a level variant for tuning, e.g. wide=hard,widening=1.5"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
     args = parser.parse_args()
     pairings = [(p.split("-", 1)[0], p.split("-", 1)[-1]) for p in args.pair] if args.pair else None
+    extra = [parse_level(text) for text in args.level]
+    known = {*LEVELS, *(level.name for level in extra), "random"}
     for pairing in pairings or ():
         for name in pairing:
-            if name != "random" and name not in LEVELS:
+            if name not in known:
                 parser.error(f"unknown player {name!r}")
     print(f"budgets x{args.scale} (search stops at {BUDGET_SHARE:.0%} of the budget)", flush=True)
     show = None if args.json else lambda row: print(format_row(row), flush=True)
-    rows = run(args.game, args.games, args.quick, args.scale, args.workers, args.players, pairings, args.seed, show)
+    rows = run(
+        args.game, args.games, args.quick, args.scale, args.workers, args.players, pairings, args.seed, show, extra
+    )
     if args.json:
         print(json.dumps(rows, indent=2))
 
