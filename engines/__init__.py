@@ -6,7 +6,7 @@ the tests iterate over it instead of naming games.
 
 from __future__ import annotations
 
-from engines import pond
+from engines import azul, pond
 from engines.base import (
     GameError,
     GameSpec,
@@ -18,7 +18,7 @@ from engines.base import (
     Outcome,
 )
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (pond.SPEC,)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (azul.SPEC, pond.SPEC)}
 
 __all__ = [
     "GAMES",
