@@ -189,8 +189,9 @@ class Board(NamedTuple):
 
     def complete_rows(self) -> int:
         """Count the wall's complete horizontal rows."""
-        wall = self.wall
-        return sum(1 for r in range(0, 25, 5) if -1 not in wall[r : r + 5])
+        # A row is complete exactly when it holds all five colours, so none is still free.
+        free = self.free
+        return sum(1 for bits in ROW_BITS if not free & bits)
 
     def bonuses(self) -> tuple[int, int, int]:
         """Return the end-of-game counts: complete rows, complete columns, complete colours."""
@@ -229,12 +230,12 @@ class Placement(NamedTuple):
 
 
 class Discard(NamedTuple):
-    """A complete grey-wall line whose colour had no legal space: its ``count`` tiles fell to the floor."""
+    """A complete grey-wall line whose colour had no legal space: its ``tiles`` went to the floor (and the lid)."""
 
     player: int
     row: int
     colour: int
-    count: int
+    tiles: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,31 +488,32 @@ class AzulState:
         if not tokens:
             raise InvalidMoveText(f"That move is empty; {_EXAMPLES}.")
         first = tokens[0]
+        # "w" alone is white; "w3 c2" (w then a number) is a wall move.
+        walled = first in _WALL_WORDS and (first != "w" or (len(tokens) > 1 and tokens[1].isdigit()))
         tiling = self.phase == TILING and (first in _COLUMN_WORDS or first in _LINE_WORDS or first.isdigit())
-        if first in _WALL_WORDS or tiling:
+        if walled or tiling:
             return self._parse_wall(tokens, text)
         return self._parse_take(tokens, text)
 
     def _parse_take(self, tokens: list[str], text: str) -> AzulMove:
-        factories = len(self.factories)
-        first = tokens[0]
-        if first in _CENTRE_WORDS:
-            source, rest = CENTRE, tokens[1:]
-        elif first in _FACTORY_WORDS and len(tokens) > 1 and tokens[1].isdigit():
-            source, rest = int(tokens[1]), tokens[2:]
-            if not 1 <= source <= factories:
-                raise InvalidMoveText(f"There is no factory {source}; this game has factories 1 to {factories}.")
+        # Either "source colour destination" (f3 red 4) or "colour source destination" (red from f3 to 4):
+        # colour words and source words never overlap, so the order is never ambiguous.
+        colour = _COLOUR_WORDS.get(tokens[0])
+        if colour is None and len(tokens) > 1 and (tokens[1] in _CENTRE_WORDS or tokens[1] in _FACTORY_WORDS):
+            raise InvalidMoveText(f"{tokens[0]!r} is not a tile colour; the colours are {_COLOUR_LIST}.")
+        if colour is not None:
+            source, rest = self._parse_source(tokens[1:])
         else:
-            raise InvalidMoveText(f"Start with the source, a factory like 'f3' or the centre 'c'; {_EXAMPLES}.")
-        if not rest:
-            raise InvalidMoveText(f"Say which colour to take: {_COLOUR_LIST}.")
-        colour = _COLOUR_WORDS.get(rest[0])
-        if colour is None:
-            raise InvalidMoveText(f"{rest[0]!r} is not a tile colour; the colours are {_COLOUR_LIST}.")
-        rest = rest[1:]
+            source, rest = self._parse_source(tokens)
+            if not rest:
+                raise InvalidMoveText(f"Say which colour to take: {_COLOUR_LIST}.")
+            colour = _COLOUR_WORDS.get(rest[0])
+            if colour is None:
+                raise InvalidMoveText(f"{rest[0]!r} is not a tile colour; the colours are {_COLOUR_LIST}.")
+            rest = rest[1:]
         if len(rest) == 1 and rest[0] in _FLOOR_WORDS:
             return AzulMove(source, colour, FLOOR)
-        if rest and rest[0] in _LINE_WORDS:
+        while rest and rest[0] in _LINE_WORDS:  # "line 4", "pattern line 4"
             rest = rest[1:]
         if len(rest) == 1 and rest[0].isdigit():
             line = int(rest[0])
@@ -521,6 +523,18 @@ class AzulState:
         if not rest:
             raise InvalidMoveText("Say where the tiles go: a pattern line 1 to 5 or 'floor'.")
         raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_EXAMPLES}.")
+
+    def _parse_source(self, tokens: list[str]) -> tuple[int, list[str]]:
+        """Read the centre or a factory at the start of ``tokens``; return it and the tokens after it."""
+        if tokens and tokens[0] in _CENTRE_WORDS:
+            return CENTRE, tokens[1:]
+        if len(tokens) > 1 and tokens[0] in _FACTORY_WORDS and tokens[1].isdigit():
+            factories = len(self.factories)
+            source = int(tokens[1])
+            if not 1 <= source <= factories:
+                raise InvalidMoveText(f"There is no factory {source}; this game has factories 1 to {factories}.")
+            return source, tokens[2:]
+        raise InvalidMoveText(f"Say where you take from, a factory like 'f3' or the centre 'c'; {_EXAMPLES}.")
 
     def _parse_wall(self, tokens: list[str], text: str) -> AzulMove:
         if tokens[0] in _WALL_WORDS or tokens[0] in _LINE_WORDS:
@@ -677,6 +691,7 @@ class AzulState:
         names = seat_names(self.players)
         if player in self.left:
             raise IllegalMove(f"{names[player].capitalize()} has already left the game.")
+        reason = (reason.strip() if isinstance(reason, str) else "") or _default_leave_reason(player)
         left = (*self.left, player)
         event = AzulEvent(player, None, left=reason)
         remaining = [p for p in range(self.players) if p not in left]
@@ -726,7 +741,9 @@ class AzulState:
         sentences: list[str] = []
         move = event.move
         if move is None:
-            text = f"{who} left the game ({event.left.rstrip('.')})"
+            text = f"{who} left the game"
+            if event.left != _default_leave_reason(event.player):
+                text += f" ({event.left.rstrip('.')})"
             if self.result is None:
                 text += "; the others play on"
             else:
@@ -746,6 +763,8 @@ class AzulState:
         if self.result is None:
             if event.round_ended:
                 sentences.append(f"Round {self.round} begins; {names[self.turn]} starts")
+            elif self.phase == TILING:
+                sentences.append(f"{names[self.turn]} chooses where line {self.pending_line()} goes on the wall")
         elif move is not None:
             sentences.append(self.result.reason.rstrip("."))
         return ". ".join(sentences) + "."
@@ -849,6 +868,10 @@ class AzulState:
             "result": None if self.result is None else self.result.to_json(),
             "last": None if self.last is None else self.last.to_json(),
         }
+
+
+def _default_leave_reason(player: int) -> str:
+    return f"Player {player + 1} left the game."
 
 
 def _names_text(seats: Sequence[int], names: Sequence[str]) -> str:
@@ -1052,16 +1075,17 @@ class _Tiling:
         boards = self.boards
         reason = ""
         # Tiling only happens once the table is empty.
-        factories, bag, rng = (EMPTY5,) * len(state.factories), state.bag, state.rng
+        factories: tuple[tuple[int, ...], ...] = (EMPTY5,) * len(state.factories)
+        bag, rng = state.bag, state.rng
         lid_t = tuple(lid)
         if any(boards[p].complete_rows() for p in active):
-            reason = "a wall row is complete"
+            reason = "A wall row is complete"
         elif state.round >= state.max_rounds:
-            reason = f"ended by the round limit ({state.max_rounds} rounds, a safety rule)"
+            reason = f"Ended by the round limit ({state.max_rounds} rounds, a safety rule)"
         else:
             factories, bag, lid_t, rng = fill_factories(bag, lid_t, rng, len(factories))
             if all(tiles == EMPTY5 for tiles in factories):
-                reason = "no tiles are left to fill the factories (a safety rule)"
+                reason = "Ended as no tile is left to fill the factories (a safety rule)"
         holder = self.marker if self.marker >= 0 else state.starter
         starter = _first_active_from(holder, players, left)
         if not reason:
@@ -1089,7 +1113,7 @@ def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
 
 def _final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, why: str) -> Outcome:
     """Rank the remaining players by (score, complete rows); leavers come last, the latest leaver first."""
-    names = seat_names(players)
+    names = [name.capitalize() for name in seat_names(players)]
     active = [p for p in range(players) if p not in left]
     rows = {p: boards[p].complete_rows() for p in active}
     keys = tuple((1, boards[p].score, rows[p]) if p in rows else (0, left.index(p), 0) for p in range(players))
@@ -1106,8 +1130,7 @@ def _final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: in
         text = f"{names[winners[0]]} wins the tie at {best} points with more complete rows ({most_rows} to {others})"
     else:
         text = f"{names[winners[0]]} wins with {best} points"
-    text = text[0].upper() + text[1:]
-    return outcome_by_keys(keys, scores, f"Game over ({why}): {text}.")
+    return outcome_by_keys(keys, scores, f"{why}: {text}.")
 
 
 # -- starting and loading -------------------------------------------------------------
@@ -1205,14 +1228,13 @@ def _row_colours(spaces: str) -> int:
 
 def _board_from_json(data: Any, grey: bool, seat: int) -> Board:
     whose = f"player {seat + 1}'s"
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidState(f"The saved board of player {seat + 1} is not an object.")
     score, lines, rows, floor_text = data["score"], data["lines"], data["wall"], data["floor"]
     if type(score) is not int or score < 0:
         raise InvalidState(f"The saved score of player {seat + 1} is not a whole number of points.")
-    if not isinstance(rows, list) or len(rows) != 5 or not all(isinstance(r, str) for r in rows):
-        raise InvalidState(f"The saved wall of {whose} board is not five rows of five spaces.")
-    if list(map(len, rows)) != [5, 5, 5, 5, 5]:
+    # str.join refuses anything but strings; from_json turns that TypeError into InvalidState.
+    if type(rows) is not list or list(map(len, rows)) != [5, 5, 5, 5, 5]:
         raise InvalidState(f"The saved wall of {whose} board is not five rows of five spaces.")
     text = "".join(rows)
     if not (_GREY_WALL_TEXT if grey else _COLOUR_WALL_TEXT).fullmatch(text):
@@ -1224,10 +1246,9 @@ def _board_from_json(data: Any, grey: bool, seat: int) -> Board:
         if grey and (present < 0 or _row_colours(text[r::5]) < 0):
             raise InvalidState(f"The saved wall of {whose} board repeats a colour in a row or a column.")
         free &= ~(_SPREAD[present] << r)
-    if not isinstance(lines, list) or len(lines) != 5 or not all(isinstance(line, str) for line in lines):
+    if type(lines) is not list or len(lines) != 5:
         raise InvalidState(f"The saved pattern lines of {whose} board are not five lines.")
-    match = _LINES_TEXT.fullmatch("|".join(lines))
-    if match is None:
+    if _LINES_TEXT.fullmatch("|".join(lines)) is None:
         raise InvalidState(f"The saved pattern lines of {whose} board are impossible.")
     colours = tuple(_SPACE_VALUE[line[0]] if line else -1 for line in lines)
     counts = tuple(map(len, lines))
@@ -1285,25 +1306,30 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
         raise InvalidState("The saved list of players who left is impossible.")
     left = tuple(left_list)
 
-    state = AzulState(
-        players, seed, grey, opts["first_player"], max_rounds, round_, phase, turn, starter, rng,
-        bag, lid, factories, centre, marker, boards, left,
-    )  # fmt: skip
-    # Every one of the 100 tiles is somewhere, exactly once.
-    for colour, total in enumerate(state.tile_counts()):
+    # Every one of the 100 tiles is somewhere, exactly once (the texts were all checked above).
+    pieces = [*factories_data, data["centre"]]
+    for board_data in boards_data:
+        pieces += board_data["wall"]
+        pieces += board_data["lines"]
+        pieces.append(board_data["floor"])
+    text = "".join(pieces)
+    for colour, letter in enumerate(LETTERS):
+        total = bag[colour] + lid[colour] + text.count(letter)
         if total != TILES_PER_COLOUR:
             raise InvalidState(f"The saved game has {total} {COLOURS[colour]} tiles instead of {TILES_PER_COLOUR}.")
     carriers = [p for p, board in enumerate(boards) if MARKER in board.floor]
     if len(carriers) > 1 or (carriers and carriers[0] != marker):
         raise InvalidState("The first-player marker is on the wrong floor line.")
-    for p in left:
-        board = boards[p]
-        if any(board.line_counts) or board.floor:
-            raise InvalidState("A player who left still has tiles in play.")
+    # A holder without the marker on their floor took it onto a full floor (or has left the game).
+    if phase != OVER and marker >= 0 and not carriers and marker not in left and len(boards[marker].floor) < 7:
+        raise InvalidState("The first-player marker's holder does not have it on their floor line.")
 
     result = None if data["result"] is None else Outcome.from_json(data["result"], players)
     last = None if data["last"] is None else _event_from_json(data["last"], players, len(factories))
-    state = replace(state, result=result, last=last)
+    state = AzulState(
+        players, seed, grey, opts["first_player"], max_rounds, round_, phase, turn, starter, rng,
+        bag, lid, factories, centre, marker, boards, left, result, last,
+    )  # fmt: skip
     active = [p for p in range(players) if p not in left]
     if (phase == OVER) != (result is not None):
         raise InvalidState("The saved phase and result disagree.")
@@ -1315,6 +1341,8 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
         raise InvalidState("The saved game should be over: fewer than two players remain.")
     if turn in left:
         raise InvalidState("The saved player to move has left the game.")
+    if any(any(boards[p].line_counts) or boards[p].floor for p in left):
+        raise InvalidState("A player who left still has tiles in play.")
     if last is None and (round_ != 1 or phase != OFFER or marker != -1 or turn != starter or centre != EMPTY5):
         raise InvalidState("The saved game has no last move but is not at its start.")
     table_empty = centre == EMPTY5 and all(tiles == EMPTY5 for tiles in factories)
@@ -1379,7 +1407,7 @@ def _event_from_json(data: Any, players: int, factories: int) -> AzulEvent:
         discard = Discard(*values)
         if not (0 <= discard.player < players and 1 <= discard.row <= 5 and 0 <= discard.colour < 5):
             raise InvalidState("A saved discard is impossible.")
-        if discard.count != discard.row:
+        if discard.tiles != discard.row:
             raise InvalidState("A saved discard is impossible.")
         discards.append(discard)
     penalties = tuple(int_list(data["penalties"], "penalties"))
