@@ -268,6 +268,7 @@ class AzulEvent:
     left: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """Return a JSON-safe dict of this event."""
         return {
             "player": self.player,
             "move": None if self.move is None else list(self.move),
@@ -368,15 +369,19 @@ class AzulState:
 
     @property
     def to_move(self) -> int | None:
+        """Return the seat to move (or to choose a wall column); None once the game is over."""
         return None if self.result is not None else self.turn
 
     def scores(self) -> tuple[int, ...]:
+        """Return each player's points so far (end-of-game bonuses are added when the game ends)."""
         return tuple(board.score for board in self.boards)
 
     def outcome(self) -> Outcome | None:
+        """Return how the game ended, or None while it runs."""
         return self.result
 
     def options(self) -> dict[str, Any]:
+        """Return the game's options as given to :func:`new`."""
         return {
             "first_player": self.first_player,
             "wall": "grey" if self.grey_wall else "colour",
@@ -389,10 +394,12 @@ class AzulState:
 
     @property
     def bag_count(self) -> int:
+        """Return the number of tiles in the bag."""
         return sum(self.bag)
 
     @property
     def lid_count(self) -> int:
+        """Return the number of tiles in the box lid."""
         return sum(self.lid)
 
     def tile_counts(self) -> tuple[int, ...]:
@@ -433,6 +440,7 @@ class AzulState:
         return (column + 1,) if board.wall[5 * row + column] < 0 else ()
 
     def legal_moves(self) -> tuple[AzulMove, ...]:
+        """Return every legal move, sorted; empty exactly when the game is over."""
         legal = self._legal
         if legal is None:
             if self.phase == OFFER:
@@ -447,6 +455,7 @@ class AzulState:
         return legal
 
     def _take_moves(self) -> tuple[AzulMove, ...]:
+        """Return every legal take, in sorted order, from precomputed move tuples."""
         board = self.boards[self.turn]
         colours, counts, free = board.line_colours, board.line_counts, board.free
         # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles.
@@ -470,6 +479,7 @@ class AzulState:
     # -- notation -------------------------------------------------------------
 
     def move_text(self, move: AzulMove) -> str:
+        """Return the canonical text of ``move``: ``f3 red 4``, ``c blue floor`` or ``wall 3 c2``."""
         source, colour, line, column = move
         if source == WALL:
             return f"wall {line} c{column}"
@@ -477,6 +487,7 @@ class AzulState:
         return f"{where} {COLOURS[colour]} {'floor' if line == FLOOR else line}"
 
     def parse_move(self, text: str) -> AzulMove:
+        """Read a move leniently (case, spaces, words like 'factory' or 'line'); raise :class:`GameError`."""
         if not isinstance(text, str):
             raise InvalidMoveText(f"A move must be text; {_EXAMPLES}.")
         clean = " ".join(text.lower().split())
@@ -556,6 +567,7 @@ class AzulState:
     # -- playing --------------------------------------------------------------
 
     def play(self, move: AzulMove | str) -> AzulState:
+        """Return the state after ``move`` (a move or its text); raise :class:`GameError` if it is illegal."""
         if isinstance(move, str):
             move = self.parse_move(move)
         elif not isinstance(move, AzulMove):
@@ -604,6 +616,7 @@ class AzulState:
         return taken
 
     def _take(self, move: AzulMove) -> AzulState:
+        """Play a take; rebuild only the mover's board and the table."""
         taken = self._check_take(move)
         source, colour, line, _ = move
         player = self.turn
@@ -662,6 +675,7 @@ class AzulState:
         return draft.run(event)
 
     def _tile(self, move: AzulMove) -> AzulState:
+        """Play a grey-wall tiling choice, then carry on tiling."""
         source, colour, line, column = move
         pending = self.pending_line()
         if source != WALL:
@@ -684,6 +698,7 @@ class AzulState:
         return draft.run(AzulEvent(self.turn, move))
 
     def forfeit(self, player: int, reason: str) -> AzulState:
+        """Return the state after ``player`` leaves the game (see the module docstring)."""
         if self.result is not None:
             raise IllegalMove("The game is over.")
         if type(player) is not int or not 0 <= player < self.players:
@@ -766,7 +781,9 @@ class AzulState:
             elif self.phase == TILING:
                 sentences.append(f"{names[self.turn]} chooses where line {self.pending_line()} goes on the wall")
         elif move is not None:
-            sentences.append(self.result.reason.rstrip("."))
+            # Say the result again with the names given (the stored reason names seats).
+            why = self.result.reason.partition(": ")[0]
+            sentences.append(_final_outcome(self.boards, self.left, self.players, why, names).reason.rstrip("."))
         return ". ".join(sentences) + "."
 
     def _take_sentence(self, event: AzulEvent, who: str) -> str:
@@ -806,14 +823,15 @@ class AzulState:
             if event.penalties and event.penalties[p]:
                 text += f", floor −{event.penalties[p]}"
             if event.bonuses and any(event.bonuses[p]):
-                rows, columns, colours = event.bonuses[p]
-                counted = f"{_plural(rows, 'row')}, {_plural(columns, 'column')}, {_plural(colours, 'colour')}"
+                counts = zip(event.bonuses[p], ("row", "column", "colour"), strict=True)
+                counted = ", ".join(_plural(n, what) for n, what in counts if n)
                 text += f", bonus +{bonus_points(event.bonuses[p])} ({counted})"
-            text += f": {self.boards[p].score}"
+            text += f": {_plural(self.boards[p].score, 'point')}"
             parts.append(text)
         return f"Round {event.round_ended} ended: " + "; ".join(parts)
 
     def board_text(self) -> str:
+        """Return the position as plain text."""
         names = seat_names(self.players)
         if self.phase == OVER:
             head = f"Azul, game over after round {self.round}"
@@ -847,6 +865,7 @@ class AzulState:
         return "." if self.grey_wall else LETTERS[WALL_COLOUR[row][column]]
 
     def to_json(self) -> dict[str, Any]:
+        """Return a JSON-safe dict from which :func:`from_json` rebuilds this state exactly."""
         return {
             "game": "azul",
             "format": 1,
@@ -871,6 +890,7 @@ class AzulState:
 
 
 def _default_leave_reason(player: int) -> str:
+    """Return the reason recorded when a player leaves without giving one."""
     return f"Player {player + 1} left the game."
 
 
@@ -882,6 +902,7 @@ def _names_text(seats: Sequence[int], names: Sequence[str]) -> str:
 
 
 def _plural(n: int, word: str) -> str:
+    """Return ``n word`` with an English plural."""
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
@@ -1111,9 +1132,12 @@ def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
     return replace(event, **changes)
 
 
-def _final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, why: str) -> Outcome:
+def _final_outcome(
+    boards: tuple[Board, ...], left: tuple[int, ...], players: int, why: str, names: Sequence[str] | None = None
+) -> Outcome:
     """Rank the remaining players by (score, complete rows); leavers come last, the latest leaver first."""
-    names = [name.capitalize() for name in seat_names(players)]
+    if names is None:
+        names = [name.capitalize() for name in seat_names(players)]
     active = [p for p in range(players) if p not in left]
     rows = {p: boards[p].complete_rows() for p in active}
     keys = tuple((1, boards[p].score, rows[p]) if p in rows else (0, left.index(p), 0) for p in range(players))
@@ -1176,6 +1200,7 @@ def from_json(data: Mapping[str, Any]) -> AzulState:
 
 
 def _board_to_json(board: Board) -> dict[str, Any]:
+    """Return one board in the saved format: letters, ``.`` for empty, ``m`` for the marker."""
     wall = "".join(map(SPACE_LETTERS.__getitem__, board.wall))
     return {
         "score": board.score,
@@ -1227,6 +1252,7 @@ def _row_colours(spaces: str) -> int:
 
 
 def _board_from_json(data: Any, grey: bool, seat: int) -> Board:
+    """Rebuild one board, checking its wall, pattern lines and floor."""
     whose = f"player {seat + 1}'s"
     if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidState(f"The saved board of player {seat + 1} is not an object.")
@@ -1268,6 +1294,7 @@ def _seat(value: Any, players: int, what: str) -> int:
 
 
 def _from_json(data: Mapping[str, Any]) -> AzulState:
+    """Rebuild a state; any impossibility raises :class:`InvalidState`."""
     if not isinstance(data, Mapping) or data.get("game") != "azul" or data.get("format") != 1:
         raise InvalidState("That is not a saved Azul game.")
     options = data["options"]
@@ -1361,6 +1388,7 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
 
 
 def _event_from_json(data: Any, players: int, factories: int) -> AzulEvent:
+    """Rebuild the last ply's event, checking its ranges."""
     if not isinstance(data, Mapping):
         raise InvalidState("The saved last move is not an object.")
     player = data["player"]

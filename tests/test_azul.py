@@ -398,19 +398,28 @@ def test_grey_wall_games_reach_the_end_with_decisions() -> None:
     assert decisions > 20
 
 
-def test_a_recorded_game_replays_to_the_same_end() -> None:
-    # Always the first legal move: a fixed line of play whose end must not drift silently.
-    state = azul.new(players=3, seed=2026)
-    plies = 0
+@pytest.mark.parametrize(
+    ("wall", "plies", "scores"),
+    [("colour", 110, (42, 19, 3)), ("grey", 148, (43, 20, 3))],
+)
+def test_a_recorded_game_replays_to_the_same_end(wall: str, plies: int, scores: tuple[int, ...]) -> None:
+    # Always the first legal move: a fixed line of play, recorded when the engine was written, whose
+    # end must not drift silently (a deliberate rule change updates these numbers).
+    state = azul.new(players=3, seed=2026, wall=wall)
+    texts = []
     while state.outcome() is None:
-        state = state.play(state.legal_moves()[0])
-        plies += 1
-    rebuilt = azul.new(players=3, seed=2026)
-    for _ in range(plies):
-        rebuilt = rebuilt.play(rebuilt.move_text(rebuilt.legal_moves()[0]))
-    assert rebuilt == state
+        move = state.legal_moves()[0]
+        texts.append(state.move_text(move))
+        state = state.play(move)
+    assert (len(texts), state.round, state.scores()) == (plies, 5, scores)
     outcome = state.outcome()
-    assert outcome is not None and len(outcome.places) == 3 and outcome.scores == state.scores()
+    assert outcome is not None and outcome.places == (1, 2, 3)
+    assert outcome.reason == f"A wall row is complete: Player 1 wins with {scores[0]} points."
+    assert state.last_summary().endswith(outcome.reason)
+    rebuilt = azul.new(players=3, seed=2026, wall=wall)
+    for text in texts:
+        rebuilt = rebuilt.play(text)
+    assert rebuilt == state
 
 
 # -- the grey wall --------------------------------------------------------------------------------
