@@ -477,6 +477,25 @@ def test_grey_wall_line_with_no_legal_space_goes_to_the_floor() -> None:
     assert "line 3 black to the floor" in after.last_summary()
 
 
+def test_single_legal_space_can_be_left_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The DECIDED ruling is a constant: with it off, even a forced placement waits for the player.
+    theirs = ["bkr..", ".....", "....y", ".....", "....."]
+    state = position(boards=[board(0, ("y", "", "", "", ""), theirs), board()], factories=["k"], turn=1, wall="grey")
+    assert state.play("f1 black floor").phase == "offer"  # placed without asking
+    monkeypatch.setattr(azul, "AUTO_TILE_FORCED", False)
+    waiting = state.play("f1 black floor")
+    assert waiting.phase == "tiling" and [waiting.move_text(m) for m in waiting.legal_moves()] == ["wall 1 c4"]
+    assert azul.from_json(waiting.to_json()) == waiting
+
+
+def test_full_lines_can_be_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(azul, "OFFER_FULL_LINES", True)
+    state = position(boards=[board(0, ("b", "", "", "", "")), board()], factories=["bbyr"])
+    assert AzulMove(1, BLUE, 1) in state.legal_moves()
+    after = state.play("f1 blue 1")
+    assert (after.last.to_line, after.last.to_floor) == (0, 2) and after.boards[0].line_counts[0] == 1
+
+
 def test_wall_moves_are_refused_on_the_coloured_wall_and_during_the_offer() -> None:
     with pytest.raises(IllegalMove, match="tiling is automatic"):
         azul.new(players=2, seed=1).parse_move("wall 1 c1")
