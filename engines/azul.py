@@ -1102,7 +1102,7 @@ class _Tiling:
         if any(boards[p].complete_rows() for p in active):
             reason = "A wall row is complete"
         elif state.round >= state.max_rounds:
-            reason = f"Ended by the round limit ({state.max_rounds} rounds, a safety rule)"
+            reason = f"Ended by the round limit ({_plural(state.max_rounds, 'round')}, a safety rule)"
         else:
             factories, bag, lid_t, rng = fill_factories(bag, lid_t, rng, len(factories))
             if all(tiles == EMPTY5 for tiles in factories):

@@ -332,7 +332,7 @@ def test_round_limit_is_a_safety_rule() -> None:
     while state.round == 1 and state.outcome() is None:
         state = state.play(rng.choice(state.legal_moves()))
     outcome = state.outcome()
-    assert outcome is not None and outcome.reason.startswith("Ended by the round limit (1 rounds, a safety rule)")
+    assert outcome is not None and outcome.reason.startswith("Ended by the round limit (1 round, a safety rule)")
     assert "Ended by the round limit" in state.last_summary()
 
 
