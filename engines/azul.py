@@ -13,7 +13,7 @@ A round has two phases:
   colour that wall row *n* already has) or straight to the floor line; whatever
   does not fit falls to the floor, and past the floor's 7 spaces into the lid.
   The phase ends when the factories and the centre are empty.
-* **Wall tiling** (automatic).  Each player's complete pattern lines, top to
+* **Wall tiling** (automatic on the coloured wall).  Each player's complete pattern lines, top to
   bottom, move one tile to the wall space of that colour in that row, scoring 1
   when it touches nothing, else the length of its horizontal run plus that of its
   vertical run (each counted only when 2 or longer); the line's other tiles go to
@@ -43,14 +43,19 @@ with ``wall 3 c2`` (line 3's tile to row 3, column 2).
 
 Leaving (``forfeit``): with two players the other wins.  With three or four the
 leaver's board stops taking part (its pattern-line and floor tiles go to the lid,
-its wall and score stay as they were), the others play on, and the leaver ranks
-after every remaining player; the last player left wins.
+its wall and score stay as they were; it no longer counts for the end), the
+others play on with the same factories, and the leavers rank after every
+remaining player, the latest to leave first.  If the leaver held the marker, the
+next remaining seat starts the next round.  The last player left wins on the
+scores as they stand (no end-of-game bonuses).
 
 Notation: factories ``f1``.. and the centre ``c``; colours ``blue yellow red
 black white``; destinations pattern lines ``1``..``5`` or ``floor``.  ``f3 red 4``
 takes all red from factory 3 into pattern line 4; ``c blue floor`` puts the
 centre's blue tiles on the floor line.  Input is lenient: ``Factory 3 R line 4``,
-``centre k f`` (``b y r k w``, k for black), ``f3 red -> 4``.
+``centre k f`` (``b y r k w``, k for black), ``f3 red -> 4``, ``red from f3 to
+line 4``.  Grey-wall tiling: ``wall 3 c2``; also ``row 3 column 2``, or just
+``c2`` for the line waiting to be tiled.
 
 >>> state = new(players=2, seed=16, first_player=0)
 >>> state.factory_text(1), state.move_text(state.legal_moves()[0])
