@@ -273,10 +273,14 @@ def status_text(state: QuerniState, names: Sequence[str]) -> str:
     """Return the status line: whose turn it is, or the result and, briefly, why the game ended."""
     result = state.outcome()
     if result is None:
-        return f"{names[state.turn]} ({SEATS[state.turn]}) to move · ply {state.ply + 1}"
+        name, seat = names[state.turn], SEATS[state.turn]
+        # Say the seat's colour too, unless the name already is it ("Blue to move").
+        who = name if name.lower() == seat else f"{name} ({seat})"
+        return f"{who} to move · ply {state.ply + 1}"
     blue, red = state.removed
     if result.is_draw:
-        unit = "full moves" if state.draw_count == "moves" else "plies"
+        one = state.draw_plies == 1
+        unit = ("full move" if one else "full moves") if state.draw_count == "moves" else ("ply" if one else "plies")
         if state.counter >= state.draw_limit:
             return f"Draw {blue} – {red} · no chain removed for {state.draw_plies} {unit}"
         return f"Draw {blue} – {red} · {clean_text(result.reason).rstrip('.')}"
