@@ -24,6 +24,7 @@ from PIL import Image
 from engines import GAMES, GameState
 from render.draw import Picture, encode_png
 from render.pond import render_pond
+from render.summer import render_summer
 from render.theme import DEFAULT_THEME, Theme
 
 # A game renderer draws a state as a Picture (RGB image + PNG palette); its keywords are those of :func:`render`.
@@ -31,6 +32,7 @@ Renderer = Callable[..., Picture]
 
 RENDERERS: dict[str, Renderer] = {
     "pond": render_pond,
+    "summer": render_summer,
 }
 
 
