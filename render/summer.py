@@ -515,20 +515,27 @@ def status_text(state: SummerState, names: Sequence[str]) -> str:
     result = state.outcome()
     if result is None:
         if state.black_last_move:
-            why = "White has arrived" if max(state.board) > 0 else "White has no pieces left"
+            why = "White has arrived" if max(state.board) > 0 else "White has no pieces"
             return f"{why}: {names[1]} has one last move"
         return f"{names[state.turn]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
     white, black = state.scores()
     draw = len(result.winners) > 1
     natural = True
     if state.black_arrived:
-        why = "all Black pieces reached rank 1" if min(state.board) < 0 else "Black has no pieces left"
+        why = "all Black pieces on rank 1" if min(state.board) < 0 else "Black has no pieces left"
     elif state.white_arrived and state.turn == 0:
-        # Black moved last and every White piece is home (or gone): rule (iii).
-        why = "White has no pieces left" if max(state.board) <= 0 else "Black made its last move"
+        # Black moved last and every White piece is home (or gone): rule (iii).  Either that was Black's
+        # one last move, or Black's ply removed the last White piece still on its way.
+        size = state.size
+        if max(state.board) <= 0:
+            why = "White has no pieces left"
+        elif max(board_before(state)[: size * size - size]) <= 0:
+            why = "Black made its last move"
+        else:
+            why = "Black stopped White's last piece"
     elif state.ply >= state.max_plies:
-        # A SAFETY rule, not a rule of the game: say so.
-        why = f"ended by the move limit ({state.max_plies} plies)"
+        # A SAFETY rule, not a rule of the game: say so (the limit itself was on every earlier status line).
+        why = "move limit reached"
     else:
         # A forfeit: the bot's own sentence ("Bo resigned.").
         natural = False
@@ -541,6 +548,11 @@ def status_text(state: SummerState, names: Sequence[str]) -> str:
         if natural:
             head += f" {max(white, black)} – {min(white, black)}"
     return f"{head} · {why}"
+
+
+def status_names(names: Sequence[str], theme: Theme) -> list[str]:
+    """Return the names shortened for the status line, so that its end (why, the move limit) is never cut."""
+    return [ellipsize(name, theme.font_body, theme.width * 0.3) for name in names]
 
 
 def _change(modifier: int, result: int, zeroed: bool) -> str:
@@ -614,16 +626,22 @@ def marks_of(state: SummerState) -> Marks | None:
 
 def goal_gains(state: SummerState) -> tuple[int, int]:
     """Return how much the last ply changed each side's goal-row total."""
-    event = state.last
-    if event is None:
-        return (0, 0)
-    before = list(state.board)
-    before[event.move.frm] = event.weight if event.player == 0 else -event.weight
-    before[event.move.to] = event.resident
+    before = board_before(state)
     size = state.size
     then = (sum(v for v in before[size * size - size :] if v > 0), -sum(v for v in before[:size] if v < 0))
     now = state.goal_totals()
     return (now[0] - then[0], now[1] - then[1])
+
+
+def board_before(state: SummerState) -> tuple[int, ...]:
+    """Return the board as it was before the last ply (the event says what stood on both cells)."""
+    event = state.last
+    if event is None:
+        return state.board
+    before = list(state.board)
+    before[event.move.frm] = event.weight if event.player == 0 else -event.weight
+    before[event.move.to] = event.resident
+    return tuple(before)
 
 
 def _rows(state: SummerState, names: Sequence[str], gains: tuple[int, int], theme: Theme) -> list[PlayerRow]:
@@ -689,10 +707,14 @@ def _compose(
     card = terrain_card(size, hexagonal, mode, terrain, theme).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
-    draw_status(card, status, lay.status_top, theme)
+    # A status line may shrink a little below the theme's small size before it is cut.
+    draw_status(
+        card, status, lay.status_top, theme, size=fit_size(status, theme.font_body, card.width - 2 * theme.padding, 18)
+    )
     if caption:
         room = card.width - 2 * theme.padding
         text_size = fit_size(caption, theme.font_small, room, 16)
+        caption = ellipsize(caption, text_size, room)
         draw_text(draw, (card.width / 2, lay.caption_top), caption, text_size, theme.mark, anchor="mt")
     piece_px, _, chip_px, badge_px, pill_px = _sizes(size, hexagonal, theme)
     centers = board.centers
@@ -790,8 +812,7 @@ def render_summer(
         state.terrain,
         theme,
         _rows(state, names, gains, theme),
-        # Shorten long names first, so that the end of the status line (why, the move limit) survives.
-        status_text(state, [ellipsize(name, theme.font_body, theme.width * 0.4) for name in names]),
+        status_text(state, status_names(names, theme)),
         last_move_text(state) if last_move else "",
         state.board,
         [marks] if marks is not None else [],
