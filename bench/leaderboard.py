@@ -85,7 +85,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
     for row in run(args.players, args.repeat):
-        print(f"{row['players']:,} players, {row['page']:<6} page: median {row['median_ms']} ms, p95 {row['p95_ms']} ms")
+        where = f"{row['players']:,} players, {row['page']:<6} page"
+        print(f"{where}: median {row['median_ms']} ms, p95 {row['p95_ms']} ms")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "pond": [(2, {"variant": "standard"}), (2, {"variant": "large"})],
     "azul": [(2, {}), (4, {})],
     "querni": [(2, {})],
-    "summer": [(2, {}), (2, {"board": "hex"})],
+    "summer": [(2, {}), (2, {"board": "hex"}), (2, {"size": 12}), (2, {"size": 12, "board": "hex"})],
 }
 NAMES = ("Ana", "Bartholomew", "Chidi", "Dagny")
 

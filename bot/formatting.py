@@ -104,7 +104,8 @@ def start_text(record: MatchRecord, state: GameState) -> str:
 def turn_text(turn: Turn, extra: Sequence[str] = ()) -> str:
     """The message that goes with the board after an accepted move, resignation or claim."""
     record, state = turn.record, turn.state
-    lines = [state.last_summary() if turn.kind == "move" else turn.text]
+    names = [seat.name for seat in record.players]
+    lines = [state.last_summary(names) if turn.kind == "move" else turn.text]
     lines.append(f"Score: {scores_text(record, state)}")
     if turn.finished:
         lines.append(result_text(record, state))

@@ -6,7 +6,7 @@ the tests iterate over it instead of naming games.
 
 from __future__ import annotations
 
-from engines import pond, querni, summer
+from engines import azul, pond, querni, summer
 from engines.base import (
     GameError,
     GameSpec,
@@ -18,7 +18,7 @@ from engines.base import (
     Outcome,
 )
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (pond.SPEC, querni.SPEC, summer.SPEC)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (pond.SPEC, azul.SPEC, querni.SPEC, summer.SPEC)}
 
 __all__ = [
     "GAMES",

@@ -14,7 +14,7 @@ message a player can read, and never half-applies a move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -148,8 +148,8 @@ class GameState(Protocol):
     def outcome(self) -> Outcome | None:
         """``None`` while the game runs; how it ended otherwise."""
 
-    def last_summary(self) -> str:
-        """One line saying what the last ply did, for the chat."""
+    def last_summary(self, names: Sequence[str] | None = None) -> str:
+        """One line saying what the last ply did, for the chat, naming players by ``names`` if given."""
 
     def board_text(self) -> str:
         """The position as plain text, for the command-line tool and the logs."""

@@ -27,7 +27,7 @@ moves ``place b3`` and ``move a3 c3``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -370,22 +370,24 @@ class PondState:
 
     # -- text -----------------------------------------------------------------
 
-    def last_summary(self) -> str:
+    def last_summary(self, names: Sequence[str] | None = None) -> str:
+        """Say what the last ply did; ``names`` are the players' display names (default: the seats)."""
         event = self.last
         if event is None:
             return "The game has begun."
-        names = GEOMETRY[self.size].names
-        who = SEATS[event.player].capitalize()
+        players = names or [seat.capitalize() for seat in SEATS]
+        cell = GEOMETRY[self.size].names
+        who = players[event.player]
         if event.move.frm < 0:
-            parts = [f"{who} placed an egg on {names[event.move.to]}"]
+            parts = [f"{who} placed an egg on {cell[event.move.to]}"]
         else:
             kind = FACES[FACE[event.actor]]
-            parts = [f"{who} moved a {kind} from {names[event.move.frm]} to {names[event.move.to]}"]
+            parts = [f"{who} moved a {kind} from {cell[event.move.frm]} to {cell[event.move.to]}"]
         if event.developed:
-            parts.append("developed " + ", ".join(names[c] for c in event.developed))
+            parts.append("developed " + ", ".join(cell[c] for c in event.developed))
         if event.scored:
-            gains = " and ".join(f"{SEATS[p]} +{g}" for p, g in enumerate(event.gains) if g)
-            parts.append(f"scored {', '.join(names[c] for c, _ in event.scored)} ({gains})")
+            gains = " and ".join(f"{players[p]} +{g}" for p, g in enumerate(event.gains) if g)
+            parts.append(f"scored {', '.join(cell[c] for c, _ in event.scored)} ({gains})")
         return "; ".join(parts) + "."
 
     def board_text(self) -> str:

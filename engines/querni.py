@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -687,14 +687,14 @@ class QuerniState:
             return f"{self.counter} plies without a removal (a draw after {self.draw_plies} full moves)"
         return f"{self.counter} of {self.draw_plies} plies without a removal"
 
-    def last_summary(self) -> str:
+    def last_summary(self, names: Sequence[str] | None = None) -> str:
         """Return one line saying what the last ply did."""
         event = self.last
         if event is None:
             if self.result is not None:
                 return self.result.reason
             return "The game has begun: blue moves first."
-        who = SEATS[event.player].capitalize()
+        who = names[event.player] if names else SEATS[event.player].capitalize()
         parts = []
         if event.path:
             route = "-".join(NAMES[c] for c in event.path)

@@ -489,14 +489,14 @@ class SummerState:
 
     # -- text -----------------------------------------------------------------
 
-    def last_summary(self) -> str:
+    def last_summary(self, names: Sequence[str] | None = None) -> str:
         event = self.last
         if event is None:
             return "The game has begun."
-        names = self.geometry.names
-        who = SEATS[event.player].capitalize()
-        other = SEATS[1 - event.player].capitalize()
-        text = f"{who} moved {names[event.move.frm]}-{names[event.move.to]} ({event.weight})"
+        cells = self.geometry.names
+        who = names[event.player] if names else SEATS[event.player].capitalize()
+        other = names[1 - event.player] if names else SEATS[1 - event.player].capitalize()
+        text = f"{who} moved {cells[event.move.frm]}-{cells[event.move.to]} ({event.weight})"
         resident = abs(event.resident)
         survivor = abs(event.result) - event.modifier if event.result else -event.modifier
         kind = "plus" if self.terrain[event.move.to] > 0 else "minus"

@@ -24,6 +24,8 @@ from PIL import Image
 from engines import GAMES, GameState
 from render.draw import Picture, encode_png
 from render.pond import render_pond
+from render.querni import render_querni
+from render.summer import render_summer
 from render.theme import DEFAULT_THEME, Theme
 
 # A game renderer draws a state as a Picture (RGB image + PNG palette); its keywords are those of :func:`render`.
@@ -31,6 +33,8 @@ Renderer = Callable[..., Picture]
 
 RENDERERS: dict[str, Renderer] = {
     "pond": render_pond,
+    "querni": render_querni,
+    "summer": render_summer,
 }
 
 

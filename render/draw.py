@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import io
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -161,8 +161,19 @@ class Grid:
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def draw_grid(image: Image.Image, grid: Grid, theme: Theme, *, coordinates: bool = True) -> None:
-    """Draw a board frame, checkered cell pads, and the file letters and rank numbers."""
+def draw_grid(
+    image: Image.Image,
+    grid: Grid,
+    theme: Theme,
+    *,
+    coordinates: bool = True,
+    fill: Callable[[int, int], RGB] | None = None,
+) -> None:
+    """Draw a board frame, cell pads, and the file letters and rank numbers.
+
+    The pads are checkered in the theme's two cell colours unless ``fill``
+    gives each cell's colour from its ``(file, rank)``.
+    """
     draw = ImageDraw.Draw(image)
     frame = max(4, grid.cell // 20)
     draw.rounded_rectangle(
@@ -174,7 +185,8 @@ def draw_grid(image: Image.Image, grid: Grid, theme: Theme, *, coordinates: bool
     for rank in range(grid.ranks):
         for file in range(grid.files):
             x0, y0, x1, y1 = grid.box(file, rank)
-            colour = theme.cell if (file + rank) % 2 else theme.cell_alt
+            checker = theme.cell if (file + rank) % 2 else theme.cell_alt
+            colour = fill(file, rank) if fill is not None else checker
             draw.rounded_rectangle(
                 (x0 + gap, y0 + gap, x1 - gap - 1, y1 - gap - 1),
                 radius=grid.cell // 10,
@@ -300,7 +312,8 @@ class PlayerRow:
 
     ``facts`` are small (icon, text) pairs such as eggs left; ``progress`` is
     ``(score, target)`` for the bar; ``gain`` is what the last ply added to the
-    score; ``tag`` is a short word in a pill (``"to move"``, ``"wins"``, ``"draw"``).
+    score (a loss shows as ``−2``); ``tag`` is a short word in a pill (``"to move"``,
+    ``"wins"``, ``"draw"``); ``score_label`` is a word put before the score (``"goal"``).
     """
 
     name: str
@@ -312,6 +325,18 @@ class PlayerRow:
     gain: int = 0
     active: bool = False
     tag: str | None = None
+    score_label: str = ""
+
+    @property
+    def score_text(self) -> str:
+        """Return the score as the header shows it: ``7 / 10``, or ``goal 7`` with a label."""
+        score = f"{self.score} / {self.target}" if self.target is not None else str(self.score)
+        return f"{self.score_label} {score}" if self.score_label else score
+
+
+def gain_text(gain: int) -> str:
+    """Return a score change as its pill shows it: ``+2`` or ``−2`` (a true minus sign)."""
+    return f"+{gain}" if gain >= 0 else f"\u2212{-gain}"
 
 
 def display_name(name: str, fallback: str) -> str:
@@ -338,8 +363,14 @@ def draw_player_rows(image: Image.Image, rows: Sequence[PlayerRow], top: int, th
         max((icon.width + 4 if icon else 0) + math.ceil(text_width(text, body)) for icon, text in column)
         for column in zip(*(row.facts for row in rows), strict=False)
     ]
-    score_column = max(math.ceil(text_width(f"{max(row.score, row.target or 0)} / {row.target}", body)) for row in rows)
-    gains = [pill_sprite(f"+{row.gain}", small, theme.mark, theme.mark_edge, theme.mark_edge, theme) for row in rows]
+    score_column = max(
+        math.ceil(text_width(f"{max(row.score, row.target or 0)} / {row.target}", body))
+        if row.target is not None
+        else math.ceil(text_width(row.score_text, body))
+        for row in rows
+    )
+    ink = theme.mark_edge
+    gains = [pill_sprite(gain_text(row.gain), small, theme.mark, ink, ink, theme) for row in rows]
     gain_column = max((pill.width for row, pill in zip(rows, gains, strict=True) if row.gain), default=0)
     for row in rows:
         y0, y1 = y, y + height - 8
@@ -373,11 +404,10 @@ def draw_player_rows(image: Image.Image, rows: Sequence[PlayerRow], top: int, th
                 cursor += icon.width + 4
             draw_text(draw, (cursor, line2), text, theme.font_body, theme.text_muted, anchor="lm")
             cursor = start + column + 22
-        score = f"{row.score} / {row.target}" if row.target is not None else str(row.score)
-        draw_text(draw, (cursor, line2), score, theme.font_body, theme.text, anchor="lm")
+        draw_text(draw, (cursor, line2), row.score_text, theme.font_body, theme.text, anchor="lm")
         cursor += score_column + 10
         if row.gain:
-            gain = pill_sprite(f"+{row.gain}", small, theme.mark, theme.mark_edge, theme.mark_edge, theme)
+            gain = pill_sprite(gain_text(row.gain), small, theme.mark, theme.mark_edge, theme.mark_edge, theme)
             image.paste(gain, (cursor, line2 - gain.height // 2), gain)
         cursor += gain_column + 10
         if row.target is not None:

@@ -51,7 +51,7 @@ def test_example_1_an_egg_develops_three_neighbours_and_completes_a_mixed_set() 
     names = [after.cell_name(c) for c, _ in after.last.scored]
     assert sorted(names) == ["c2", "c3", "c4"]
     assert sorted(after.cell_name(c) for c in after.last.developed) == ["b2", "b4", "c3"]
-    assert "developed" in after.last_summary() and "light +2 and dark +1" in after.last_summary()
+    assert "developed" in after.last_summary() and "Light +2 and Dark +1" in after.last_summary()
 
 
 def test_example_2_a_frog_hop_develops_the_hopped_piece() -> None:

@@ -1,0 +1,319 @@
+"""The full turn path under load, and a reliability check at the same time.
+
+A move arrives as a Discord-shaped interaction and goes through discord.py's
+real command tree, the match service, the SQLite transaction, the engine and
+the renderer (in a worker thread), to the follow-up handed to the HTTP layer,
+which a recorder replaces (as in the bot's tests).  With 1, 100 and 1,000
+Pond matches in play at once in one bot process, every match has a player who
+moves as soon as the previous move's board arrives.  Reported: median and p99
+latency per move, moves per second, the longest event-loop stall, memory per
+active match, and database bytes per finished match.  Afterwards every match's
+stored state must equal the replay of its move log, with no move applied twice
+or lost.
+
+    python -m bench.load [--matches 1 100 1000] [--seconds 10] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.client import TabulaBot
+from bot.settings import Settings
+from bot.storage import MatchStore, Seat
+from tests.harness import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
+
+GUILD_PLAYERS = 4000
+
+
+class LoadRecorder(Recorder):
+    """A recorder that keeps no history, only wakes whoever waits for an interaction's final answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiters: dict[str, asyncio.Future[str]] = {}
+
+    def expect(self, token: str) -> asyncio.Future[str]:
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.waiters[token] = future
+        return future
+
+    async def webhook_request(self, route: Any, session: Any = None, **kwargs: Any) -> Any:
+        path = route.path_for_recording
+        body, _ = self._decode(kwargs.get("payload"), kwargs.get("multipart"), None, None)
+        token = path.split("/")[3]
+        final = None
+        if path.startswith("/webhooks/") and route.method == "POST":
+            final = "followup"
+        elif path.endswith("/callback") and body.get("type") == 4:
+            final = "refused"
+        if final is not None:
+            waiter = self.waiters.pop(token, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(final)
+        return self._respond(route.method, path, body)
+
+    async def http_request(self, route: Any, **kwargs: Any) -> Any:
+        body, _ = self._decode(kwargs.get("json"), None, None, kwargs.get("form"))
+        return self._respond(route.method, route.path_for_recording, body)
+
+
+class Patch:
+    """A tiny stand-in for pytest's monkeypatch, undone on exit."""
+
+    def __init__(self) -> None:
+        self._undo: list[Callable[[], None]] = []
+
+    def setattr(self, target: Any, name: str, value: Any) -> None:
+        old = getattr(target, name)
+        setattr(target, name, value)
+        self._undo.append(lambda: setattr(target, name, old))
+
+    def undo(self) -> None:
+        while self._undo:
+            self._undo.pop()()
+
+
+async def watch_loop(stop: asyncio.Event, stalls: list[float], interval: float = 0.005) -> None:
+    """Record how late the event loop wakes a sleeper: any lateness is time the loop was blocked."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        before = loop.time()
+        await asyncio.sleep(interval)
+        stalls.append(loop.time() - before - interval)
+
+
+class Load:
+    """One bot process on a fresh database, with ``matches`` Pond matches in play."""
+
+    def __init__(self, folder: Path, matches: int, seed: int) -> None:
+        self.path = folder / f"load-{matches}.sqlite3"
+        self.matches = matches
+        self.rng = random.Random(seed)
+        self.recorder = LoadRecorder()
+        self.latencies: list[float] = []
+        self.refused = 0
+        self.finished: list[int] = []
+        self.ids: list[int] = []
+
+    async def start(self, patch: Patch) -> None:
+        install(patch, self.recorder)
+        store = await MatchStore.open(str(self.path))
+        self.bot = TabulaBot(Settings(database=str(self.path)), store=store, rng=random.Random(1))
+        await self.bot._async_setup_hook()
+        self.bot._connection.application_id = APP_ID
+        self.bot._connection.user = _client_user(self.bot)
+        await self.bot.prepare()
+        self.discord = Discord(self.bot, self.recorder)
+        self.people = [Person(10**17 + i, f"Player{i}") for i in range(GUILD_PLAYERS)]
+
+    async def open_match(self, channel: int) -> None:
+        service = self.bot.service
+        a, b = self.rng.sample(self.people, 2)
+        record = await service.challenge(
+            guild_id=1, channel_id=channel, game="pond", challenger=Seat(a.id, a.name), opponents=[Seat(b.id, b.name)],
+            options={},
+        )  # fmt: skip
+        await service.answer(record.id, Seat(b.id, b.name), True)
+        self.ids.append(record.id)
+
+    async def one_move(self, channel: int) -> None:
+        """Send the move of the player to move in ``channel`` and wait for its board."""
+        service = self.bot.service
+        current = await service.current(channel)
+        if current is None or current[1] is None:
+            await self.open_match(channel)
+            current = await service.current(channel)
+        assert current is not None and current[1] is not None
+        record, state = current
+        move = self.rng.choice(state.legal_moves())
+        seat = record.players[state.to_move]
+        person = Person(seat.user_id, seat.name)
+        parts = state.move_text(move).split()
+        if parts[0] == "place":
+            sub, options = "place", [option("cell", parts[1])]
+        else:
+            sub, options = "move", [option("from", parts[1]), option("to", parts[2])]
+        payload = self.discord.command_payload(person, channel, "pond", sub, options)
+        done = self.recorder.expect(payload["token"])
+        started = time.perf_counter()
+        self.bot._connection.parse_interaction_create(payload)
+        outcome = await asyncio.wait_for(done, 30)
+        self.latencies.append(time.perf_counter() - started)
+        if outcome == "refused":
+            self.refused += 1
+        after = await service.store.get(record.id)
+        if after is not None and after.status == "finished":
+            self.finished.append(after.id)
+
+    async def player(self, channel: int, until: float) -> None:
+        while time.perf_counter() < until:
+            await self.one_move(channel)
+
+    async def run(self, seconds: float) -> dict[str, Any]:
+        channels = list(range(10_000, 10_000 + self.matches))
+        for channel in channels:
+            await self.open_match(channel)
+        # Warm up: fonts, sprites and palettes load once per process.
+        await self.one_move(channels[0])
+        self.latencies.clear()
+        stalls: list[float] = []
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(watch_loop(stop, stalls))
+        started = time.perf_counter()
+        await asyncio.gather(*(self.player(channel, started + seconds) for channel in channels))
+        elapsed = time.perf_counter() - started
+        stop.set()
+        await watcher
+        moves = len(self.latencies)
+        ordered = sorted(self.latencies)
+        return {
+            "matches": self.matches,
+            "moves": moves,
+            "seconds": round(elapsed, 2),
+            "moves_per_second": round(moves / elapsed, 1),
+            "median_ms": round(statistics.median(ordered) * 1000, 1),
+            "p99_ms": round(ordered[min(moves - 1, int(moves * 0.99))] * 1000, 1),
+            "max_loop_stall_ms": round(max(stalls) * 1000, 1),
+            "refused": self.refused,
+            "finished_matches": len(set(self.finished)),
+        }
+
+    async def verify(self) -> dict[str, Any]:
+        """Every match's state equals the replay of its log, and the log has one row per ply."""
+        service = self.bot.service
+        checked = 0
+        for match_id in self.ids:
+            record = await service.store.get(match_id)
+            assert record is not None and record.state is not None
+            replayed = await service.replay(record)
+            assert replayed.to_json() == record.state, f"match {match_id} does not replay to its state"
+            log = await service.store.log(match_id)
+            assert [entry.seq for entry in log] == list(range(1, len(log) + 1))
+            moves = sum(1 for entry in log if entry.kind == "move")
+            assert moves == replayed.ply, f"match {match_id} logged {moves} moves for {replayed.ply} plies"
+            checked += 1
+        return {"replayed_matches": checked}
+
+    async def stop(self) -> None:
+        await self.bot.close()
+
+
+def _client_user(bot: TabulaBot) -> Any:
+    import discord
+
+    return discord.ClientUser(state=bot._connection, data=user_payload(BOT_USER_ID, "Tabula", bot=True))
+
+
+async def memory_per_match(folder: Path, count: int) -> float:
+    """Bytes of Python memory each active match holds in the bot (its record and cached state)."""
+    patch = Patch()
+    load = Load(folder, count, seed=5)
+    try:
+        await load.start(patch)
+        await load.open_match(1)  # warm imports and caches
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        for channel in range(2, count + 2):
+            await load.open_match(channel)
+            await load.one_move(channel)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+        return grown / count
+    finally:
+        await load.stop()
+        patch.undo()
+
+
+async def bytes_per_finished_match(folder: Path, count: int) -> float:
+    """Database bytes each finished match adds (match row, players, move log, ratings)."""
+    patch = Patch()
+    load = Load(folder, 1, seed=6)
+    try:
+        await load.start(patch)
+        await load.open_match(1)
+        await load.bot.service.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        before = os.path.getsize(load.path)
+        finished = 0
+        channel = 1
+        while finished < count:
+            current = await load.bot.service.current(channel)
+            await load.one_move(channel)
+            if current is not None and (await load.bot.service.current(channel)) is None:
+                finished += 1
+                channel += 1
+                await load.open_match(channel)
+        await load.bot.service.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return (os.path.getsize(load.path) - before) / count
+    finally:
+        await load.stop()
+        patch.undo()
+
+
+async def measure(sizes: list[int], seconds: float) -> list[dict[str, Any]]:
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for size in sizes:
+            patch = Patch()
+            load = Load(Path(folder), size, seed=size)
+            try:
+                await load.start(patch)
+                row = await load.run(seconds)
+                row.update(await load.verify())
+                rows.append(row)
+            finally:
+                await load.stop()
+                patch.undo()
+        extra = {
+            "memory_per_active_match_bytes": round(await memory_per_match(Path(folder), 200)),
+            "db_bytes_per_finished_match": round(await bytes_per_finished_match(Path(folder), 20)),
+        }
+        rows.append(extra)
+    return rows
+
+
+def run(sizes: list[int] | None = None, seconds: float = 10.0) -> list[dict[str, Any]]:
+    """Run the load test; the last row holds the memory and database figures."""
+    return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
+
+
+def main(argv: list[str] | None = None, runner: Callable[..., Awaitable[Any]] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, nargs="+", default=[1, 100, 1000])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--quick", action="store_true", help="3 seconds per size")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = run(args.matches, 3.0 if args.quick else args.seconds)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    for row in rows[:-1]:
+        print(
+            f"{row['matches']:>5} matches: {row['moves']:>6} moves in {row['seconds']} s = "
+            f"{row['moves_per_second']} moves/s; median {row['median_ms']} ms, p99 {row['p99_ms']} ms; "
+            f"longest loop stall {row['max_loop_stall_ms']} ms; {row['finished_matches']} finished; "
+            f"{row['replayed_matches']} replayed exactly"
+        )
+    extra = rows[-1]
+    print(f"memory per active match: {extra['memory_per_active_match_bytes'] / 1024:.1f} KB")
+    print(f"database bytes per finished match: {extra['db_bytes_per_finished_match'] / 1024:.1f} KB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Tabula's Discord bot: commands, the match service and storage (``python -m bot`` runs it)."""

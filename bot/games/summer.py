@@ -1,0 +1,98 @@
+"""``/summer``: start, move, and the shared subcommands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.games.common import add_common_commands, new_group
+from bot.ui import choices
+
+if TYPE_CHECKING:
+    from bot.ui import MatchUI
+
+RULES = (
+    "**Summer** — race weighted pieces across plus and minus cells. Who plays White is drawn at random; "
+    "White moves first.\n"
+    "**Move**: `/summer move from:c1 to:c2` — one piece goes one cell forward, diagonally forward or "
+    "sideways, never back. On the hex board: one of the 2 cells in the row ahead or one of the 2 beside it. "
+    "Any cell will do: empty, your own piece or an enemy's.\n"
+    "**Onto your own piece** (merge): lighter onto heavier gives the sum, heavier onto lighter the difference; "
+    "equal weights: both are removed.\n"
+    "**Onto an enemy** (collision): *classic* — the heavier survives, less the lighter's weight; equal: both "
+    "removed. *field* — on a **+** cell the mover always wins and adds the enemy's weight; elsewhere classic.\n"
+    "**Cells**: then a **+** cell adds 1 and a **−** cell takes 1 from your piece, if it survived "
+    "(start rows have no sign). A piece that reaches 0 is removed.\n"
+    "**End**: when all White pieces stand on Black's start row, Black gets one last move; when all Black "
+    "pieces stand on White's start row, the game ends at once. A side with no pieces left counts as arrived. "
+    "Pieces on their goal row may still move sideways.\n"
+    "**Score**: the weight of your pieces on the opponent's start row; higher wins, equal is a draw. "
+    "Safety rule: after 4·N·N plies (256 on 8×8) the position is scored as it stands.\n"
+    "Cells are `a1` (White's side, left) to `h8`; the hex board uses the same names, odd rows shifted right."
+)
+
+BOARDS = [
+    app_commands.Choice(name="Square", value="square"),
+    app_commands.Choice(name="Hex: rows of hexagons", value="hex"),
+]
+
+MODES = [
+    app_commands.Choice(name="Classic: in a collision the heavier piece survives", value="classic"),
+    app_commands.Choice(name="Field: on a + cell the mover always wins", value="field"),
+]
+
+DEFAULTS = {"size": 8, "board": "square", "mode": "classic"}
+
+
+def build(ui: MatchUI) -> app_commands.Group:
+    """Build the ``/summer`` command group."""
+    group = new_group("summer", "Summer: race weighted pieces across plus and minus cells to the far row.")
+
+    @group.command(name="start", description="Challenge someone here to Summer; who plays White is drawn at random.")
+    @app_commands.describe(
+        opponent="Who you challenge",
+        size="Board size N, for N×N cells: 3 to 12 (default 8)",
+        board="Square or hex board (default square)",
+        mode="How collisions work (default classic)",
+    )
+    @app_commands.choices(board=BOARDS, mode=MODES)
+    async def start(
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        size: app_commands.Range[int, 3, 12] = 8,
+        board: str = "square",
+        mode: str = "classic",
+    ) -> None:
+        # Only what differs from the defaults is stored, so the challenge names just the choices made.
+        chosen = {"size": size, "board": board, "mode": mode}
+        options = {key: value for key, value in chosen.items() if value != DEFAULTS[key]}
+        await ui.challenge(interaction, "summer", [opponent], options)
+
+    @group.command(name="move", description="Move one of your pieces one cell.")
+    @app_commands.describe(from_="The cell your piece is on, e.g. c1", to="The cell it moves to, e.g. c2")
+    @app_commands.rename(from_="from")
+    async def move(
+        interaction: discord.Interaction, from_: app_commands.Range[str, 1, 8], to: app_commands.Range[str, 1, 8]
+    ) -> None:
+        await ui.play(interaction, "summer", f"{from_}-{to}")
+
+    @move.autocomplete("from_")
+    async def move_sources(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await ui.my_position(interaction, "summer")
+        if state is None:
+            return []
+        return choices([state.move_text(m).split("-")[0] for m in state.legal_moves()], typed)
+
+    @move.autocomplete("to")
+    async def move_targets(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await ui.my_position(interaction, "summer")
+        if state is None:
+            return []
+        chosen = "".join(str(getattr(interaction.namespace, "from", "") or "").lower().split())
+        moves = [state.move_text(m).split("-") for m in state.legal_moves()]
+        return choices([to for frm, to in moves if not chosen or frm == chosen], typed)
+
+    add_common_commands(group, "summer", ui, rules_text=RULES)
+    return group

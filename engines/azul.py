@@ -1,0 +1,1481 @@
+"""Azul: draft tiles from factory displays, fill pattern lines, tile a wall.
+
+Rules in brief (``shared/rules/azul.md`` is the specification).  2 to 4 players;
+100 tiles, 20 each of blue, yellow, red, black and white, start in the bag; there
+are 5, 7 or 9 factories (2, 3 or 4 players), each filled with 4 tiles per round.
+A round has two phases:
+
+* **Factory offer.**  In seat order from the round's first player, a player takes
+  every tile of one colour from one factory (the rest of that factory goes to the
+  centre) or from the centre (the first to do so this round also takes the
+  first-player marker, which goes on their floor line first).  The tiles go into
+  one pattern line (line *n* holds *n* tiles of a single colour, and never a
+  colour that wall row *n* already has) or straight to the floor line; whatever
+  does not fit falls to the floor, and past the floor's 7 spaces into the lid.
+  The phase ends when the factories and the centre are empty.
+* **Wall tiling** (automatic on the coloured wall).  Each player's complete pattern lines, top to
+  bottom, move one tile to the wall space of that colour in that row, scoring 1
+  when it touches nothing, else the length of its horizontal run plus that of its
+  vertical run (each counted only when 2 or longer); the line's other tiles go to
+  the lid.  The floor then costs 1 1 2 2 2 3 3 points by occupied space (the
+  marker counts; a score never drops below 0).  The marker's holder starts the
+  next round, whose factories are refilled in order from the bag, pouring the lid
+  into the bag when it runs out.
+
+The game ends after the tiling in which a player completed a wall row: +2 per
+complete row, +7 per complete column, +10 per colour with all five tiles.  Most
+points wins, then more complete rows; still tied, the victory is shared.  SAFETY:
+the game also ends (scored as usual) after ``max_rounds`` rounds, and when no tile
+is left to fill a factory.
+
+Project rulings (DECIDED): the first player is drawn from the seed unless the
+option ``first_player`` gives a seat; a full pattern line is not offered
+(:data:`OFFER_FULL_LINES`); the marker taken onto a full floor is held but costs
+nothing; when nobody took from the centre the same player starts the next round.
+
+Grey wall (option ``wall="grey"``): a tile may go on any free space of its row
+whose column does not already hold its colour, so tiling asks for decisions.
+After the offer, players tile in seat order from the round's first player, each
+top to bottom; a complete line whose colour has no legal space goes to the floor
+by itself, one with a single legal space is placed by itself
+(:data:`AUTO_TILE_FORCED`), and otherwise the player to move chooses the column
+with ``wall 3 c2`` (line 3's tile to row 3, column 2).
+
+Leaving (``forfeit``): with two players the other wins.  With three or four the
+leaver's board stops taking part (its pattern-line and floor tiles go to the lid,
+its wall and score stay as they were; it no longer counts for the end), the
+others play on with the same factories, and the leavers rank after every
+remaining player, the latest to leave first.  If the leaver held the marker, the
+next remaining seat starts the next round.  The last player left wins on the
+scores as they stand (no end-of-game bonuses).
+
+Notation: factories ``f1``.. and the centre ``c``; colours ``blue yellow red
+black white``; destinations pattern lines ``1``..``5`` or ``floor``.  ``f3 red 4``
+takes all red from factory 3 into pattern line 4; ``c blue floor`` puts the
+centre's blue tiles on the floor line.  Input is lenient: ``Factory 3 R line 4``,
+``centre k f`` (``b y r k w``, k for black), ``f3 red -> 4``, ``red from f3 to
+line 4``.  Grey-wall tiling: ``wall 3 c2``; also ``row 3 column 2``, or just
+``c2`` for the line waiting to be tiled.
+
+>>> state = new(players=2, seed=16, first_player=0)
+>>> state.factory_text(1), state.move_text(state.legal_moves()[0])
+('byyr', 'f1 blue 1')
+>>> state = state.play("F1 y 2").play("centre B floor")
+>>> state.centre_text(), state.boards[1].floor, state.scores()
+('r', (5, 0), (0, 0))
+>>> state.last_summary()
+'Player 2 took 1 blue from the centre to the floor line, with the first-player marker.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
+
+from engines.base import (
+    GameError,
+    GameSpec,
+    IllegalMove,
+    InvalidMoveText,
+    InvalidOption,
+    InvalidState,
+    OptionSpec,
+    Outcome,
+    check_players,
+    check_seed,
+    int_list,
+    outcome_by_keys,
+    resolve_options,
+)
+from engines.rng import Rng
+
+# -- the components -----------------------------------------------------------
+
+COLOURS = ("blue", "yellow", "red", "black", "white")
+LETTERS = "byrkw"  # k for black, as on the rulebook's wall
+SPACE_LETTERS = "byrkw."  # indexed by a space's value: a colour; -1 (empty) and MARKER give "."
+BLUE, YELLOW, RED, BLACK, WHITE = range(5)
+MARKER = 5  # the first-player marker's value on a floor line
+MARKER_LETTER = "m"
+FLOOR_LETTERS = LETTERS + MARKER_LETTER  # indexed by a floor space's value
+TILES_PER_COLOUR = 20
+FACTORY_SIZE = 4
+FACTORIES = {2: 5, 3: 7, 4: 9}
+FLOOR_SPACES = 7
+FLOOR_PENALTIES = (1, 1, 2, 2, 2, 3, 3)
+# Points lost for 0..7 occupied floor spaces.
+FLOOR_LOSS = tuple(sum(FLOOR_PENALTIES[:n]) for n in range(FLOOR_SPACES + 1))
+ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
+DEFAULT_MAX_ROUNDS = 100
+WALLS = ("colour", "grey")
+
+# Move numbering, shared with the text: the centre is source 0, factories 1..9;
+# pattern lines 1..5, the floor line is destination 6; grey-wall tiling moves
+# have source WALL.
+CENTRE = 0
+FLOOR = 6
+WALL = -1
+
+# DECIDED: a full pattern line is not offered as a destination (choosing it would
+# send every tile to the floor, the same as choosing the floor).
+OFFER_FULL_LINES = False
+# DECIDED (grey wall): a complete line with exactly one legal wall space is tiled
+# without asking; with two or more the player chooses.
+AUTO_TILE_FORCED = True
+
+OFFER, TILING, OVER = "offer", "tiling", "over"
+PHASES = (OFFER, TILING, OVER)
+
+OPTIONS = (
+    OptionSpec("first_player", None, "Seat (0 = player 1) who starts; drawn from the seed by default.", None, 0, 3),
+    OptionSpec("wall", "colour", "Wall side: colour (printed colours) or grey (free placement).", WALLS),
+    OptionSpec("max_rounds", DEFAULT_MAX_ROUNDS, "Safety limit: the game ends after this many rounds.", None, 1, 1000),
+)
+
+# Colour-wall layout: row r, column c holds colour (c - r) mod 5, so colour k sits in column (k + r) mod 5.
+WALL_COLOUR = tuple(tuple((c - r) % 5 for c in range(5)) for r in range(5))
+WALL_COLUMN = tuple(tuple((k + r) % 5 for k in range(5)) for r in range(5))
+
+EMPTY5 = (0, 0, 0, 0, 0)
+NO_LINES = (-1, -1, -1, -1, -1)
+EMPTY_WALL = (-1,) * 25
+# A board's ``free`` mask has bit 5 * colour + row set while that wall row may still take that colour.
+ALL_FREE = (1 << 25) - 1
+ROW_BITS = tuple(sum(1 << (5 * k + r) for k in range(5)) for r in range(5))
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """Name the seats in turn order: ``player 1``, ``player 2``, ..."""
+    return tuple(f"player {i + 1}" for i in range(players))
+
+
+def tiles_text(counts: Sequence[int]) -> str:
+    """Return tile counts as letters in colour order, e.g. ``(2, 0, 1, 0, 0)`` -> ``'bbr'``."""
+    b, y, r, k, w = counts
+    return "b" * b + "y" * y + "r" * r + "k" * k + "w" * w
+
+
+# -- values ------------------------------------------------------------------
+
+
+class AzulMove(NamedTuple):
+    """A move: take tiles (``source`` 0 centre or factory 1..9) or, in the grey wall, tile a line.
+
+    A take moves every tile of ``colour`` from ``source`` to pattern line
+    ``line`` (1..5) or to the floor (``line == FLOOR``).  A grey-wall tiling move
+    has ``source == WALL`` and puts pattern line ``line``'s ``colour`` tile in
+    wall column ``column`` (1..5).
+    """
+
+    source: int
+    colour: int
+    line: int
+    column: int = 0
+
+
+class Board(NamedTuple):
+    """One player's board; rows, lines and columns are indexed from 0 at the top left.
+
+    ``line_colours[i]`` is the colour in pattern line ``i + 1`` (-1 when empty)
+    and ``line_counts[i]`` how many tiles it holds (at most ``i + 1``).  ``wall``
+    holds 25 spaces row by row, each a colour or -1.  ``floor`` lists the floor
+    spaces from the left: colours, or :data:`MARKER`.  ``free`` is derived from
+    the wall: bit ``5 * colour + row`` is set while that row lacks that colour.
+    """
+
+    score: int
+    line_colours: tuple[int, ...]
+    line_counts: tuple[int, ...]
+    wall: tuple[int, ...]
+    floor: tuple[int, ...]
+    free: int
+
+    def complete_rows(self) -> int:
+        """Count the wall's complete horizontal rows."""
+        # A row is complete exactly when it holds all five colours, so none is still free.
+        free = self.free
+        return sum(1 for bits in ROW_BITS if not free & bits)
+
+    def bonuses(self) -> tuple[int, int, int]:
+        """Return the end-of-game counts: complete rows, complete columns, complete colours."""
+        wall = self.wall
+        columns = sum(1 for c in range(5) if -1 not in wall[c::5])
+        colours = sum(1 for k in range(5) if wall.count(k) == 5)
+        return self.complete_rows(), columns, colours
+
+
+def bonus_points(counts: tuple[int, int, int]) -> int:
+    """Return the end-of-game bonus for (complete rows, columns, colours)."""
+    rows, columns, colours = counts
+    return ROW_BONUS * rows + COLUMN_BONUS * columns + COLOUR_BONUS * colours
+
+
+def wall_free(wall: tuple[int, ...]) -> int:
+    """Return the ``free`` mask of a wall (see :class:`Board`)."""
+    free = ALL_FREE
+    for i, colour in enumerate(wall):
+        if colour >= 0:
+            free &= ~(1 << (5 * colour + i // 5))
+    return free
+
+
+EMPTY_BOARD = Board(0, NO_LINES, EMPTY5, EMPTY_WALL, (), ALL_FREE)
+
+
+class Placement(NamedTuple):
+    """A tile moved to a wall during tiling (``row`` and ``column`` count from 1)."""
+
+    player: int
+    row: int
+    column: int
+    colour: int
+    points: int
+
+
+class Discard(NamedTuple):
+    """A complete grey-wall line whose colour had no legal space: its ``tiles`` went to the floor (and the lid)."""
+
+    player: int
+    row: int
+    colour: int
+    tiles: int
+
+
+@dataclass(frozen=True, slots=True)
+class AzulEvent:
+    """What the last ply did, for the summary line and the picture.
+
+    A take fills ``move``, ``taken`` (tiles taken), ``to_line`` / ``to_floor`` /
+    ``to_lid`` (where they went) and ``marker`` (the first-player marker was
+    taken).  A grey-wall tiling move fills ``move`` only.  ``placements`` and
+    ``discards`` are the wall tiling this ply caused (every player's).  When a
+    round's tiling finished, ``round_ended`` is that round's number and
+    ``penalties`` the floor points each player lost (as printed; a score stops at
+    0); when the game ended, ``bonuses`` holds each player's (complete rows,
+    columns, colours).  A player leaving has ``move is None`` and the reason in
+    ``left``.
+    """
+
+    player: int
+    move: AzulMove | None
+    taken: int = 0
+    to_line: int = 0
+    to_floor: int = 0
+    to_lid: int = 0
+    marker: bool = False
+    placements: tuple[Placement, ...] = ()
+    discards: tuple[Discard, ...] = ()
+    round_ended: int = 0
+    penalties: tuple[int, ...] = ()
+    bonuses: tuple[tuple[int, int, int], ...] = ()
+    left: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-safe dict of this event."""
+        return {
+            "player": self.player,
+            "move": None if self.move is None else list(self.move),
+            "taken": self.taken,
+            "to_line": self.to_line,
+            "to_floor": self.to_floor,
+            "to_lid": self.to_lid,
+            "marker": self.marker,
+            "placements": [list(p) for p in self.placements],
+            "discards": [list(d) for d in self.discards],
+            "round_ended": self.round_ended,
+            "penalties": list(self.penalties),
+            "bonuses": [list(b) for b in self.bonuses],
+            "left": self.left,
+        }
+
+
+# Every take move, precomputed so that generating moves allocates nothing:
+# TAKES[source][colour][mask] lists the moves to the pattern lines in the 5-bit
+# ``mask`` (bit i = line i + 1), then to the floor, in sorted order.
+TAKES = tuple(
+    tuple(
+        tuple(
+            (
+                *tuple(AzulMove(source, colour, i + 1) for i in range(5) if mask >> i & 1),
+                AzulMove(source, colour, FLOOR),
+            )
+            for mask in range(32)
+        )
+        for colour in range(5)
+    )
+    for source in range(max(FACTORIES.values()) + 1)
+)
+
+
+# -- reading move text -----------------------------------------------------------
+
+_ALLOWED_TEXT = re.compile(r"[a-z0-9 ,>:.\-]*")
+_TOKEN = re.compile(r"[a-z]+|\d+")
+_FILLER = frozenset(("take", "takes", "all", "the", "from", "to", "into", "onto", "on", "in", "tiles", "of", "and"))
+_CENTRE_WORDS = frozenset(("c", "centre", "center", "middle", "mid"))
+_FACTORY_WORDS = frozenset(("f", "factory", "fac", "fact", "display"))
+_FLOOR_WORDS = frozenset(("floor", "f", "fl", "flr", "floorline"))
+_LINE_WORDS = frozenset(("line", "l", "ln", "row", "pattern", "patternline"))
+_WALL_WORDS = frozenset(("wall", "w", "tile", "place"))
+_COLUMN_WORDS = frozenset(("c", "col", "column"))
+_COLOUR_WORDS: dict[str, int] = {}
+for _k, _name in enumerate(COLOURS):
+    _COLOUR_WORDS.update({_name: _k, _name + "s": _k, LETTERS[_k]: _k})
+_COLOUR_WORDS.update({"blk": BLACK, "yel": YELLOW, "wht": WHITE})
+_OFFER_OVER = "Lines are tiled after the factory offer, when the factories and the centre are empty."
+_AUTOMATIC = "On the coloured wall, tiling is automatic at the end of each round."
+_EXAMPLES = "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'"
+_COLOUR_LIST = "blue, yellow, red, black or white (b, y, r, k, w)"
+
+
+# -- the state ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AzulState:
+    """An immutable Azul position.  Build one with :func:`new` or :func:`from_json`.
+
+    What a renderer reads: ``factories`` (per factory, tile counts by colour),
+    ``centre`` (counts), ``marker`` (-1 in the centre, else the seat holding it;
+    it also appears as :data:`MARKER` on that player's floor unless the floor was
+    full), ``boards`` (a :class:`Board` per seat), ``bag`` and ``lid`` (counts),
+    ``round``, ``phase`` (``offer``, ``tiling`` in the grey wall, ``over``),
+    ``left`` (seats that left, in order) and ``last`` (an :class:`AzulEvent`).
+    Colours are indexes into :data:`COLOURS`.  ``first_player`` is the option as
+    given; ``starter`` is the seat that began the current round.
+    """
+
+    players: int
+    seed: int
+    grey_wall: bool
+    first_player: int | None
+    max_rounds: int
+    round: int
+    phase: str
+    turn: int
+    starter: int
+    rng: int
+    bag: tuple[int, ...]
+    lid: tuple[int, ...]
+    factories: tuple[tuple[int, ...], ...]
+    centre: tuple[int, ...]
+    marker: int
+    boards: tuple[Board, ...]
+    left: tuple[int, ...] = ()
+    result: Outcome | None = None
+    last: AzulEvent | None = None
+    _legal: tuple[AzulMove, ...] | None = field(default=None, compare=False, repr=False)
+
+    game = "azul"
+
+    # -- reading the position -------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """Return the seat to move (or to choose a wall column); None once the game is over."""
+        return None if self.result is not None else self.turn
+
+    def scores(self) -> tuple[int, ...]:
+        """Return each player's points so far (end-of-game bonuses are added when the game ends)."""
+        return tuple(board.score for board in self.boards)
+
+    def outcome(self) -> Outcome | None:
+        """Return how the game ended, or None while it runs."""
+        return self.result
+
+    def options(self) -> dict[str, Any]:
+        """Return the game's options as given to :func:`new`."""
+        return {
+            "first_player": self.first_player,
+            "wall": "grey" if self.grey_wall else "colour",
+            "max_rounds": self.max_rounds,
+        }
+
+    def active_players(self) -> tuple[int, ...]:
+        """Return the seats still taking part, in seat order."""
+        return tuple(p for p in range(self.players) if p not in self.left)
+
+    @property
+    def bag_count(self) -> int:
+        """Return the number of tiles in the bag."""
+        return sum(self.bag)
+
+    @property
+    def lid_count(self) -> int:
+        """Return the number of tiles in the box lid."""
+        return sum(self.lid)
+
+    def tile_counts(self) -> tuple[int, ...]:
+        """Count every tile of the game by colour: bag, lid, table and boards (always 20 of each)."""
+        pieces = [tiles_text(tiles) for tiles in self.factories]
+        pieces.append(tiles_text(self.centre))
+        for board in self.boards:
+            pieces.append("".join(map(SPACE_LETTERS.__getitem__, board.wall + board.floor)))
+            pieces.extend(LETTERS[k] * n for k, n in zip(board.line_colours, board.line_counts, strict=True))
+        text = "".join(pieces)
+        return tuple(self.bag[k] + self.lid[k] + text.count(letter) for k, letter in enumerate(LETTERS))
+
+    def factory_text(self, number: int) -> str:
+        """Return factory ``number``'s tiles as letters, e.g. ``'bbry'`` (empty string when empty)."""
+        return tiles_text(self.factories[number - 1])
+
+    def centre_text(self) -> str:
+        """Return the centre's tiles as letters (the marker is not a tile; see ``marker``)."""
+        return tiles_text(self.centre)
+
+    def pending_line(self) -> int:
+        """Return the pattern line (1..5) the player to move must tile now; 0 outside the grey-wall tiling."""
+        if self.phase != TILING:
+            return 0
+        counts = self.boards[self.turn].line_counts
+        return next(i + 1 for i in range(5) if counts[i] == i + 1)
+
+    def wall_columns(self, player: int, line: int) -> tuple[int, ...]:
+        """Return the wall columns (1..5) where ``player``'s complete ``line`` could be tiled now."""
+        board = self.boards[player]
+        row = line - 1
+        colour = board.line_colours[row]
+        if colour < 0:
+            return ()
+        if self.grey_wall:
+            return tuple(c + 1 for c in _grey_columns(board.wall, row, colour))
+        column = WALL_COLUMN[row][colour]
+        return (column + 1,) if board.wall[5 * row + column] < 0 else ()
+
+    def legal_moves(self) -> tuple[AzulMove, ...]:
+        """Return every legal move, sorted; empty exactly when the game is over."""
+        legal = self._legal
+        if legal is None:
+            if self.phase == OFFER:
+                legal = self._take_moves()
+            elif self.phase == TILING:
+                line = self.pending_line()
+                colour = self.boards[self.turn].line_colours[line - 1]
+                legal = tuple(AzulMove(WALL, colour, line, c) for c in self.wall_columns(self.turn, line))
+            else:
+                legal = ()
+            object.__setattr__(self, "_legal", legal)
+        return legal
+
+    def _take_moves(self) -> tuple[AzulMove, ...]:
+        """Return every legal take, in sorted order, from precomputed move tuples."""
+        board = self.boards[self.turn]
+        colours, counts, free = board.line_colours, board.line_counts, board.free
+        # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles.
+        accept = 0
+        for i in range(5):
+            n = counts[i]
+            if n == 0:
+                accept |= free & ROW_BITS[i]
+            elif n <= i or OFFER_FULL_LINES:
+                accept |= 1 << (5 * colours[i] + i)
+        moves: list[AzulMove] = []
+        extend = moves.extend
+        for source, tiles in enumerate((self.centre, *self.factories)):
+            if tiles != EMPTY5:
+                table = TAKES[source]
+                for k in range(5):
+                    if tiles[k]:
+                        extend(table[k][accept >> (5 * k) & 31])
+        return tuple(moves)
+
+    # -- notation -------------------------------------------------------------
+
+    def move_text(self, move: AzulMove) -> str:
+        """Return the canonical text of ``move``: ``f3 red 4``, ``c blue floor`` or ``wall 3 c2``."""
+        source, colour, line, column = move
+        if source == WALL:
+            return f"wall {line} c{column}"
+        where = "c" if source == CENTRE else f"f{source}"
+        return f"{where} {COLOURS[colour]} {'floor' if line == FLOOR else line}"
+
+    def parse_move(self, text: str) -> AzulMove:
+        """Read a move leniently (case, spaces, words like 'factory' or 'line'); raise :class:`GameError`."""
+        if not isinstance(text, str):
+            raise InvalidMoveText(f"A move must be text; {_EXAMPLES}.")
+        clean = " ".join(text.lower().split())
+        if len(clean) > 40:
+            raise InvalidMoveText(f"That move is too long; {_EXAMPLES}.")
+        if not _ALLOWED_TEXT.fullmatch(clean):
+            raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_EXAMPLES}.")
+        tokens = [t for t in _TOKEN.findall(clean) if t not in _FILLER]
+        if not tokens:
+            raise InvalidMoveText(f"That move is empty; {_EXAMPLES}.")
+        first = tokens[0]
+        # "w" alone is white; "w3 c2" (w then a number) is a wall move.
+        walled = first in _WALL_WORDS and (first != "w" or (len(tokens) > 1 and tokens[1].isdigit()))
+        tiling = self.phase == TILING and (first in _COLUMN_WORDS or first in _LINE_WORDS or first.isdigit())
+        if walled or tiling:
+            return self._parse_wall(tokens, text)
+        return self._parse_take(tokens, text)
+
+    def _parse_take(self, tokens: list[str], text: str) -> AzulMove:
+        # Either "source colour destination" (f3 red 4) or "colour source destination" (red from f3 to 4):
+        # colour words and source words never overlap, so the order is never ambiguous.
+        colour = _COLOUR_WORDS.get(tokens[0])
+        if colour is None and len(tokens) > 1 and (tokens[1] in _CENTRE_WORDS or tokens[1] in _FACTORY_WORDS):
+            raise InvalidMoveText(f"{tokens[0]!r} is not a tile colour; the colours are {_COLOUR_LIST}.")
+        if colour is not None:
+            source, rest = self._parse_source(tokens[1:])
+        else:
+            source, rest = self._parse_source(tokens)
+            if not rest:
+                raise InvalidMoveText(f"Say which colour to take: {_COLOUR_LIST}.")
+            colour = _COLOUR_WORDS.get(rest[0])
+            if colour is None:
+                raise InvalidMoveText(f"{rest[0]!r} is not a tile colour; the colours are {_COLOUR_LIST}.")
+            rest = rest[1:]
+        if len(rest) == 1 and rest[0] in _FLOOR_WORDS:
+            return AzulMove(source, colour, FLOOR)
+        while rest and rest[0] in _LINE_WORDS:  # "line 4", "pattern line 4"
+            rest = rest[1:]
+        if len(rest) == 1 and rest[0].isdigit():
+            line = int(rest[0])
+            if not 1 <= line <= 5:
+                raise InvalidMoveText("Pattern lines are numbered 1 to 5 from the top; or write 'floor'.")
+            return AzulMove(source, colour, line)
+        if not rest:
+            raise InvalidMoveText("Say where the tiles go: a pattern line 1 to 5 or 'floor'.")
+        raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_EXAMPLES}.")
+
+    def _parse_source(self, tokens: list[str]) -> tuple[int, list[str]]:
+        """Read the centre or a factory at the start of ``tokens``; return it and the tokens after it."""
+        if tokens and tokens[0] in _CENTRE_WORDS:
+            return CENTRE, tokens[1:]
+        if len(tokens) > 1 and tokens[0] in _FACTORY_WORDS and tokens[1].isdigit():
+            factories = len(self.factories)
+            source = int(tokens[1])
+            if not 1 <= source <= factories:
+                raise InvalidMoveText(f"There is no factory {source}; this game has factories 1 to {factories}.")
+            return source, tokens[2:]
+        raise InvalidMoveText(f"Say where you take from, a factory like 'f3' or the centre 'c'; {_EXAMPLES}.")
+
+    def _parse_wall(self, tokens: list[str], text: str) -> AzulMove:
+        if tokens[0] in _WALL_WORDS or tokens[0] in _LINE_WORDS:
+            tokens = tokens[1:]
+        numbers = [t for t in tokens if t not in _COLUMN_WORDS and t not in _LINE_WORDS]
+        if not all(t.isdigit() for t in numbers) or not 1 <= len(numbers) <= 2:
+            raise InvalidMoveText(
+                f"I can't read {text.strip()[:40]!r}; tile a line like 'wall 3 c2' (line 3 to column 2)."
+            )
+        if self.phase != TILING:
+            raise IllegalMove(_OFFER_OVER if self.grey_wall else _AUTOMATIC)
+        pending = self.pending_line()
+        line = int(numbers[0]) if len(numbers) == 2 else pending
+        column = int(numbers[-1])
+        if not 1 <= line <= 5 or not 1 <= column <= 5:
+            raise InvalidMoveText("Wall rows and columns are numbered 1 to 5.")
+        return AzulMove(WALL, self.boards[self.turn].line_colours[line - 1], line, column)
+
+    # -- playing --------------------------------------------------------------
+
+    def play(self, move: AzulMove | str) -> AzulState:
+        """Return the state after ``move`` (a move or its text); raise :class:`GameError` if it is illegal."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, AzulMove):
+            raise InvalidMoveText("That is not an Azul move.")
+        if self.result is not None:
+            raise IllegalMove("The game is over.")
+        if self.phase == TILING:
+            return self._tile(move)
+        return self._take(move)
+
+    def _check_take(self, move: AzulMove) -> int:
+        """Raise :class:`IllegalMove` unless ``move`` is a legal take; return the number of tiles taken."""
+        source, colour, line, column = move
+        if source == WALL or column:
+            raise IllegalMove(_OFFER_OVER if self.grey_wall else _AUTOMATIC)
+        if type(colour) is not int or not 0 <= colour < 5:
+            raise IllegalMove(f"That is not a tile colour; the colours are {_COLOUR_LIST}.")
+        name = COLOURS[colour]
+        factories = len(self.factories)
+        if source == CENTRE:
+            taken = self.centre[colour]
+            if not taken:
+                raise IllegalMove(f"The centre has no {name} tiles.")
+        elif type(source) is int and 1 <= source <= factories:
+            tiles = self.factories[source - 1]
+            taken = tiles[colour]
+            if not taken:
+                if tiles == EMPTY5:
+                    raise IllegalMove(f"Factory {source} is empty.")
+                raise IllegalMove(f"Factory {source} has no {name} tiles.")
+        else:
+            raise IllegalMove(f"There is no factory {source}; this game has factories 1 to {factories}.")
+        if line != FLOOR:
+            if type(line) is not int or not 1 <= line <= 5:
+                raise IllegalMove("Pattern lines are numbered 1 to 5 from the top; or choose the floor.")
+            board = self.boards[self.turn]
+            row = line - 1
+            held = board.line_counts[row]
+            if held:
+                if board.line_colours[row] != colour:
+                    raise IllegalMove(f"Line {line} already holds {COLOURS[board.line_colours[row]]}.")
+                if held == line and not OFFER_FULL_LINES:
+                    raise IllegalMove(f"Line {line} is already full; choose another line or the floor.")
+            elif not board.free >> (5 * colour + row) & 1:
+                raise IllegalMove(f"Your wall's row {line} already has {name}.")
+        return taken
+
+    def _take(self, move: AzulMove) -> AzulState:
+        """Play a take; rebuild only the mover's board and the table."""
+        taken = self._check_take(move)
+        source, colour, line, _ = move
+        player = self.turn
+        factories = self.factories
+        centre = self.centre
+        marker = self.marker
+        took_marker = False
+        if source == CENTRE:
+            centre = (*centre[:colour], 0, *centre[colour + 1 :])
+            if marker < 0:
+                marker = player
+                took_marker = True
+        else:
+            rest = factories[source - 1]
+            centre = tuple([centre[k] + rest[k] if k != colour else centre[k] for k in range(5)])
+            factories = (*factories[: source - 1], EMPTY5, *factories[source:])
+
+        board = self.boards[player]
+        floor = board.floor
+        if took_marker and len(floor) < FLOOR_SPACES:
+            floor += (MARKER,)
+        line_colours, line_counts = board.line_colours, board.line_counts
+        if line == FLOOR:
+            to_line = 0
+        else:
+            row = line - 1
+            to_line = min(taken, line - line_counts[row])
+            if to_line:
+                line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
+                line_counts = (*line_counts[:row], line_counts[row] + to_line, *line_counts[row + 1 :])
+        dropped = taken - to_line
+        to_floor = min(dropped, FLOOR_SPACES - len(floor))
+        to_lid = dropped - to_floor
+        if to_floor:
+            floor += (colour,) * to_floor
+        lid = self.lid
+        if to_lid:
+            lid = (*lid[:colour], lid[colour] + to_lid, *lid[colour + 1 :])
+        board = Board(board.score, line_colours, line_counts, board.wall, floor, board.free)
+        boards = (*self.boards[:player], board, *self.boards[player + 1 :])
+        event = AzulEvent(player, move, taken, to_line, to_floor, to_lid, took_marker)
+
+        if centre == EMPTY5 and factories.count(EMPTY5) == len(factories):
+            return self._end_offer(boards, lid, marker, event)
+        turn = player + 1 if player + 1 < self.players else 0
+        if self.left:
+            turn = _next_active(player, self.players, self.left)
+        return AzulState(
+            self.players, self.seed, self.grey_wall, self.first_player, self.max_rounds, self.round, OFFER,
+            turn, self.starter, self.rng, self.bag, lid, factories, centre, marker, boards, self.left, None, event,
+        )  # fmt: skip
+
+    def _end_offer(self, boards: tuple[Board, ...], lid: tuple[int, ...], marker: int, event: AzulEvent) -> AzulState:
+        """Run wall tiling once the table is empty (all of it, or up to a grey-wall choice)."""
+        draft = _Tiling(self, boards, lid, marker)
+        return draft.run(event)
+
+    def _tile(self, move: AzulMove) -> AzulState:
+        """Play a grey-wall tiling choice, then carry on tiling."""
+        source, colour, line, column = move
+        pending = self.pending_line()
+        if source != WALL:
+            raise IllegalMove(f"The factory offer is over; tile your line {pending}, e.g. 'wall {pending} c1'.")
+        if line != pending:
+            if type(line) is int and 1 <= line <= 5 and self.boards[self.turn].line_counts[line - 1] == line:
+                raise IllegalMove(f"Lines are tiled from the top: tile line {pending} first.")
+            raise IllegalMove(f"Your line {pending} is the one to tile now.")
+        board = self.boards[self.turn]
+        if colour != board.line_colours[line - 1]:
+            raise IllegalMove(f"Your line {line} holds {COLOURS[board.line_colours[line - 1]]}.")
+        if type(column) is not int or not 1 <= column <= 5:
+            raise IllegalMove("Wall columns are numbered 1 to 5.")
+        if board.wall[5 * (line - 1) + column - 1] >= 0:
+            raise IllegalMove(f"Row {line}, column {column} of your wall is already tiled.")
+        if column not in self.wall_columns(self.turn, line):
+            raise IllegalMove(f"Column {column} of your wall already has {COLOURS[colour]}.")
+        draft = _Tiling(self, self.boards, self.lid, self.marker)
+        draft.place(self.turn, line - 1, column - 1)
+        return draft.run(AzulEvent(self.turn, move))
+
+    def forfeit(self, player: int, reason: str) -> AzulState:
+        """Return the state after ``player`` leaves the game (see the module docstring)."""
+        if self.result is not None:
+            raise IllegalMove("The game is over.")
+        if type(player) is not int or not 0 <= player < self.players:
+            raise IllegalMove("There is no such player.")
+        names = seat_names(self.players)
+        if player in self.left:
+            raise IllegalMove(f"{names[player].capitalize()} has already left the game.")
+        reason = (reason.strip() if isinstance(reason, str) else "") or _default_leave_reason(player)
+        left = (*self.left, player)
+        event = AzulEvent(player, None, left=reason)
+        remaining = [p for p in range(self.players) if p not in left]
+        if len(remaining) == 1:
+            winner = remaining[0]
+            if self.players > 2:
+                reason = f"{reason} {names[winner].capitalize()} is the last player left and wins."
+            keys = tuple((1, 0) if p == winner else (0, left.index(p)) for p in range(self.players))
+            result = outcome_by_keys(keys, self.scores(), reason)
+            return AzulState(
+                self.players, self.seed, self.grey_wall, self.first_player, self.max_rounds, self.round, OVER,
+                self.turn, self.starter, self.rng, self.bag, self.lid, self.factories, self.centre, self.marker,
+                self.boards, left, result, event, (),
+            )  # fmt: skip
+        # The leaver's tiles in play go back to the box lid; their wall and score stay as they were.
+        board = self.boards[player]
+        lid = list(self.lid)
+        for row in range(5):
+            if board.line_counts[row]:
+                lid[board.line_colours[row]] += board.line_counts[row]
+        for tile in board.floor:
+            if tile != MARKER:
+                lid[tile] += 1
+        board = board._replace(line_colours=NO_LINES, line_counts=EMPTY5, floor=())
+        boards = (*self.boards[:player], board, *self.boards[player + 1 :])
+        turn = self.turn if self.turn != player else _next_active(player, self.players, left)
+        state = AzulState(
+            self.players, self.seed, self.grey_wall, self.first_player, self.max_rounds, self.round, self.phase,
+            turn, self.starter, self.rng, self.bag, tuple(lid), self.factories, self.centre, self.marker,
+            boards, left, None, event,
+        )  # fmt: skip
+        if self.phase == TILING:
+            # The leaver may have been the one choosing; carry on with whoever is next.
+            return _Tiling(state, boards, tuple(lid), self.marker).run(event)
+        return state
+
+    # -- text -----------------------------------------------------------------
+
+    def last_summary(self, names: Sequence[str] | None = None) -> str:
+        """Say what the last ply did, naming seats by ``names`` (default ``player 1``...)."""
+        if names is None or len(names) != self.players:
+            names = [name.capitalize() for name in seat_names(self.players)]
+        event = self.last
+        if event is None:
+            return f"Round 1 begins; {names[self.turn]} starts."
+        who = names[event.player]
+        sentences: list[str] = []
+        move = event.move
+        if move is None:
+            text = f"{who} left the game"
+            if event.left != _default_leave_reason(event.player):
+                text += f" ({event.left.rstrip('.')})"
+            if self.result is None:
+                text += "; the others play on"
+            else:
+                text += f"; {_names_text(self.result.winners, names)} wins"
+            sentences.append(text)
+        elif move.source == WALL:
+            points = next((p.points for p in event.placements if p.player == event.player), 0)
+            colour = COLOURS[move.colour]
+            sentences.append(f"{who} tiled line {move.line}'s {colour} in column {move.column} (+{points})")
+        else:
+            sentences.append(self._take_sentence(event, who))
+        placements = event.placements[1:] if move is not None and move.source == WALL else event.placements
+        if event.round_ended:
+            sentences.append(self._round_sentence(event, placements, names))
+        elif placements or event.discards:
+            sentences.append("Tiled: " + "; ".join(_tiling_bits(placements, event.discards, names)))
+        if self.result is None:
+            if event.round_ended:
+                sentences.append(f"Round {self.round} begins; {names[self.turn]} starts")
+            elif self.phase == TILING:
+                sentences.append(f"{names[self.turn]} chooses where line {self.pending_line()} goes on the wall")
+        elif move is not None:
+            # Say the result again with the names given (the stored reason names seats).
+            why = self.result.reason.partition(": ")[0]
+            sentences.append(_final_outcome(self.boards, self.left, self.players, why, names).reason.rstrip("."))
+        return ". ".join(sentences) + "."
+
+    def _take_sentence(self, event: AzulEvent, who: str) -> str:
+        move = event.move
+        assert move is not None
+        source = "the centre" if move.source == CENTRE else f"factory {move.source}"
+        text = f"{who} took {event.taken} {COLOURS[move.colour]} from {source}"
+        extra = []
+        if move.line == FLOOR:
+            text += " to the floor line"
+            if event.to_lid:
+                extra.append(f"{event.to_lid} to the lid as the floor was full")
+        else:
+            text += f" into line {move.line}"
+            if event.to_floor:
+                extra.append(f"{event.to_floor} fell to the floor")
+            if event.to_lid:
+                extra.append(f"{event.to_lid} to the lid as the floor was full")
+        if extra:
+            text += f" ({', '.join(extra)})"
+        if event.marker:
+            text += ", with the first-player marker"
+        return text
+
+    def _round_sentence(self, event: AzulEvent, placements: Sequence[Placement], names: Sequence[str]) -> str:
+        parts = []
+        for p in range(self.players):
+            if p in self.left:
+                continue
+            mine = [pl for pl in placements if pl.player == p]
+            gained = sum(pl.points for pl in mine)
+            text = f"{names[p]} +{gained}"
+            details = [f"row {pl.row} {COLOURS[pl.colour]} +{pl.points}" for pl in mine]
+            details += [f"line {d.row} {COLOURS[d.colour]} to the floor" for d in event.discards if d.player == p]
+            if details:
+                text += f" ({', '.join(details)})"
+            if event.penalties and event.penalties[p]:
+                text += f", floor −{event.penalties[p]}"
+            if event.bonuses and any(event.bonuses[p]):
+                counts = zip(event.bonuses[p], ("row", "column", "colour"), strict=True)
+                counted = ", ".join(_plural(n, what) for n, what in counts if n)
+                text += f", bonus +{bonus_points(event.bonuses[p])} ({counted})"
+            text += f": {_plural(self.boards[p].score, 'point')}"
+            parts.append(text)
+        return f"Round {event.round_ended} ended: " + "; ".join(parts)
+
+    def board_text(self) -> str:
+        """Return the position as plain text."""
+        names = seat_names(self.players)
+        if self.phase == OVER:
+            head = f"Azul, game over after round {self.round}"
+        else:
+            doing = "factory offer" if self.phase == OFFER else f"wall tiling (line {self.pending_line()})"
+            head = f"Azul, round {self.round}, {doing}: {names[self.turn]} to move"
+        lines = [f"{head}; bag {self.bag_count}, lid {self.lid_count}."]
+        empty = "dots empty spaces" if self.grey_wall else "lower case the colour of an empty wall space"
+        lines.append(f"(capitals are tiles, {empty}, M the first-player marker)")
+        factories = "  ".join(f"f{i + 1} {tiles_text(tiles).upper() or '-'}" for i, tiles in enumerate(self.factories))
+        lines.append(f"factories: {factories}")
+        centre = tiles_text(self.centre).upper() or "-"
+        lines.append(f"centre: {centre}" + (" + first-player marker" if self.marker < 0 else ""))
+        for p, board in enumerate(self.boards):
+            status = " (left the game)" if p in self.left else ""
+            holder = " (first-player marker)" if self.marker == p else ""
+            lines.append(f"{names[p]}{status}{holder}: {board.score} points")
+            for row in range(5):
+                n = board.line_counts[row]
+                pattern = "." * (row + 1 - n) + (LETTERS[board.line_colours[row]].upper() * n if n else "")
+                wall = " ".join(self._wall_char(board, row, c) for c in range(5))
+                lines.append(f"  {row + 1} {pattern:>5} | {wall}")
+            floor = " ".join(FLOOR_LETTERS[t] for t in board.floor).upper() or "-"
+            lines.append(f"  floor: {floor}" + (f" (−{FLOOR_LOSS[len(board.floor)]})" if board.floor else ""))
+        return "\n".join(lines)
+
+    def _wall_char(self, board: Board, row: int, column: int) -> str:
+        colour = board.wall[5 * row + column]
+        if colour >= 0:
+            return LETTERS[colour].upper()
+        return "." if self.grey_wall else LETTERS[WALL_COLOUR[row][column]]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-safe dict from which :func:`from_json` rebuilds this state exactly."""
+        return {
+            "game": "azul",
+            "format": 1,
+            "seed": self.seed,
+            "players": self.players,
+            "options": self.options(),
+            "round": self.round,
+            "phase": self.phase,
+            "turn": self.turn,
+            "starter": self.starter,
+            "rng": self.rng,
+            "bag": list(self.bag),
+            "lid": list(self.lid),
+            "factories": [tiles_text(tiles) for tiles in self.factories],
+            "centre": tiles_text(self.centre),
+            "marker": self.marker,
+            "boards": [_board_to_json(board) for board in self.boards],
+            "left": list(self.left),
+            "result": None if self.result is None else self.result.to_json(),
+            "last": None if self.last is None else self.last.to_json(),
+        }
+
+
+def _default_leave_reason(player: int) -> str:
+    """Return the reason recorded when a player leaves without giving one."""
+    return f"Player {player + 1} left the game."
+
+
+def _names_text(seats: Sequence[int], names: Sequence[str]) -> str:
+    """Join seat names: ``A``, ``A and B``, ``A, B and C``."""
+    if len(seats) == 1:
+        return names[seats[0]]
+    return ", ".join(names[p] for p in seats[:-1]) + f" and {names[seats[-1]]}"
+
+
+def _plural(n: int, word: str) -> str:
+    """Return ``n word`` with an English plural."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _tiling_bits(placements: Sequence[Placement], discards: Sequence[Discard], names: Sequence[str]) -> list[str]:
+    bits = [f"{names[pl.player]} row {pl.row} {COLOURS[pl.colour]} +{pl.points}" for pl in placements]
+    bits += [f"{names[d.player]} line {d.row} {COLOURS[d.colour]} to the floor" for d in discards]
+    return bits
+
+
+def _next_active(player: int, players: int, left: tuple[int, ...]) -> int:
+    """Return the next seat after ``player`` that still takes part."""
+    for step in range(1, players + 1):
+        seat = (player + step) % players
+        if seat not in left:
+            return seat
+    raise AssertionError("no player left")  # callers end the game before this can happen
+
+
+def _first_active_from(seat: int, players: int, left: tuple[int, ...]) -> int:
+    """Return ``seat`` if it still takes part, else the next seat that does."""
+    return seat if seat not in left else _next_active(seat, players, left)
+
+
+def _grey_columns(wall: tuple[int, ...], row: int, colour: int) -> list[int]:
+    """Return the free columns (0..4) of ``row`` whose column lacks ``colour``."""
+    return [c for c in range(5) if wall[5 * row + c] < 0 and colour not in wall[c::5]]
+
+
+def tile_points(wall: Sequence[int], row: int, column: int) -> int:
+    """Score a tile just placed at ``row``, ``column`` (from 0) of ``wall`` (which already holds it)."""
+    base = 5 * row
+    left = column
+    while left > 0 and wall[base + left - 1] >= 0:
+        left -= 1
+    right = column
+    while right < 4 and wall[base + right + 1] >= 0:
+        right += 1
+    top = row
+    while top > 0 and wall[5 * (top - 1) + column] >= 0:
+        top -= 1
+    bottom = row
+    while bottom < 4 and wall[5 * (bottom + 1) + column] >= 0:
+        bottom += 1
+    across = right - left + 1
+    down = bottom - top + 1
+    if across == 1 and down == 1:
+        return 1
+    return (across if across > 1 else 0) + (down if down > 1 else 0)
+
+
+def fill_factories(
+    bag: tuple[int, ...], lid: tuple[int, ...], rng: int, factories: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
+    """Fill ``factories`` displays in order, 4 random tiles each, from the bag (counts by colour).
+
+    When the bag runs out the lid is poured into it and filling goes on; when
+    both are empty the remaining displays stay empty.  Return the displays, the
+    bag, the lid and the generator's new state.
+    """
+    generator = Rng(rng)
+    bag_list = list(bag)
+    lid_list = list(lid)
+    in_bag = sum(bag_list)
+    filled: list[tuple[int, ...]] = []
+    for _ in range(factories):
+        tiles = [0, 0, 0, 0, 0]
+        for _ in range(FACTORY_SIZE):
+            if not in_bag:
+                in_bag = sum(lid_list)
+                if not in_bag:
+                    break
+                bag_list, lid_list = lid_list, [0, 0, 0, 0, 0]
+            pick = generator.below(in_bag)
+            colour = 0
+            while pick >= bag_list[colour]:
+                pick -= bag_list[colour]
+                colour += 1
+            bag_list[colour] -= 1
+            tiles[colour] += 1
+            in_bag -= 1
+        filled.append(tuple(tiles))
+    return tuple(filled), tuple(bag_list), tuple(lid_list), generator.state
+
+
+class _Tiling:
+    """Mutable scratch for the end of a round; it never escapes the ply that made it."""
+
+    __slots__ = ("boards", "discards", "lid", "marker", "placements", "state")
+
+    def __init__(self, state: AzulState, boards: tuple[Board, ...], lid: tuple[int, ...], marker: int) -> None:
+        self.state = state
+        self.boards = list(boards)
+        self.lid = list(lid)
+        self.marker = marker
+        self.placements: list[Placement] = []
+        self.discards: list[Discard] = []
+
+    def place(self, player: int, row: int, column: int) -> None:
+        """Move the tile of ``player``'s complete line ``row`` to the wall and score it."""
+        board = self.boards[player]
+        colour = board.line_colours[row]
+        wall = list(board.wall)
+        wall[5 * row + column] = colour
+        points = tile_points(wall, row, column)
+        self.lid[colour] += row  # the line held row + 1 tiles; one went to the wall
+        self.boards[player] = Board(
+            board.score + points,
+            (*board.line_colours[:row], -1, *board.line_colours[row + 1 :]),
+            (*board.line_counts[:row], 0, *board.line_counts[row + 1 :]),
+            tuple(wall),
+            board.floor,
+            board.free & ~(1 << (5 * colour + row)),
+        )
+        self.placements.append(Placement(player, row + 1, column + 1, colour, points))
+
+    def discard(self, player: int, row: int) -> None:
+        """Send a complete line with no legal wall space to the floor (overflow to the lid)."""
+        board = self.boards[player]
+        colour = board.line_colours[row]
+        count = row + 1
+        to_floor = min(count, FLOOR_SPACES - len(board.floor))
+        self.lid[colour] += count - to_floor
+        self.boards[player] = board._replace(
+            line_colours=(*board.line_colours[:row], -1, *board.line_colours[row + 1 :]),
+            line_counts=(*board.line_counts[:row], 0, *board.line_counts[row + 1 :]),
+            floor=board.floor + (colour,) * to_floor,
+        )
+        self.discards.append(Discard(player, row + 1, colour, count))
+
+    def waiting(self) -> int:
+        """Tile every line that needs no decision; return the seat that must choose, or -1."""
+        state = self.state
+        players, left = state.players, state.left
+        grey = state.grey_wall
+        start = _first_active_from(state.starter, players, left)
+        for step in range(players):
+            player = (start + step) % players
+            if player in left:
+                continue
+            for row in range(5):
+                board = self.boards[player]
+                if board.line_counts[row] != row + 1:
+                    continue
+                colour = board.line_colours[row]
+                if grey:
+                    columns = _grey_columns(board.wall, row, colour)
+                    if len(columns) > 1 or (columns and not AUTO_TILE_FORCED):
+                        return player
+                    if not columns:
+                        self.discard(player, row)
+                        continue
+                    column = columns[0]
+                else:
+                    column = WALL_COLUMN[row][colour]
+                self.place(player, row, column)
+        return -1
+
+    def run(self, event: AzulEvent) -> AzulState:
+        """Tile what needs no decision, then wait for a choice or finish the round; return the new state."""
+        state = self.state
+        chooser = self.waiting()
+        event = _with(
+            event, placements=event.placements + tuple(self.placements), discards=(*event.discards, *self.discards)
+        )
+        if chooser >= 0:
+            return AzulState(
+                state.players, state.seed, state.grey_wall, state.first_player, state.max_rounds, state.round, TILING,
+                chooser, state.starter, state.rng, state.bag, tuple(self.lid), (EMPTY5,) * len(state.factories),
+                EMPTY5, self.marker, tuple(self.boards), state.left, None, event,
+            )  # fmt: skip
+        return self._finish(event)
+
+    def _finish(self, event: AzulEvent) -> AzulState:
+        """Charge the floors, then end the game or refill the factories for the next round."""
+        state = self.state
+        players, left = state.players, state.left
+        lid = self.lid
+        penalties = [0] * players
+        for player in range(players):
+            if player in left:
+                continue
+            board = self.boards[player]
+            if board.floor:
+                penalties[player] = FLOOR_LOSS[len(board.floor)]
+                for tile in board.floor:
+                    if tile != MARKER:
+                        lid[tile] += 1
+                self.boards[player] = board._replace(score=max(0, board.score - penalties[player]), floor=())
+        event = _with(event, round_ended=state.round, penalties=tuple(penalties))
+        active = [p for p in range(players) if p not in left]
+        boards = self.boards
+        reason = ""
+        # Tiling only happens once the table is empty.
+        factories: tuple[tuple[int, ...], ...] = (EMPTY5,) * len(state.factories)
+        bag, rng = state.bag, state.rng
+        lid_t = tuple(lid)
+        if any(boards[p].complete_rows() for p in active):
+            reason = "A wall row is complete"
+        elif state.round >= state.max_rounds:
+            reason = f"Ended by the round limit ({_plural(state.max_rounds, 'round')}, a safety rule)"
+        else:
+            factories, bag, lid_t, rng = fill_factories(bag, lid_t, rng, len(factories))
+            if all(tiles == EMPTY5 for tiles in factories):
+                reason = "Ended as no tile is left to fill the factories (a safety rule)"
+        holder = self.marker if self.marker >= 0 else state.starter
+        starter = _first_active_from(holder, players, left)
+        if not reason:
+            return AzulState(
+                players, state.seed, state.grey_wall, state.first_player, state.max_rounds, state.round + 1, OFFER,
+                starter, starter, rng, bag, lid_t, factories, EMPTY5, -1, tuple(boards), left, None, event,
+            )  # fmt: skip
+        bonuses = [(0, 0, 0)] * players
+        for p in active:
+            bonuses[p] = boards[p].bonuses()
+            boards[p] = boards[p]._replace(score=boards[p].score + bonus_points(bonuses[p]))
+        event = _with(event, bonuses=tuple(bonuses))
+        result = _final_outcome(tuple(boards), left, players, reason)
+        return AzulState(
+            players, state.seed, state.grey_wall, state.first_player, state.max_rounds, state.round, OVER,
+            starter, state.starter, rng, bag, lid_t, factories, EMPTY5, self.marker, tuple(boards), left, result, event,
+            (),
+        )  # fmt: skip
+
+
+def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
+    """Return a copy of ``event`` with some fields changed."""
+    return replace(event, **changes)
+
+
+def _final_outcome(
+    boards: tuple[Board, ...], left: tuple[int, ...], players: int, why: str, names: Sequence[str] | None = None
+) -> Outcome:
+    """Rank the remaining players by (score, complete rows); leavers come last, the latest leaver first."""
+    if names is None:
+        names = [name.capitalize() for name in seat_names(players)]
+    active = [p for p in range(players) if p not in left]
+    rows = {p: boards[p].complete_rows() for p in active}
+    keys = tuple((1, boards[p].score, rows[p]) if p in rows else (0, left.index(p), 0) for p in range(players))
+    scores = tuple(board.score for board in boards)
+    best = max(scores[p] for p in active)
+    tied = [p for p in active if scores[p] == best]
+    most_rows = max(rows[p] for p in tied)
+    winners = [p for p in tied if rows[p] == most_rows]
+    if len(winners) > 1:
+        who = ", ".join(names[p] for p in winners[:-1]) + f" and {names[winners[-1]]}"
+        text = f"{who} share the victory with {best} points and {_plural(most_rows, 'complete row')} each"
+    elif len(tied) > 1:
+        others = max(rows[p] for p in tied if p != winners[0])
+        text = f"{names[winners[0]]} wins the tie at {best} points with more complete rows ({most_rows} to {others})"
+    else:
+        text = f"{names[winners[0]]} wins with {best} points"
+    return outcome_by_keys(keys, scores, f"{why}: {text}.")
+
+
+# -- starting and loading -------------------------------------------------------------
+
+
+def _options(players: Any, seed: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Check the player count, the seed and the options; return the options with defaults filled in."""
+    check_players(players, 2, 4)
+    check_seed(seed)
+    if isinstance(options.get("wall"), str):
+        spelled = options["wall"].strip().lower()
+        options = {**options, "wall": {"color": "colour", "gray": "grey"}.get(spelled, spelled)}
+    opts = resolve_options(OPTIONS, options)
+    if opts["first_player"] is not None and opts["first_player"] >= players:
+        raise InvalidOption(f"first_player must be a seat from 0 to {players - 1}.")
+    return opts
+
+
+def new(players: int = 2, seed: int = 0, **options: Any) -> AzulState:
+    """Start a game of Azul; options: ``first_player``, ``wall`` (colour or grey), ``max_rounds``."""
+    opts = _options(players, seed, options)
+    first_option = opts["first_player"]
+    generator = Rng(seed)
+    # The draw is made even when the option decides, so a seed always deals the same tiles.
+    drawn = generator.below(players)
+    first = drawn if first_option is None else first_option
+    full_bag = (TILES_PER_COLOUR,) * 5
+    factories, bag, lid, rng = fill_factories(full_bag, EMPTY5, generator.state, FACTORIES[players])
+    return AzulState(
+        players, seed, opts["wall"] == "grey", first_option, opts["max_rounds"], 1, OFFER, first, first, rng,
+        bag, lid, factories, EMPTY5, -1, (EMPTY_BOARD,) * players,
+    )  # fmt: skip
+
+
+def from_json(data: Mapping[str, Any]) -> AzulState:
+    """Rebuild a state saved by :meth:`AzulState.to_json`, rejecting anything impossible."""
+    try:
+        return _from_json(data)
+    except GameError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise InvalidState(f"The saved Azul game is damaged ({type(exc).__name__}).") from None
+
+
+def _board_to_json(board: Board) -> dict[str, Any]:
+    """Return one board in the saved format: letters, ``.`` for empty, ``m`` for the marker."""
+    wall = "".join(map(SPACE_LETTERS.__getitem__, board.wall))
+    return {
+        "score": board.score,
+        "lines": [LETTERS[k] * n for k, n in zip(board.line_colours, board.line_counts, strict=True)],
+        "wall": [wall[0:5], wall[5:10], wall[10:15], wall[15:20], wall[20:25]],
+        "floor": "".join(map(FLOOR_LETTERS.__getitem__, board.floor)),
+    }
+
+
+def _counts(value: Any, what: str) -> tuple[int, ...]:
+    counts = int_list(value, what)
+    if len(counts) != 5 or any(n < 0 for n in counts):
+        raise InvalidState(f"The saved {what} must be five tile counts, one per colour.")
+    return tuple(counts)
+
+
+_TILES_TEXT = re.compile("(b*)(y*)(r*)(k*)(w*)")
+
+
+def _letters(value: Any, what: str, most: int) -> tuple[int, ...]:
+    """Return tile counts of a letter string in colour order such as ``'bbr'``."""
+    match = _TILES_TEXT.fullmatch(value) if isinstance(value, str) and len(value) <= most else None
+    if match is None:
+        raise InvalidState(f"The saved {what} is not a string of at most {most} tile letters (b, y, r, k, w in order).")
+    return tuple(map(len, match.groups()))
+
+
+_COLOUR_WALL_TEXT = re.compile("".join(f"[.{LETTERS[WALL_COLOUR[r][c]]}]" for r in range(5) for c in range(5)))
+_GREY_WALL_TEXT = re.compile("[.byrkw]{25}")
+# The five pattern lines joined by "|": line n holds up to n tiles of one colour.
+_LINES_TEXT = re.compile(r"\|".join(f"(b{{0,{n}}}|y{{0,{n}}}|r{{0,{n}}}|k{{0,{n}}}|w{{0,{n}}})" for n in range(1, 6)))
+_FLOOR_TEXT = re.compile(f"[byrkw{MARKER_LETTER}]{{0,{FLOOR_SPACES}}}")
+_SPACE_VALUE = {letter: k for k, letter in enumerate(LETTERS)} | {".": -1, MARKER_LETTER: MARKER}
+
+
+_ROW_COLOURS: dict[str, int] = {}
+# _SPREAD[mask] moves colour bit k of a 5-bit mask to bit 5 * k, the layout of ``Board.free``.
+_SPREAD = tuple(sum(1 << (5 * k) for k in range(5) if mask >> k & 1) for mask in range(32))
+
+
+def _row_colours(spaces: str) -> int:
+    """Return the colours present in five wall spaces as a 5-bit mask, or -1 if a colour repeats."""
+    mask = _ROW_COLOURS.get(spaces)
+    if mask is None:
+        tiles = [_SPACE_VALUE[ch] for ch in spaces if ch != "."]
+        mask = sum(1 << k for k in set(tiles)) if len(set(tiles)) == len(tiles) else -1
+        _ROW_COLOURS[spaces] = mask  # at most 6 ** 5 different texts
+    return mask
+
+
+def _board_from_json(data: Any, grey: bool, seat: int) -> Board:
+    """Rebuild one board, checking its wall, pattern lines and floor."""
+    whose = f"player {seat + 1}'s"
+    if type(data) is not dict and not isinstance(data, Mapping):
+        raise InvalidState(f"The saved board of player {seat + 1} is not an object.")
+    score, lines, rows, floor_text = data["score"], data["lines"], data["wall"], data["floor"]
+    if type(score) is not int or score < 0:
+        raise InvalidState(f"The saved score of player {seat + 1} is not a whole number of points.")
+    # str.join refuses anything but strings; from_json turns that TypeError into InvalidState.
+    if type(rows) is not list or list(map(len, rows)) != [5, 5, 5, 5, 5]:
+        raise InvalidState(f"The saved wall of {whose} board is not five rows of five spaces.")
+    text = "".join(rows)
+    if not (_GREY_WALL_TEXT if grey else _COLOUR_WALL_TEXT).fullmatch(text):
+        raise InvalidState(f"The saved wall of {whose} board holds a tile where none can be.")
+    wall = tuple(map(_SPACE_VALUE.__getitem__, text))
+    free = ALL_FREE
+    for r, row in enumerate(rows):
+        present = _row_colours(row)
+        if grey and (present < 0 or _row_colours(text[r::5]) < 0):
+            raise InvalidState(f"The saved wall of {whose} board repeats a colour in a row or a column.")
+        free &= ~(_SPREAD[present] << r)
+    if type(lines) is not list or len(lines) != 5:
+        raise InvalidState(f"The saved pattern lines of {whose} board are not five lines.")
+    if _LINES_TEXT.fullmatch("|".join(lines)) is None:
+        raise InvalidState(f"The saved pattern lines of {whose} board are impossible.")
+    colours = tuple(_SPACE_VALUE[line[0]] if line else -1 for line in lines)
+    counts = tuple(map(len, lines))
+    for i, colour in enumerate(colours):
+        if colour >= 0 and not free >> (5 * colour + i) & 1:
+            raise InvalidState(f"Pattern line {i + 1} of {whose} board holds a colour its wall row already has.")
+    if not isinstance(floor_text, str) or not _FLOOR_TEXT.fullmatch(floor_text) or floor_text.count(MARKER_LETTER) > 1:
+        raise InvalidState(f"The saved floor line of {whose} board is impossible.")
+    floor = tuple(map(_SPACE_VALUE.__getitem__, floor_text))
+    return Board(score, colours, counts, wall, floor, free)
+
+
+def _seat(value: Any, players: int, what: str) -> int:
+    if type(value) is not int or not 0 <= value < players:
+        raise InvalidState(f"The saved {what} is not a seat of this game.")
+    return value
+
+
+def _from_json(data: Mapping[str, Any]) -> AzulState:
+    """Rebuild a state; any impossibility raises :class:`InvalidState`."""
+    if not isinstance(data, Mapping) or data.get("game") != "azul" or data.get("format") != 1:
+        raise InvalidState("That is not a saved Azul game.")
+    options = data["options"]
+    if not isinstance(options, Mapping):
+        raise InvalidState("The saved options are not an object.")
+    players, seed = data["players"], data["seed"]
+    try:
+        opts = _options(players, seed, options)
+    except InvalidOption as exc:
+        raise InvalidState(f"The saved options are impossible: {exc}") from None
+    grey, max_rounds = opts["wall"] == "grey", opts["max_rounds"]
+    round_, phase, rng = data["round"], data["phase"], data["rng"]
+    if type(round_) is not int or not 1 <= round_ <= max_rounds:
+        raise InvalidState("The saved round number is impossible.")
+    if phase not in PHASES or (phase == TILING and not grey):
+        raise InvalidState("The saved phase is impossible.")
+    if type(rng) is not int or not 0 <= rng < 2**64:
+        raise InvalidState("The saved generator state is impossible.")
+    turn = _seat(data["turn"], players, "player to move")
+    starter = _seat(data["starter"], players, "first player")
+    marker = data["marker"]
+    if marker != -1:
+        marker = _seat(marker, players, "marker holder")
+    bag, lid = _counts(data["bag"], "bag"), _counts(data["lid"], "lid")
+    factories_data = data["factories"]
+    if not isinstance(factories_data, list) or len(factories_data) != FACTORIES[players]:
+        raise InvalidState(f"A {players}-player game has {FACTORIES[players]} factories.")
+    factories = tuple(_letters(text, "factory", FACTORY_SIZE) for text in factories_data)
+    centre = _letters(data["centre"], "centre", 5 * TILES_PER_COLOUR)
+    boards_data = data["boards"]
+    if not isinstance(boards_data, list) or len(boards_data) != players:
+        raise InvalidState("The saved game does not have one board per player.")
+    boards = tuple(_board_from_json(b, grey, i) for i, b in enumerate(boards_data))
+    left_list = int_list(data["left"], "leavers")
+    if len(set(left_list)) != len(left_list) or any(not 0 <= p < players for p in left_list):
+        raise InvalidState("The saved list of players who left is impossible.")
+    left = tuple(left_list)
+
+    # Every one of the 100 tiles is somewhere, exactly once (the texts were all checked above).
+    pieces = [*factories_data, data["centre"]]
+    for board_data in boards_data:
+        pieces += board_data["wall"]
+        pieces += board_data["lines"]
+        pieces.append(board_data["floor"])
+    text = "".join(pieces)
+    for colour, letter in enumerate(LETTERS):
+        total = bag[colour] + lid[colour] + text.count(letter)
+        if total != TILES_PER_COLOUR:
+            raise InvalidState(f"The saved game has {total} {COLOURS[colour]} tiles instead of {TILES_PER_COLOUR}.")
+    carriers = [p for p, board in enumerate(boards) if MARKER in board.floor]
+    if len(carriers) > 1 or (carriers and carriers[0] != marker):
+        raise InvalidState("The first-player marker is on the wrong floor line.")
+    # A holder without the marker on their floor took it onto a full floor (or has left the game).
+    if phase != OVER and marker >= 0 and not carriers and marker not in left and len(boards[marker].floor) < 7:
+        raise InvalidState("The first-player marker's holder does not have it on their floor line.")
+
+    result = None if data["result"] is None else Outcome.from_json(data["result"], players)
+    last = None if data["last"] is None else _event_from_json(data["last"], players, len(factories))
+    state = AzulState(
+        players, seed, grey, opts["first_player"], max_rounds, round_, phase, turn, starter, rng,
+        bag, lid, factories, centre, marker, boards, left, result, last,
+    )  # fmt: skip
+    active = [p for p in range(players) if p not in left]
+    if (phase == OVER) != (result is not None):
+        raise InvalidState("The saved phase and result disagree.")
+    if result is not None:
+        if result.scores != state.scores():
+            raise InvalidState("The saved result does not match the scores.")
+        return state
+    if len(active) < 2:
+        raise InvalidState("The saved game should be over: fewer than two players remain.")
+    if turn in left:
+        raise InvalidState("The saved player to move has left the game.")
+    if any(any(boards[p].line_counts) or boards[p].floor for p in left):
+        raise InvalidState("A player who left still has tiles in play.")
+    if last is None and (round_ != 1 or phase != OFFER or marker != -1 or turn != starter or centre != EMPTY5):
+        raise InvalidState("The saved game has no last move but is not at its start.")
+    table_empty = centre == EMPTY5 and all(tiles == EMPTY5 for tiles in factories)
+    if phase == OFFER:
+        if table_empty:
+            raise InvalidState("The saved factory offer has no tiles left to take.")
+        if any(boards[p].complete_rows() for p in active):
+            raise InvalidState("The saved game should be over: a wall row is complete.")
+    else:
+        if not table_empty:
+            raise InvalidState("The saved wall tiling still has tiles on the table.")
+        draft = _Tiling(state, boards, lid, marker)
+        if draft.waiting() != turn or draft.placements or draft.discards:
+            raise InvalidState("The saved wall tiling is not waiting for this player.")
+    return state
+
+
+def _event_from_json(data: Any, players: int, factories: int) -> AzulEvent:
+    """Rebuild the last ply's event, checking its ranges."""
+    if not isinstance(data, Mapping):
+        raise InvalidState("The saved last move is not an object.")
+    player = data["player"]
+    _seat(player, players, "last mover")
+    move_data = data["move"]
+    move = None
+    if move_data is not None:
+        values = int_list(move_data, "last move")
+        if len(values) != 4:
+            raise InvalidState("The saved last move is malformed.")
+        move = AzulMove(*values)
+        source, colour, line, column = move
+        if source == WALL:
+            ok = 0 <= colour < 5 and 1 <= line <= 5 and 1 <= column <= 5
+        else:
+            ok = 0 <= source <= factories and 0 <= colour < 5 and 1 <= line <= FLOOR and column == 0
+        if not ok:
+            raise InvalidState("The saved last move is impossible.")
+    numbers = [data[name] for name in ("taken", "to_line", "to_floor", "to_lid", "round_ended")]
+    if any(type(n) is not int or n < 0 for n in numbers) or type(data["marker"]) is not bool:
+        raise InvalidState("The saved last move's counts are malformed.")
+    taken, to_line, to_floor, to_lid, round_ended = numbers
+    if taken != to_line + to_floor + to_lid or taken > 4 * factories * 5:
+        raise InvalidState("The saved last move's tile counts do not add up.")
+    left = data["left"]
+    if not isinstance(left, str) or (move is None) != bool(left):
+        raise InvalidState("The saved last move's leaving reason is malformed.")
+    placements = []
+    for item in _list(data["placements"], "placements"):
+        values = int_list(item, "placement")
+        if len(values) != 5:
+            raise InvalidState("A saved placement is malformed.")
+        placement = Placement(*values)
+        if not (0 <= placement.player < players and 1 <= placement.row <= 5 and 1 <= placement.column <= 5):
+            raise InvalidState("A saved placement is off the wall.")
+        if not (0 <= placement.colour < 5 and 1 <= placement.points <= 10):
+            raise InvalidState("A saved placement is impossible.")
+        placements.append(placement)
+    discards = []
+    for item in _list(data["discards"], "discards"):
+        values = int_list(item, "discard")
+        if len(values) != 4:
+            raise InvalidState("A saved discard is malformed.")
+        discard = Discard(*values)
+        if not (0 <= discard.player < players and 1 <= discard.row <= 5 and 0 <= discard.colour < 5):
+            raise InvalidState("A saved discard is impossible.")
+        if discard.tiles != discard.row:
+            raise InvalidState("A saved discard is impossible.")
+        discards.append(discard)
+    penalties = tuple(int_list(data["penalties"], "penalties"))
+    if penalties and (len(penalties) != players or any(not 0 <= n <= FLOOR_LOSS[-1] for n in penalties)):
+        raise InvalidState("The saved floor penalties are impossible.")
+    if bool(penalties) != bool(round_ended):
+        raise InvalidState("The saved round end is malformed.")
+    bonuses = []
+    for item in _list(data["bonuses"], "bonuses"):
+        values = int_list(item, "bonus")
+        if len(values) != 3 or any(not 0 <= n <= 5 for n in values):
+            raise InvalidState("A saved bonus is impossible.")
+        bonuses.append((values[0], values[1], values[2]))
+    if bonuses and (len(bonuses) != players or not round_ended):
+        raise InvalidState("The saved bonuses are impossible.")
+    return AzulEvent(
+        player, move, taken, to_line, to_floor, to_lid, data["marker"], tuple(placements), tuple(discards),
+        round_ended, penalties, tuple(bonuses), left,
+    )  # fmt: skip
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidState(f"The saved {what} are not a list.")
+    return value
+
+
+SPEC = GameSpec(
+    name="azul",
+    title="Azul",
+    min_players=2,
+    max_players=4,
+    new=new,
+    from_json=from_json,
+    seat_names=seat_names,
+    options=OPTIONS,
+    test_configs=({}, {"wall": "grey"}),
+)

@@ -1,0 +1,472 @@
+"""Querni's board picture.
+
+The card shows, top to bottom: one row per player (name chip in the seat's
+colour, the seat's piece shape, pieces removed out of 16 with a bar, whose turn
+it is or who won), a status line, the draw counter as text and as a bar of one
+segment per ply, the 10x7 board with its coordinates (rank 1 at the bottom,
+blue's side), and a legend of the marks.
+
+Seats differ by shape as well as colour: blue pieces are discs, red pieces
+rounded squares.  Blue is a light sky blue with dark numbers and a dark edge,
+red a deep red with cream numbers and a cream edge, so the seats stay apart in
+greyscale and for colour-blind players, and each number reads on its own fill.
+Querni names its seats by colour, so the card always uses these two colours,
+whatever the theme's first two seat colours are.
+
+The last ply is marked by shape: a thin amber outline on the square the piece
+left, an arrow for every step or jump of its path (each jump landing starts the
+next arrow with a dot), a thick outline on the square it reached, and each
+piece of a chain removed in that ply as a faded ghost with its number, the
+ghosts joined in number order.
+
+>>> from engines import GAMES
+>>> state = GAMES["querni"].new(seed=4).play("b2-b3")
+>>> picture = render_querni(state, players=("Ana", "Bo"), last_move=True)
+>>> picture.image.mode, picture.image.size
+('RGB', (720, 888))
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from PIL import Image, ImageDraw
+
+from engines.querni import HEIGHT, MIN_CHAIN, PIECES, SEATS, WIDTH, QuerniEvent, QuerniMove, QuerniState
+from render.draw import (
+    Ellipse,
+    Grid,
+    Layer,
+    Picture,
+    PlayerRow,
+    Poly,
+    Shape,
+    arrow_sprite,
+    build_palette,
+    display_name,
+    draw_grid,
+    draw_player_rows,
+    draw_status,
+    new_card,
+    outline_box,
+    paint_sprite,
+    paste_arrow,
+    paste_centered,
+    player_row_height,
+    with_opacity,
+)
+from render.text import clean_text, draw_text, ellipsize, fit_size, text_width
+from render.theme import DEFAULT_THEME, RGB, Theme
+
+# Seat colours: fill, edge, number ink.  Blue is light and red dark, so greyscale keeps them apart.
+BLUE_FILL: RGB = (124, 184, 255)
+BLUE_EDGE: RGB = (12, 26, 54)
+BLUE_INK: RGB = (8, 20, 44)
+RED_FILL: RGB = (178, 34, 44)
+RED_EDGE: RGB = (252, 232, 222)
+RED_INK: RGB = (255, 247, 240)
+
+# Pieces take this share of a cell's side, leaving room for the outlines of the last move.
+PIECE_SHARE = 0.84
+# Removed pieces are shown as ghosts at this opacity for one ply.
+GHOST_OPACITY = 0.42
+# Outline thickness of a piece, in units of its 100-unit sprite box.
+OUTLINE = 4.5
+# Room left of the board for the rank numbers (the board's right side needs none).
+RANK_ROOM = 30
+# Up to this many plies, the draw counter's bar has one segment per ply.
+SEGMENTED_COUNTER = 60
+# The widest a player's name may be in the status line, in pixels at the body size.
+STATUS_NAME_WIDTH = 230
+
+
+@functools.cache
+def querni_theme(theme: Theme) -> Theme:
+    """Return ``theme`` with blue and red as its first two seats (name chips and pieces use them)."""
+    return replace(
+        theme,
+        name=f"{theme.name}+querni",
+        seat_fill=(BLUE_FILL, RED_FILL, *theme.seat_fill[2:]),
+        seat_edge=(BLUE_EDGE, RED_EDGE, *theme.seat_edge[2:]),
+        seat_text=(BLUE_INK, RED_INK, *theme.seat_text[2:]),
+    )
+
+
+# -- pieces ----------------------------------------------------------------------------------------------------------
+
+
+def _rounded_square(half: float, radius: float, steps: int = 8) -> Poly:
+    """Return a square of half-side ``half`` centred in the 100-unit box, its corners rounded by ``radius``."""
+    points = []
+    inner = half - radius
+    # Corner centres clockwise from the bottom right (y points down), each arc a quarter turn further.
+    for quarter, (sx, sy) in enumerate(((1, 1), (-1, 1), (-1, -1), (1, -1))):
+        cx, cy = 50 + sx * inner, 50 + sy * inner
+        for i in range(steps + 1):
+            angle = math.pi / 2 * (quarter + i / steps)
+            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return Poly(tuple(points))
+
+
+# Blue: a disc.  Red: a rounded square of about the same area, so neither looks bigger.
+SHAPES: tuple[tuple[Shape, ...], tuple[Shape, ...]] = (
+    (Ellipse(50, 50, 45, 45),),
+    (_rounded_square(40, 11),),
+)
+
+
+def _number_size(size: int) -> int:
+    """Return the font size at which the widest number fits inside a piece of ``size`` pixels."""
+    widest = max((str(n) for n in range(1, PIECES + 1)), key=lambda text: text_width(text, 100))
+    return fit_size(widest, round(size * 0.56), size * 0.7, 10)
+
+
+@functools.cache
+def blank_sprite(colour: int, size: int, theme: Theme) -> Image.Image:
+    """Return a seat's piece without a number, ``size`` pixels square; cached, never drawn into."""
+    return paint_sprite(
+        size,
+        [Layer(SHAPES[colour], theme.seat_edge[colour], OUTLINE), Layer(SHAPES[colour], theme.seat_fill[colour])],
+        theme.supersample,
+    )
+
+
+@functools.cache
+def piece_sprite(colour: int, number: int, size: int, theme: Theme) -> Image.Image:
+    """Return ``colour``'s piece ``number`` at ``size`` pixels square; cached, never drawn into."""
+    sprite = blank_sprite(colour, size, theme).copy()
+    # The number is drawn at the final size rather than scaled down, so its strokes stay sharp.
+    draw_text(
+        ImageDraw.Draw(sprite),
+        (size / 2, size / 2 + 1),
+        str(number),
+        _number_size(size),
+        theme.seat_text[colour],
+        anchor="mm",
+    )
+    return sprite
+
+
+@functools.cache
+def ghost_sprite(colour: int, number: int, size: int, theme: Theme) -> Image.Image:
+    """Return the faded sprite of a piece removed in the last ply, its number still readable."""
+    ghost = with_opacity(blank_sprite(colour, size, theme), GHOST_OPACITY)
+    # The number keeps more strength than the body: it says which piece left.
+    ink = with_opacity(piece_sprite(colour, number, size, theme), 0.85)
+    mask = Image.new("L", (size, size), 0)
+    draw_text(ImageDraw.Draw(mask), (size / 2, size / 2 + 1), str(number), _number_size(size), (255,), anchor="mm")
+    ghost.paste(ink, (0, 0), mask)
+    return ghost
+
+
+# -- layout ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each part of the card goes for one theme."""
+
+    width: int
+    height: int
+    header_top: int
+    status_top: int
+    counter_top: int
+    counter_bar: tuple[int, int, int, int]
+    grid: Grid
+    legend_mid: int
+
+
+@functools.cache
+def layout(theme: Theme) -> Layout:
+    """Compute the card layout: the 10x7 board as wide as the card allows, the rank numbers on its left."""
+    width, pad = theme.width, theme.padding
+    header_top = pad
+    status_top = header_top + 2 * player_row_height(theme) + 6
+    counter_top = status_top + theme.font_body + 12
+    cell = (width - 2 * pad - RANK_ROOM) // WIDTH
+    left = (width - RANK_ROOM - cell * WIDTH) // 2 + RANK_ROOM
+    bar_top = counter_top + theme.font_small + 8
+    counter_bar = (left, bar_top, left + cell * WIDTH, bar_top + 10)
+    board_top = counter_bar[3] + 22
+    grid = Grid(WIDTH, HEIGHT, cell, left, board_top)
+    legend_mid = grid.bottom + theme.font_coordinate + 20 + 28
+    height = legend_mid + 22 + pad
+    return Layout(width, height, header_top, status_top, counter_top, counter_bar, grid, legend_mid)
+
+
+def piece_size(theme: Theme) -> int:
+    """Return the side of a piece sprite on the board."""
+    return round(layout(theme).grid.cell * PIECE_SHARE)
+
+
+@functools.cache
+def static_card(theme: Theme) -> Image.Image:
+    """Return the parts of the card that never change: background, board, coordinates, legend."""
+    lay = layout(theme)
+    card = new_card(lay.width, lay.height, theme)
+    draw_grid(card, lay.grid, theme)
+    _draw_legend(card, lay, theme)
+    return card
+
+
+def _draw_legend(card: Image.Image, lay: Layout, theme: Theme) -> None:
+    """Draw what the marks of the last move mean, as one centred line of icons and words."""
+    draw = ImageDraw.Draw(card)
+    icon = 40
+    start = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    outline_box(ImageDraw.Draw(start), (0, 0, icon, icon), theme, 3, inset=2)
+    end = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    _light_square(ImageDraw.Draw(end), (0, 0, icon, icon), theme)
+    arrow, _ = arrow_sprite(46, 0, 8, theme)
+    parts = [
+        (start, "from"),
+        (end, "to"),
+        (arrow, "path"),
+        (ghost_sprite(0, 7, icon, theme), "removed"),
+    ]
+    size = theme.font_small
+    gap, spacing = 8, 24
+    widths = [item.width + gap + math.ceil(text_width(text, size)) for item, text in parts]
+    x = (card.width - sum(widths) - spacing * (len(parts) - 1)) // 2
+    y = lay.legend_mid
+    for (item, text), part_width in zip(parts, widths, strict=True):
+        card.paste(item, (x, y - item.height // 2), item)
+        draw_text(draw, (x + item.width + gap, y), text, size, theme.text_muted, anchor="lm")
+        x += part_width + spacing
+
+
+def _light_square(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme) -> None:
+    """Fill a square in the mark colour, edged in a dark line: where the last move ended."""
+    x0, y0, x1, y1 = box
+    radius = max(4, (x1 - x0) // 9)
+    draw.rounded_rectangle(
+        (x0 + 3, y0 + 3, x1 - 4, y1 - 4), radius=radius, fill=theme.mark, outline=theme.mark_edge, width=2
+    )
+
+
+# -- one frame -------------------------------------------------------------------------------------------------------
+
+
+def _short_runs(state: QuerniState, colour: int) -> list[int]:
+    """Return ``colour``'s remaining numbers whose run of consecutive remaining numbers is under three long."""
+    present = [state.square_of(colour, n) >= 0 for n in range(1, PIECES + 1)]
+    short: list[int] = []
+    n = 0
+    while n < PIECES:
+        if not present[n]:
+            n += 1
+            continue
+        end = n
+        while end < PIECES and present[end]:
+            end += 1
+        if end - n < MIN_CHAIN:
+            short.extend(range(n + 1, end + 1))
+        n = end
+    return short
+
+
+def status_text(state: QuerniState, names: Sequence[str]) -> str:
+    """Return the status line: whose turn it is, or the result and, briefly, why the game ended."""
+    result = state.outcome()
+    if result is None:
+        name, seat = names[state.turn], SEATS[state.turn]
+        # Say the seat's colour too, unless the name already is it ("Blue to move").
+        who = name if name.lower() == seat else f"{name} ({seat})"
+        return f"{who} to move · ply {state.ply + 1}"
+    blue, red = state.removed
+    if result.is_draw:
+        one = state.draw_plies == 1
+        unit = ("full move" if one else "full moves") if state.draw_count == "moves" else ("ply" if one else "plies")
+        if state.counter >= state.draw_limit:
+            return f"Draw {blue} – {red} · no chain removed for {state.draw_plies} {unit}"
+        return f"Draw {blue} – {red} · {clean_text(result.reason).rstrip('.')}"
+    winner = result.winners[0]
+    loser = 1 - winner
+    head = f"{names[winner]} wins"
+    event = state.last
+    if state.removed[winner] == PIECES and event is not None and event.player == winner and event.removed:
+        return f"{head} · all {PIECES} pieces removed"
+    if event is not None and event.player == loser and event.removed:
+        short = _short_runs(state, loser)
+        if state.isolation == "any_stranded" and short:
+            return f"{head} · {names[loser]} stranded {', '.join(map(str, short))}"
+        if state.isolation == "no_triple_left" and not _has_triple(state, loser):
+            return f"{head} · {names[loser]} left no three in a row"
+    # A forfeit: the bot's own sentence ("Ana resigned.").
+    return f"{head} · {clean_text(result.reason).rstrip('.')}"
+
+
+def _has_triple(state: QuerniState, colour: int) -> bool:
+    """Tell whether ``colour`` still has three consecutive numbers on the board."""
+    run = 0
+    for n in range(1, PIECES + 1):
+        run = run + 1 if state.square_of(colour, n) >= 0 else 0
+        if run >= MIN_CHAIN:
+            return True
+    return False
+
+
+def _rows(state: QuerniState, names: Sequence[str], event: QuerniEvent | None, theme: Theme) -> list[PlayerRow]:
+    """Return the header rows: the seat's shape, name, pieces removed out of 16, turn or result."""
+    result = state.outcome()
+    rows = []
+    for seat in (0, 1):
+        tag = None
+        if result is not None:
+            tag = "draw" if result.is_draw else "winner" if seat in result.winners else None
+        gain = len(event.removed) if event is not None and event.player == seat else 0
+        rows.append(
+            PlayerRow(
+                name=names[seat],
+                seat=seat,
+                icon=blank_sprite(seat, 54, theme),
+                score=state.removed[seat],
+                target=PIECES,
+                facts=((None, "removed"),),
+                gain=gain,
+                active=result is None and state.turn == seat,
+                tag=tag,
+            )
+        )
+    return rows
+
+
+def _draw_counter(card: Image.Image, lay: Layout, state: QuerniState, theme: Theme) -> None:
+    """Draw the draw counter: the engine's sentence, and a bar that fills one segment per ply."""
+    draw = ImageDraw.Draw(card)
+    draw_text(
+        draw, (card.width / 2, lay.counter_top), state.counter_text(), theme.font_small, theme.text_muted, anchor="mt"
+    )
+    x0, y0, x1, y1 = lay.counter_bar
+    limit = state.draw_limit
+    filled = min(state.counter, limit)
+    # The last few plies before a draw are amber, so a coming draw is seen before it happens.
+    warn = max(0, limit - 5)
+    if limit <= SEGMENTED_COUNTER:
+        gap = 3 if limit <= 40 else 2
+        seg = (x1 - x0 - gap * (limit - 1)) / limit
+        for i in range(limit):
+            sx = x0 + i * (seg + gap)
+            colour = (theme.mark if i >= warn else theme.text) if i < filled else theme.panel
+            draw.rectangle((round(sx), y0, round(sx + seg) - 1, y1 - 1), fill=colour)
+    else:
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=theme.panel)
+        if filled:
+            colour = theme.mark if filled > warn else theme.text
+            draw.rectangle((x0, y0, x0 + round((x1 - x0) * filled / limit) - 1, y1 - 1), fill=colour)
+
+
+def _compose(
+    theme: Theme,
+    rows: Sequence[PlayerRow],
+    status: str,
+    state: QuerniState,
+    board: Sequence[int],
+    event: QuerniEvent | None,
+) -> Image.Image:
+    """Draw one card: header rows, status, draw counter, the pieces of ``board`` and the marks of ``event``."""
+    lay = layout(theme)
+    grid = lay.grid
+    card = static_card(theme).copy()
+    draw = ImageDraw.Draw(card)
+    draw_player_rows(card, rows, lay.header_top, theme)
+    draw_status(card, status, lay.status_top, theme)
+    _draw_counter(card, lay, state, theme)
+
+    def center(cell: int) -> tuple[int, int]:
+        return grid.center(cell % WIDTH, cell // WIDTH)
+
+    def box(cell: int) -> tuple[int, int, int, int]:
+        return grid.box(cell % WIDTH, cell // WIDTH)
+
+    cell_px = grid.cell
+    piece_px = piece_size(theme)
+    # Marks under the pieces: outlines at the cell edges, and arrows that pass under the jumped pieces.
+    if event is not None and event.path:
+        path = event.path
+        outline_box(draw, box(path[0]), theme, max(3, cell_px // 40), inset=3)
+        arrow_width = max(7, cell_px // 9)
+        for i in range(len(path) - 1):
+            start, end = center(path[i]), center(path[i + 1])
+            dx, dy = end[0] - start[0], end[1] - start[1]
+            # Stop short of the landing: at the piece's edge for the last one, before the next dot otherwise.
+            share = 0.38 if i == len(path) - 2 else 0.2
+            back = cell_px * share / math.hypot(dx, dy)
+            paste_arrow(card, start, (round(end[0] - dx * back), round(end[1] - dy * back)), arrow_width, theme)
+        if board[path[-1]]:
+            # The piece on the end square would hide an outline, so the whole square lights up instead.
+            _light_square(draw, box(path[-1]), theme)
+        else:
+            # The piece went on to leave in a chain: its ghost shows inside a thick outline.
+            outline_box(draw, box(path[-1]), theme, max(5, cell_px // 16), inset=3)
+
+    if event is not None and len(event.removed) > 1:
+        # The chain's links from ghost to ghost, in number order: it read as a chain a moment ago.
+        radius = piece_px / 2
+        for (_, a), (_, b) in itertools.pairwise(event.removed):
+            (ax, ay), (bx, by) = center(a), center(b)
+            length = math.hypot(bx - ax, by - ay)
+            ux, uy = (bx - ax) / length, (by - ay) / length
+            ends = [(ax + ux * radius, ay + uy * radius), (bx - ux * radius, by - uy * radius)]
+            draw.line(ends, fill=theme.seat_edge[event.player], width=max(7, cell_px // 8))
+            draw.line(ends, fill=theme.seat_fill[event.player], width=max(3, cell_px // 20))
+
+    for cell, value in enumerate(board):
+        if value:
+            colour, number = divmod(value - 1, PIECES)
+            paste_centered(card, piece_sprite(colour, number + 1, piece_px, theme), center(cell))
+
+    if event is not None:
+        for number, cell in event.removed:
+            paste_centered(card, ghost_sprite(event.player, number, piece_px, theme), center(cell))
+    return card
+
+
+@functools.cache
+def palette(theme: Theme) -> Image.Image:
+    """Return the fixed PNG palette for Querni cards of one theme, built once.
+
+    The palette comes from made-up cards holding every piece, ghosts of both
+    seats, every mark, tag and chip, so no real card needs a colour it lacks.
+    """
+    start = QuerniState(0, None, "any_stranded", 30, "plies", tuple([0] * (WIDTH * HEIGHT)), (0, 0), 0, 0, 0)
+    board = [0] * (WIDTH * HEIGHT)
+    for value in range(1, 2 * PIECES + 1):
+        board[value - 1 + (value > PIECES) * 4] = value
+    ghosts = tuple((n, 50 + n % 8) for n in range(1, 4))
+    cards = []
+    for seat in (0, 1):
+        event = QuerniEvent(seat, QuerniMove(44, 46, 1, 3), 5, (44, 46, 66, 64), ghosts, 28)
+        counter = replace(start, counter=28, turn=1 - seat, ply=1)
+        rows = [
+            PlayerRow(name, s, blank_sprite(s, 54, theme), 9, PIECES, ((None, "removed"),), 3, s == seat, tag)
+            for s, (name, tag) in enumerate((("Blue player", "winner" if seat else None), ("Red player", "draw")))
+        ]
+        cards.append(_compose(theme, rows, "Blue player (blue) to move · ply 30", counter, board, event))
+    sample = Image.new("RGB", (sum(card.width for card in cards), cards[0].height))
+    for i, card in enumerate(cards):
+        sample.paste(card, (i * card.width, 0))
+    return build_palette(sample, theme)
+
+
+def render_querni(
+    state: QuerniState,
+    *,
+    players: Sequence[str] | None = None,
+    last_move: bool = True,
+    theme: Theme = DEFAULT_THEME,
+) -> Picture:
+    """Draw a Querni position (see the module docstring for what the card shows)."""
+    theme = querni_theme(theme)
+    names = tuple(
+        display_name(players[i] if players and i < len(players) else "", SEATS[i].capitalize()) for i in (0, 1)
+    )
+    event = state.last if last_move else None
+    # Long names are cut in the status line, so that what happens after them stays readable.
+    status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names))
+    image = _compose(theme, _rows(state, names, event, theme), status, state, state.board, event)
+    return Picture(image, palette(theme))

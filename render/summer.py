@@ -1,0 +1,820 @@
+"""Summer's board picture.
+
+The card shows, top to bottom: one row per player (name chip in the seat's
+colours, pieces on the board and how many have arrived, the goal-row total and
+what the last ply changed in it, whose turn it is or who won), a status line
+(whose turn, Black's one last move once White has arrived, or the result and
+why), a line saying what the last move did, the board with its coordinates, and
+a legend with the game's mode.
+
+The board is square, or hexagonal: rows of pointed-top hexagons, odd rows
+(counting rank 1 as row 0) shifted half a cell to the right, as the engine
+counts them.  File letters run along the bottom (and along the top of the hex
+board, whose columns slant), rank numbers up the left side; a flag in each
+side's colours marks the row that side is racing to.
+
+Cells differ by symbol as well as colour: plus cells are light green with a
+``+``, minus cells dark violet with a ``−``, the two start rows plain slate.  A
+piece standing on a plus or minus cell carries a small chip with the symbol, so
+the cell's kind stays readable under it.  Pieces are discs with their weight
+in large type, cream with a near-black edge (White) or near-black with a cream
+edge (Black), so the sides stay apart in greyscale.
+
+The last ply is marked by shape: a thin amber outline and an arrow from the
+cell the piece left, a thick outline on the cell it went to, and a badge for
+what happened there: two joined rings (merged), a burst (collided, including a
+field-mode win), a cross over a faded ghost (removed: equal weights, or a
+weight brought to 0), and a ``+1`` or ``−1`` pill when the cell changed the
+mover's weight.
+
+>>> from engines import GAMES
+>>> state = GAMES["summer"].new(size=3, weights=[1, 2, 3], black_weights=[3, 1, 2], terrain=["...", "+-+", "..."])
+>>> state = state.play("c1-b2")
+>>> picture = render_summer(state, players=("Ana", "Bo"), last_move=True)
+>>> picture.image.mode, picture.image.width
+('RGB', 720)
+>>> last_move_text(state)
+'White c1-b2 (3): −1 → 2'
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engines.summer import DESTROYED, FIELD_WIN, MERGED, MOVED, SEATS, SummerState
+from render.draw import (
+    FILE_LETTERS,
+    Ellipse,
+    Grid,
+    Layer,
+    Picture,
+    PlayerRow,
+    Point,
+    Poly,
+    Shape,
+    build_palette,
+    display_name,
+    draw_grid,
+    draw_player_rows,
+    draw_status,
+    new_card,
+    outline_box,
+    paint_sprite,
+    paste_arrow,
+    paste_centered,
+    pill_sprite,
+    player_row_height,
+    with_opacity,
+)
+from render.text import clean_text, draw_text, ellipsize, fit_size, text_width
+from render.theme import DEFAULT_THEME, RGB, Theme
+
+MINUS = "\u2212"  # a true minus sign: a hyphen reads as a dash at small sizes
+
+# Cell colours.  Their lightness alone tells them apart (greyscale: plus ≈ 160, start rows ≈ 120,
+# minus ≈ 90), between Black's pieces (≈ 35) and White's (≈ 240); the hues (green, slate, violet)
+# stay apart for the common colour blindnesses, and each terrain cell also carries its symbol.
+PLUS_FILL: RGB = (122, 186, 150)
+PLUS_INK: RGB = (56, 112, 84)
+MINUS_FILL: RGB = (100, 78, 128)
+MINUS_INK: RGB = (170, 150, 200)
+START_FILL: RGB = (108, 124, 138)
+# Chips on occupied cells use strong ink, since they are small.
+CHIP_INK: tuple[RGB, RGB] = ((20, 52, 36), (244, 236, 255))
+
+# A piece's disc takes this share of the widest circle that fits in its cell.
+PIECE_SHARE = 0.86
+# Pieces removed by the last ply are shown as ghosts at this opacity.
+GHOST_OPACITY = 0.4
+# Where the small marks sit, as a share of the cell's inscribed radius, up-left and up-right of centre.
+CORNER = 0.64
+LEGEND_LINE = 40
+LEGEND_LINES = 4
+
+# Badges for what the last ply did on its target cell.
+BADGE_MERGED = "merged"
+BADGE_COLLIDED = "collided"
+
+
+# -- board geometry -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Where the cells of one board size and shape fall on the card.
+
+    ``pitch`` is the distance between the centres of two cells side by side,
+    ``radius`` the radius of the widest circle inside a cell's pad, ``centers``
+    each cell's centre in the engine's cell order (rank 1 first).
+    """
+
+    size: int
+    hexagonal: bool
+    pitch: int
+    left: int
+    top: int
+    width: int
+    height: int
+    radius: float
+    centers: tuple[tuple[int, int], ...]
+
+    @property
+    def right(self) -> int:
+        return self.left + self.width
+
+    @property
+    def bottom(self) -> int:
+        return self.top + self.height
+
+    @property
+    def frame(self) -> int:
+        """Return the width of the frame around the cells."""
+        return max(4, self.pitch // 20)
+
+    @property
+    def grid(self) -> Grid:
+        """Return the square grid (square boards only)."""
+        return Grid(self.size, self.size, self.pitch, self.left, self.top)
+
+    @property
+    def hex_radius(self) -> float:
+        """Return a hexagon's circumradius (centre to corner)."""
+        return self.pitch / math.sqrt(3)
+
+    def hexagon(self, cell: int, shrink: float = 0.0) -> list[Point]:
+        """Return the corners of ``cell``'s hexagon, ``shrink`` pixels inside it."""
+        x, y = self._exact_center(cell)
+        return [(x + dx, y + dy) for dx, dy in hexagon_points(self.hex_radius - shrink)]
+
+    def _exact_center(self, cell: int) -> Point:
+        rank, file = divmod(cell, self.size)
+        if not self.hexagonal:
+            cx, cy = self.centers[cell]
+            return float(cx), float(cy)
+        r = self.hex_radius
+        # Odd rows sit half a cell to the right; rows are 1.5 circumradii apart.
+        return self.left + self.pitch * (file + 0.5 + 0.5 * (rank % 2)), self.top + r + (self.size - 1 - rank) * 1.5 * r
+
+    def corner(self, cell: int, side: int, below: bool = False) -> tuple[int, int]:
+        """Return the point up-left (``side`` -1) or up-right (+1) of a cell's centre where small marks go.
+
+        ``below`` gives the points down-left and down-right instead.
+        """
+        x, y = self.centers[cell]
+        offset = self.radius * CORNER
+        return round(x + side * offset), round(y + offset if below else y - offset)
+
+
+def hexagon_points(radius: float) -> list[Point]:
+    """Return the corners of a pointed-top hexagon of circumradius ``radius`` around ``(0, 0)``."""
+    return [(radius * math.cos(math.radians(a)), radius * math.sin(math.radians(a))) for a in range(-90, 270, 60)]
+
+
+def make_board(size: int, hexagonal: bool, left: int, top: int, room: int) -> Board:
+    """Lay out a ``size`` x ``size`` board ``room`` pixels wide from ``left``, from ``top`` down."""
+    if not hexagonal:
+        cell = room // size
+        grid = Grid(size, size, cell, left + (room - cell * size) // 2, top)
+        centers = tuple(grid.center(c % size, c // size) for c in range(size * size))
+        gap = max(2, cell // 40)
+        return Board(size, False, cell, grid.left, top, grid.width, grid.height, cell / 2 - gap, centers)
+    # An even whole pitch puts every centre on a whole pixel across, so the pasted cells line up.
+    pitch = int(room / (size + 0.5)) // 2 * 2
+    radius = pitch / math.sqrt(3)
+    width = math.ceil(pitch * (size + 0.5))
+    height = math.ceil(2 * radius + 1.5 * radius * (size - 1))
+    board_left = left + (room - width) // 2
+    shell = Board(size, True, pitch, board_left, top, width, height, 0.0, ())
+    exact = [shell._exact_center(c) for c in range(size * size)]
+    centers = tuple((round(x), round(y)) for x, y in exact)
+    inset = max(2.0, pitch / 40)  # the gap between neighbouring pads, as on the square board
+    return Board(size, True, pitch, board_left, top, width, height, pitch / 2 - inset, centers)
+
+
+# -- layout -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each part of the card goes for one board size, shape and theme."""
+
+    width: int
+    height: int
+    header_top: int
+    status_top: int
+    caption_top: int
+    board: Board
+    legend_top: int
+
+
+@functools.cache
+def layout(size: int, hexagonal: bool, theme: Theme) -> Layout:
+    """Compute the card layout for a ``size`` x ``size`` square or hex board."""
+    width, pad = theme.width, theme.padding
+    header_top = pad
+    status_top = header_top + 2 * player_row_height(theme) + 6
+    caption_top = status_top + theme.font_body + 14
+    # Rank numbers on the left, goal flags on the right, the same room on both sides keeps the board centred.
+    side_room = theme.font_coordinate + 20
+    top_room = theme.font_coordinate + 18 if hexagonal else 0  # the hex board has letters on top as well
+    board_top = caption_top + theme.font_small + 26 + top_room
+    board = make_board(size, hexagonal, pad + side_room, board_top, width - 2 * pad - 2 * side_room)
+    legend_top = board.bottom + theme.font_coordinate + 34
+    height = legend_top + LEGEND_LINES * LEGEND_LINE + pad
+    return Layout(width, height, header_top, status_top, caption_top, board, legend_top)
+
+
+# -- sprites ------------------------------------------------------------------------------------------------------
+
+
+def _weight_size(text: str, diameter: int) -> int:
+    """Return the largest type size at which a weight fits well inside a disc of ``diameter``."""
+    return fit_size(text, max(8, round(diameter * 0.56)), diameter * 0.7, 8)
+
+
+@functools.lru_cache(maxsize=2048)  # bounded: weights can grow large in long games
+def piece_sprite(seat: int, weight: int, diameter: int, theme: Theme) -> Image.Image:
+    """Return a piece: a disc in the seat's colours with its weight in large type; cached, never drawn into."""
+    fill, edge, ink = theme.seat_fill[seat], theme.seat_edge[seat], theme.seat_text[seat]
+    layers = [Layer((Ellipse(50, 50, 47, 47),), edge), Layer((Ellipse(50, 50, 41, 41),), fill)]
+    sprite = paint_sprite(diameter, layers, theme.supersample)
+    if weight:
+        text = str(weight)
+        size = _weight_size(text, diameter)
+        draw_text(ImageDraw.Draw(sprite), (diameter / 2, diameter / 2 + 1), text, size, ink, anchor="mm")
+    return sprite
+
+
+@functools.lru_cache(maxsize=256)
+def ghost_sprite(seat: int, weight: int, diameter: int, theme: Theme) -> Image.Image:
+    """Return a faded piece, for one the last ply removed."""
+    return with_opacity(piece_sprite(seat, weight, diameter, theme), GHOST_OPACITY)
+
+
+def _bar(cx: float, cy: float, half_length: float, half_width: float, angle: float = 0.0) -> Poly:
+    """Return a bar centred on ``(cx, cy)``, turned by ``angle`` degrees."""
+    a = math.radians(angle)
+    ux, uy, nx, ny = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    corners = ((1, 1), (1, -1), (-1, -1), (-1, 1))
+    return Poly(
+        tuple(
+            (cx + ux * half_length * s + nx * half_width * t, cy + uy * half_length * s + ny * half_width * t)
+            for s, t in corners
+        )
+    )
+
+
+def _symbol(plus: bool, half_length: float = 30, half_width: float = 8) -> tuple[Shape, ...]:
+    """Return a plus or minus sign centred in the 100-unit box."""
+    bars: tuple[Shape, ...] = (_bar(50, 50, half_length, half_width),)
+    return (*bars, _bar(50, 50, half_length, half_width, 90)) if plus else bars
+
+
+@functools.cache
+def symbol_sprite(plus: bool, size: int, theme: Theme) -> Image.Image:
+    """Return the large plus or minus sign printed on an empty terrain cell."""
+    return paint_sprite(size, [Layer(_symbol(plus, 34, 9), PLUS_INK if plus else MINUS_INK)], theme.supersample)
+
+
+@functools.cache
+def chip_sprite(plus: bool, size: int, theme: Theme) -> Image.Image:
+    """Return the small chip that shows a cell's sign beside the piece standing on it."""
+    layers = [
+        Layer((Ellipse(50, 50, 48, 48),), theme.mark_edge),
+        Layer((Ellipse(50, 50, 40, 40),), PLUS_FILL if plus else MINUS_FILL),
+        Layer(_symbol(plus, 26, 8), CHIP_INK[0 if plus else 1]),
+    ]
+    return paint_sprite(size, layers, theme.supersample)
+
+
+@functools.cache
+def swatch_sprite(plus: bool, size: int, theme: Theme) -> Image.Image:
+    """Return a small plus or minus cell for the legend."""
+    square = Poly(((6, 6), (94, 6), (94, 94), (6, 94)))
+    layers = [
+        Layer((square,), PLUS_FILL if plus else MINUS_FILL, 4),
+        Layer(_symbol(plus, 30, 9), PLUS_INK if plus else MINUS_INK),
+    ]
+    return paint_sprite(size, layers, theme.supersample)
+
+
+def _burst() -> Poly:
+    """Return an eight-pointed burst, for a collision."""
+    points = []
+    for i in range(16):
+        r = 30 if i % 2 == 0 else 14
+        a = math.radians(i * 22.5 - 90)
+        points.append((50 + r * math.cos(a), 50 + r * math.sin(a)))
+    return Poly(tuple(points))
+
+
+@functools.cache
+def badge_sprite(kind: str, diameter: int, theme: Theme) -> Image.Image:
+    """Return a round amber badge for what the last ply did: merged or collided."""
+    layers = [Layer((Ellipse(50, 50, 47, 47),), theme.mark_edge), Layer((Ellipse(50, 50, 40, 40),), theme.mark)]
+    if kind == BADGE_MERGED:
+        # Two rings run together into one outline: two pieces became one.
+        layers.append(Layer((Ellipse(39, 50, 15, 15), Ellipse(61, 50, 15, 15)), theme.mark_edge))
+        layers.append(Layer((Ellipse(39, 50, 8, 8), Ellipse(61, 50, 8, 8)), theme.mark))
+    else:
+        layers.append(Layer((_burst(),), theme.mark_edge))
+    return paint_sprite(diameter, layers, theme.supersample)
+
+
+@functools.cache
+def cross_sprite(size: int, theme: Theme) -> Image.Image:
+    """Return a large amber cross drawn over the ghost of a removed piece."""
+    bars = (_bar(50, 50, 36, 6, 45), _bar(50, 50, 36, 6, -45))
+    return paint_sprite(size, [Layer(bars, theme.mark_edge, 3.5), Layer(bars, theme.mark)], theme.supersample)
+
+
+@functools.cache
+def removed_icon(size: int, theme: Theme) -> Image.Image:
+    """Return the legend's icon for a removed piece: a White ghost crossed out."""
+    icon = ghost_sprite(0, 0, size, theme).copy()
+    cross = cross_sprite(round(size * 0.8), theme)
+    icon.alpha_composite(cross, ((size - cross.width) // 2, (size - cross.height) // 2))
+    return icon
+
+
+@functools.cache
+def flag_sprite(seat: int, size: int, theme: Theme) -> Image.Image:
+    """Return a small flag in a seat's colours, marking the row that seat races to."""
+    pole = Poly(((22, 8), (30, 8), (30, 94), (22, 94)))
+    cloth = Poly(((30, 10), (88, 29), (30, 50)))
+    return paint_sprite(
+        size,
+        [Layer((pole, cloth), theme.seat_edge[seat], 5), Layer((pole, cloth), theme.seat_fill[seat])],
+        theme.supersample,
+    )
+
+
+@functools.cache
+def _sizes(size: int, hexagonal: bool, theme: Theme) -> tuple[int, int, int, int, int]:
+    """Return the pixel sizes of a piece, a cell symbol, a chip, a badge and the ±1 type on this board."""
+    radius = layout(size, hexagonal, theme).board.radius
+    piece = round(2 * radius * PIECE_SHARE)
+    symbol = round(radius * 1.05)
+    chip = max(14, round(radius * 0.62))
+    badge = max(18, round(radius * 0.74))
+    pill = max(14, min(theme.font_small, round(radius * 0.62)))
+    return piece, symbol, chip, badge, pill
+
+
+# -- the parts that do not change during a game ------------------------------------------------------------------
+
+MODE_LINES = {
+    "classic": "Classic: in a collision the heavier piece survives",
+    "field": "Field: on a + cell the mover always wins",
+}
+MOVE_LINES = {
+    False: "A piece moves forward, diagonally forward or sideways",
+    True: "A piece moves to one of 2 cells ahead or 2 beside it",
+}
+
+
+@functools.cache
+def static_card(size: int, hexagonal: bool, mode: str, theme: Theme) -> Image.Image:
+    """Return what never changes in a game: background, coordinates, goal flags and legend."""
+    lay = layout(size, hexagonal, theme)
+    card = new_card(lay.width, lay.height, theme)
+    board = lay.board
+    draw = ImageDraw.Draw(card)
+    text_size, colour = theme.font_coordinate, theme.coordinate
+    frame = board.frame
+    if hexagonal:
+        ImageDraw.Draw(card).rounded_rectangle(
+            (board.left - frame, board.top - frame, board.right + frame - 1, board.bottom + frame - 1),
+            radius=frame * 2,
+            fill=theme.board_frame,
+        )
+        # Letters under rank 1 and over rank N, on each row's own cells: hex columns slant.
+        for file in range(size):
+            x, _ = board.centers[file]
+            draw_text(draw, (x, board.bottom + frame + 6), FILE_LETTERS[file], text_size, colour, anchor="mt")
+            x, _ = board.centers[(size - 1) * size + file]
+            draw_text(draw, (x, board.top - frame - 6), FILE_LETTERS[file], text_size, colour, anchor="mb")
+        for rank in range(size):
+            _, y = board.centers[rank * size]
+            draw_text(draw, (board.left - frame - 10, y), str(rank + 1), text_size, colour, anchor="rm")
+    else:
+        draw_grid(card, board.grid, theme)
+    flag_px = max(22, min(34, round(board.radius)))
+    for seat, rank in ((0, size - 1), (1, 0)):  # White races to rank N, Black to rank 1
+        _, y = board.centers[rank * size]
+        flag = flag_sprite(seat, flag_px, theme)
+        card.paste(flag, (board.right + frame + 6, y - flag.height // 2), flag)
+    _draw_legend(card, lay, mode, theme)
+    return card
+
+
+def _draw_legend(card: Image.Image, lay: Layout, mode: str, theme: Theme) -> None:
+    """Draw what the cells, flags and marks mean, the collision mode and how pieces move."""
+    icon = 30
+    y = lay.legend_top + LEGEND_LINE // 2
+    outline = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    outline_box(ImageDraw.Draw(outline), (0, 0, icon, icon), theme, 3, inset=1)
+    lines: list[list[tuple[tuple[Image.Image, ...], str]]] = [
+        [
+            ((swatch_sprite(True, icon, theme),), "plus: +1"),
+            ((swatch_sprite(False, icon, theme),), f"minus: {MINUS}1"),
+            ((flag_sprite(0, icon, theme), flag_sprite(1, icon, theme)), "goal rows"),
+        ],
+        [
+            ((outline,), "last move"),
+            ((badge_sprite(BADGE_MERGED, icon, theme),), "merged"),
+            ((badge_sprite(BADGE_COLLIDED, icon, theme),), "collided"),
+            ((removed_icon(icon, theme),), "removed"),
+        ],
+        [((), MODE_LINES[mode])],
+        [((), MOVE_LINES[lay.board.hexagonal])],
+    ]
+    for parts in lines:
+        _legend_line(card, parts, y, theme)
+        y += LEGEND_LINE
+
+
+def _legend_line(card: Image.Image, parts: Sequence[tuple[tuple[Image.Image, ...], str]], y: int, theme: Theme) -> None:
+    """Draw (icons, text) pairs as one centred line whose vertical middle is ``y``."""
+    draw = ImageDraw.Draw(card)
+    gap, spacing = 6, 24
+    room = card.width - 2 * theme.padding
+    size = theme.font_small
+    if len(parts) == 1 and not parts[0][0]:
+        size = fit_size(parts[0][1], size, room, 16)
+
+    def width_of(icons: tuple[Image.Image, ...], text: str) -> int:
+        return sum(i.width + gap for i in icons) + math.ceil(text_width(text, size))
+
+    widths = [width_of(icons, text) for icons, text in parts]
+    x = (card.width - sum(widths) - spacing * (len(parts) - 1)) // 2
+    for (icons, text), width in zip(parts, widths, strict=True):
+        start = x
+        for icon in icons:
+            card.paste(icon, (x, y - icon.height // 2), icon)
+            x += icon.width + gap
+        draw_text(draw, (x, y), text, size, theme.text_muted, anchor="lm")
+        x = start + width + spacing
+
+
+@functools.cache
+def hex_pad_sprite(kind: int, pitch: int, theme: Theme) -> Image.Image:
+    """Return one hex cell pad (plus, minus or start row), smooth-edged, to paste at each cell of its kind."""
+    side = math.ceil(2 * pitch / math.sqrt(3)) + 2
+    unit = 100 / side  # 100-unit box units per pixel
+    gap = max(2.0, pitch / 40)
+    pad = Poly(tuple((50 + x * unit, 50 + y * unit) for x, y in hexagon_points(pitch / math.sqrt(3) - gap - 1)))
+    fill = PLUS_FILL if kind > 0 else MINUS_FILL if kind < 0 else START_FILL
+    return paint_sprite(side, [Layer((pad,), theme.cell_edge, 1), Layer((pad,), fill)], theme.supersample)
+
+
+def _hex_cells(card: Image.Image, board: Board, terrain: tuple[int, ...], theme: Theme) -> None:
+    """Paste the hex board's cell pads, one ready sprite per kind of cell."""
+    pads = {kind: hex_pad_sprite(kind, board.pitch, theme) for kind in (-1, 0, 1)}
+    for cell, kind in enumerate(terrain):
+        paste_centered(card, pads[kind], board.centers[cell])
+
+
+@functools.lru_cache(maxsize=32)  # one entry per game being shown: the terrain is fixed for a whole game
+def terrain_card(size: int, hexagonal: bool, mode: str, terrain: tuple[int, ...], theme: Theme) -> Image.Image:
+    """Return the static card with this game's cells painted: plus, minus and start rows."""
+    lay = layout(size, hexagonal, theme)
+    card = static_card(size, hexagonal, mode, theme).copy()
+    board = lay.board
+    if hexagonal:
+        _hex_cells(card, board, terrain, theme)
+    else:
+
+        def fill(file: int, rank: int) -> RGB:
+            kind = terrain[rank * size + file]
+            return PLUS_FILL if kind > 0 else MINUS_FILL if kind < 0 else START_FILL
+
+        draw_grid(card, board.grid, theme, coordinates=False, fill=fill)
+    _, symbol_px, _, _, _ = _sizes(size, hexagonal, theme)
+    signs = (symbol_sprite(False, symbol_px, theme), symbol_sprite(True, symbol_px, theme))
+    for cell, kind in enumerate(terrain):
+        if kind:
+            paste_centered(card, signs[kind > 0], board.centers[cell])
+    return card
+
+
+# -- texts --------------------------------------------------------------------------------------------------------
+
+
+def _seat(seat: int) -> str:
+    return SEATS[seat].capitalize()
+
+
+def status_text(state: SummerState, names: Sequence[str]) -> str:
+    """Return the status line: whose turn it is (and Black's last move), or the result and why the game ended."""
+    result = state.outcome()
+    if result is None:
+        if state.black_last_move:
+            why = "White has arrived" if max(state.board) > 0 else "White has no pieces"
+            return f"{why}: {names[1]} has one last move"
+        return f"{names[state.turn]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
+    white, black = state.scores()
+    draw = len(result.winners) > 1
+    natural = True
+    if state.black_arrived:
+        why = "all Black pieces on rank 1" if min(state.board) < 0 else "Black has no pieces left"
+    elif state.white_arrived and state.turn == 0:
+        # Black moved last and every White piece is home (or gone): rule (iii).  Either that was Black's
+        # one last move, or Black's ply removed the last White piece still on its way.
+        size = state.size
+        if max(state.board) <= 0:
+            why = "White has no pieces left"
+        elif max(board_before(state)[: size * size - size]) <= 0:
+            why = "Black made its last move"
+        else:
+            why = "Black stopped White's last piece"
+    elif state.ply >= state.max_plies:
+        # A SAFETY rule, not a rule of the game: say so (the limit itself was on every earlier status line).
+        why = "move limit reached"
+    else:
+        # A forfeit: the bot's own sentence ("Bo resigned.").
+        natural = False
+        why = clean_text(result.reason).rstrip(".")
+    if draw:
+        head = f"Draw {white} – {black}"
+    else:
+        winner = result.winners[0]
+        head = f"{names[winner]} wins"
+        if natural:
+            head += f" {max(white, black)} – {min(white, black)}"
+    return f"{head} · {why}"
+
+
+def status_names(names: Sequence[str], theme: Theme) -> list[str]:
+    """Return the names shortened for the status line, so that its end (why, the move limit) is never cut."""
+    return [ellipsize(name, theme.font_body, theme.width * 0.3) for name in names]
+
+
+def _change(modifier: int, result: int, zeroed: bool) -> str:
+    """Describe the cell's ±1 on the mover's piece, e.g. ``", −1 → 7"`` (empty if none applied)."""
+    if not modifier:
+        return ""
+    sign = "+" if modifier > 0 else MINUS
+    return f", {sign}1 → 0, removed" if zeroed else f", {sign}1 → {abs(result)}"
+
+
+def last_move_text(state: SummerState) -> str:
+    """Return one short line saying what the last ply did, e.g. ``White c1-b2: merged 3 + 5 = 8, −1 → 7``."""
+    event = state.last
+    if event is None:
+        return "White moves first · each side races to the far row"
+    names = state.geometry.names
+    who = _seat(event.player)
+    head = f"{who} {names[event.move.frm]}-{names[event.move.to]}"
+    weight, other = event.weight, abs(event.resident)
+    change = _change(event.modifier, event.result, event.zeroed)
+    # The merged or surviving weight before the cell's ±1; a piece the −1 took to 0 weighed 1.
+    survivor = 1 if event.zeroed else abs(event.result) - event.modifier
+    own = event.resident * (1 if event.player == 0 else -1) > 0
+    if event.action == MOVED:
+        text = f"{head} ({weight})" + (f":{change[1:]}" if change else "")
+    elif event.action == MERGED:
+        sign = "+" if weight < other else MINUS
+        text = f"{head}: merged {weight} {sign} {other} = {survivor}{change}"
+    elif event.action == DESTROYED:
+        text = f"{head}: {weight} onto {'own' if own else _seat(1 - event.player)} {other}, both removed"
+    elif event.action == FIELD_WIN:
+        text = f"{head}: field win {weight} + {other} = {survivor}{change}"
+    elif event.zeroed or (event.result > 0) == (event.player == 0):
+        text = f"{head}: hit {_seat(1 - event.player)} {other}, {weight} {MINUS} {other} = {survivor}{change}"
+    else:
+        left = abs(event.result)
+        text = f"{head}: {weight} hit {other}, {_seat(1 - event.player)} keeps {other} {MINUS} {weight} = {left}"
+    return text
+
+
+# -- one frame ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """What to mark for one ply: the cells, a badge, a ±1 pill, and a ghost of a removed piece."""
+
+    frm: int
+    to: int
+    badge: str | None = None
+    modifier: int = 0
+    ghost: tuple[int, int] | None = None  # (seat, weight) of the piece removed on ``to``
+
+
+def marks_of(state: SummerState) -> Marks | None:
+    """Return the marks of the last ply, or ``None`` at the start."""
+    event = state.last
+    if event is None:
+        return None
+    frm, to = event.move
+    # A removal shows as a crossed-out ghost rather than a badge; a merge or collision keeps its badge.
+    badge = {MERGED: BADGE_MERGED, DESTROYED: None, MOVED: None}.get(event.action, BADGE_COLLIDED)
+    ghost = None
+    if event.action == DESTROYED:
+        ghost = (0 if event.resident > 0 else 1, abs(event.resident))
+    elif event.zeroed:
+        # The cell's −1 took the mover's piece to 0: show it as it was just before, at weight 1.
+        ghost = (event.player, 1)
+    return Marks(frm, to, badge, event.modifier, ghost)
+
+
+def goal_gains(state: SummerState) -> tuple[int, int]:
+    """Return how much the last ply changed each side's goal-row total."""
+    before = board_before(state)
+    size = state.size
+    then = (sum(v for v in before[size * size - size :] if v > 0), -sum(v for v in before[:size] if v < 0))
+    now = state.goal_totals()
+    return (now[0] - then[0], now[1] - then[1])
+
+
+def board_before(state: SummerState) -> tuple[int, ...]:
+    """Return the board as it was before the last ply (the event says what stood on both cells)."""
+    event = state.last
+    if event is None:
+        return state.board
+    before = list(state.board)
+    before[event.move.frm] = event.weight if event.player == 0 else -event.weight
+    before[event.move.to] = event.resident
+    return tuple(before)
+
+
+def _rows(state: SummerState, names: Sequence[str], gains: tuple[int, int], theme: Theme) -> list[PlayerRow]:
+    """Return the header rows: disc, name, pieces on the board and arrived, goal-row total, turn or result."""
+    result = state.outcome()
+    size = state.size
+    goals = state.goal_totals()
+    rows = []
+    for seat in (0, 1):
+        sign = 1 if seat == 0 else -1
+        pieces = sum(1 for v in state.board if v * sign > 0)
+        goal_row = state.board[size * size - size :] if seat == 0 else state.board[:size]
+        arrived = sum(1 for v in goal_row if v * sign > 0)
+        # "all arrived" is what hands Black its last move, or ends the game: say it in words.
+        home = "none left" if not pieces else "all arrived" if arrived == pieces else f"{arrived} arrived"
+        tag = None
+        if result is not None:
+            tag = "draw" if len(result.winners) > 1 else "winner" if seat in result.winners else None
+        elif seat == 1 and state.black_last_move:
+            tag = "last move"
+        rows.append(
+            PlayerRow(
+                name=names[seat],
+                seat=seat,
+                icon=piece_sprite(seat, 0, 54, theme),
+                score=goals[seat],
+                facts=((piece_sprite(seat, 0, 26, theme), f"×{pieces}"), (None, home)),
+                gain=gains[seat],
+                active=result is None and state.to_move == seat,
+                tag=tag,
+                score_label="goal",
+            )
+        )
+    return rows
+
+
+def _outline_cell(draw: ImageDraw.ImageDraw, board: Board, cell: int, width: int, theme: Theme) -> None:
+    """Outline a cell with the amber last-move ring edged in a dark line."""
+    if not board.hexagonal:
+        rank, file = divmod(cell, board.size)
+        outline_box(draw, board.grid.box(file, rank), theme, width, inset=4)
+        return
+    for colour, shrink, line in ((theme.mark_edge, 4 + width / 2, width + 4), (theme.mark, 4 + width / 2, width)):
+        points = board.hexagon(cell, shrink)
+        draw.line([*points, points[0], points[1]], fill=colour, width=round(line), joint="curve")
+
+
+def _compose(
+    size: int,
+    hexagonal: bool,
+    mode: str,
+    terrain: tuple[int, ...],
+    theme: Theme,
+    rows: Sequence[PlayerRow],
+    status: str,
+    caption: str,
+    board_values: Sequence[int],
+    marks: Sequence[Marks],
+) -> Image.Image:
+    """Draw one card: header, status, caption, the pieces and the marks."""
+    lay = layout(size, hexagonal, theme)
+    board = lay.board
+    card = terrain_card(size, hexagonal, mode, terrain, theme).copy()
+    draw = ImageDraw.Draw(card)
+    draw_player_rows(card, rows, lay.header_top, theme)
+    # A status line may shrink a little below the theme's small size before it is cut.
+    draw_status(
+        card, status, lay.status_top, theme, size=fit_size(status, theme.font_body, card.width - 2 * theme.padding, 18)
+    )
+    if caption:
+        room = card.width - 2 * theme.padding
+        text_size = fit_size(caption, theme.font_small, room, 16)
+        caption = ellipsize(caption, text_size, room)
+        draw_text(draw, (card.width / 2, lay.caption_top), caption, text_size, theme.mark, anchor="mt")
+    piece_px, _, chip_px, badge_px, pill_px = _sizes(size, hexagonal, theme)
+    centers = board.centers
+
+    # Marks under the pieces: outlines at the cell edges, and the arrow up to the edge of the landing piece.
+    for mark in marks:
+        _outline_cell(draw, board, mark.frm, max(3, board.pitch // 40), theme)
+        start, end = centers[mark.frm], centers[mark.to]
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        back = board.radius * 0.8 / math.hypot(dx, dy)
+        tip = (round(end[0] - dx * back), round(end[1] - dy * back))
+        paste_arrow(card, start, tip, max(6, board.pitch // 11), theme)
+        _outline_cell(draw, board, mark.to, max(4, board.pitch // 20), theme)
+
+    chips = (chip_sprite(False, chip_px, theme), chip_sprite(True, chip_px, theme))
+    # Where the cell's ±1 was just applied, its pill replaces the chip.
+    signed = {mark.to for mark in marks if mark.modifier}
+    for cell, value in enumerate(board_values):
+        if value:
+            paste_centered(card, piece_sprite(0 if value > 0 else 1, abs(value), piece_px, theme), centers[cell])
+            if terrain[cell] and cell not in signed:
+                paste_centered(card, chips[terrain[cell] > 0], board.corner(cell, -1))
+
+    # Marks over the pieces: a ghost crossed out, the badge of what happened, the cell's ±1.
+    for mark in marks:
+        center = centers[mark.to]
+        # The badge and pill sit on the side away from the arrow: below when the piece came down the board.
+        below = centers[mark.frm][1] < center[1]
+        if mark.ghost is not None:
+            paste_centered(card, ghost_sprite(*mark.ghost, piece_px, theme), center)
+            paste_centered(card, cross_sprite(round(piece_px * 0.8), theme), center)
+        if mark.badge is not None:
+            paste_centered(card, badge_sprite(mark.badge, badge_px, theme), board.corner(mark.to, 1, below))
+        if mark.modifier:
+            text = "+1" if mark.modifier > 0 else f"{MINUS}1"
+            pill = pill_sprite(text, pill_px, theme.mark, theme.mark_edge, theme.mark_edge, theme)
+            paste_centered(card, pill, board.corner(mark.to, -1, below))
+    return card
+
+
+@functools.cache
+def palette(size: int, hexagonal: bool, theme: Theme) -> Image.Image:
+    """Return the fixed PNG palette for Summer cards of one size, shape and theme, built once.
+
+    The palette comes from made-up cards that hold every kind of cell, piece,
+    chip, badge, ghost, pill, tag and turn marker, so no real card needs a
+    colour it lacks; mapping to a ready palette is far cheaper than building one.
+    """
+    cells = size * size
+    terrain = tuple(0 if c < size or c >= cells - size else (1 if (c * 7 // 3) % 2 else -1) for c in range(cells))
+    values = [0] * cells
+    values[0], values[1], values[size], values[size + 1] = 3, -12, 7, -5
+    values[cells - 1], values[cells - size], values[cells - 2 * size] = 1, -2, 140
+    marks = [
+        Marks(1, size + 1, BADGE_MERGED, 1),
+        Marks(size + 2, 2 * size + 2, None, -1, (0, 4)),
+        Marks(cells - 2, cells - size - 2, BADGE_COLLIDED, 0, (1, 9)),
+    ]
+    names = ("White player", "Black player")
+    cards = []
+    for active, tags in ((0, (None, "last move")), (1, ("winner", None)), (None, ("draw", "draw"))):
+        rows = [
+            PlayerRow(names[seat], seat, piece_sprite(seat, 0, 54, theme), 17, None,
+                      ((piece_sprite(seat, 0, 26, theme), "×9"), (None, "all arrived")), 2 - 4 * seat,
+                      active == seat, tags[seat], "goal")
+            for seat in (0, 1)
+        ]  # fmt: skip
+        caption = f"White c1-c2: merged 3 + 5 = 8, {MINUS}1 → 7"
+        cards.append(
+            _compose(size, hexagonal, "classic", terrain, theme, rows, "White player to move · ply 1", caption,
+                     values, marks)
+        )  # fmt: skip
+    sample = Image.new("RGB", (sum(card.width for card in cards), cards[0].height))
+    for i, card in enumerate(cards):
+        sample.paste(card, (i * card.width, 0))
+    return build_palette(sample, theme)
+
+
+def render_summer(
+    state: SummerState,
+    *,
+    players: Sequence[str] | None = None,
+    last_move: bool = True,
+    theme: Theme = DEFAULT_THEME,
+) -> Picture:
+    """Draw a Summer position (see the module docstring for what the card shows)."""
+    names = tuple(display_name(players[i] if players and i < len(players) else "", _seat(i)) for i in (0, 1))
+    hexagonal = state.shape == "hex"
+    marks = marks_of(state) if last_move else None
+    gains = goal_gains(state) if last_move else (0, 0)
+    image = _compose(
+        state.size,
+        hexagonal,
+        state.mode,
+        state.terrain,
+        theme,
+        _rows(state, names, gains, theme),
+        status_text(state, status_names(names, theme)),
+        last_move_text(state) if last_move else "",
+        state.board,
+        [marks] if marks is not None else [],
+    )
+    return Picture(image, palette(state.size, hexagonal, theme))

@@ -1,0 +1,430 @@
+"""Summer's board card: cells, pieces, every kind of last-move mark, header, status, geometry, sizes and limits."""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engines import GAMES
+from engines.summer import SummerState, new
+from render import render, render_image
+from render.__main__ import main
+from render.draw import player_row_height
+from render.summer import (
+    BADGE_COLLIDED,
+    BADGE_MERGED,
+    MINUS_FILL,
+    MINUS_INK,
+    PLUS_FILL,
+    PLUS_INK,
+    START_FILL,
+    _rows,
+    _sizes,
+    _weight_size,
+    goal_gains,
+    last_move_text,
+    layout,
+    marks_of,
+    piece_sprite,
+    status_names,
+    status_text,
+)
+from render.text import text_width
+from render.theme import DEFAULT_THEME as THEME
+
+NAMES = ("Ana", "Bo")
+TOLERANCE = 14  # colours survive the palette mapping only approximately
+
+# A 4x4 board with a known terrain: rank 2 is + - + -, rank 3 is - + - +.
+FOUR = {"size": 4, "weights": [1, 2, 3, 4], "black_weights": [4, 3, 2, 1], "terrain": ["....", "+-+-", "-+-+", "...."]}
+# A 3x3 board whose middle rank is all plus, for the endings.
+THREE = {"size": 3, "weights": [1, 2, 3], "black_weights": [3, 1, 2], "terrain": ["...", "+++", "..."]}
+
+
+def decode(png: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.format == "PNG"
+        return image.convert("RGB")
+
+
+def near(actual: tuple[int, ...], expected: tuple[int, ...], tolerance: int = TOLERANCE) -> bool:
+    return max(abs(a - e) for a, e in zip(actual, expected, strict=True)) <= tolerance
+
+
+def grey(rgb: tuple[int, int, int]) -> float:
+    return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]
+
+
+def play(*moves: str, **options: Any) -> SummerState:
+    state = new(**options)
+    for move in moves:
+        state = state.play(move)
+    return state
+
+
+def walk(state: SummerState, plies: int, seed: int = 1) -> SummerState:
+    """Play up to ``plies`` seeded random moves."""
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if not state.legal_moves():
+            break
+        state = state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def center(state: SummerState, name: str) -> tuple[int, int]:
+    return layout(state.size, state.shape == "hex", THEME).board.centers[state.parse_cell(name)]
+
+
+def mark_pixels(image: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """Count the pixels of the mark colour inside ``box``."""
+    crop = image.crop(box)
+    getter = getattr(crop, "get_flattened_data", None) or crop.getdata
+    return sum(1 for p in getter() if near(p, THEME.mark, 10))
+
+
+def board_box(state: SummerState) -> tuple[int, int, int, int]:
+    board = layout(state.size, state.shape == "hex", THEME).board
+    return (board.left, board.top, board.right, board.bottom)
+
+
+# -- cells and pieces -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", ["square", "hex"])
+def test_plus_and_minus_cells_differ_by_colour_and_by_symbol(shape: str) -> None:
+    state = play("a1-a2", board=shape, **FOUR)  # a1 is now an empty start-row cell
+    image = decode(render(state, players=NAMES, last_move=False))
+    symbol = _sizes(4, shape == "hex", THEME)[1]
+    up, side = round(symbol * 0.25), round(symbol * 0.3)
+    for name, fill, ink, plus in (("c2", PLUS_FILL, PLUS_INK, True), ("b2", MINUS_FILL, MINUS_INK, False)):
+        x, y = center(state, name)
+        assert near(image.getpixel((x, y)), ink), name  # the sign's middle
+        assert near(image.getpixel((x + side, y + side)), fill), name  # the cell around it
+        # Only the plus sign has a vertical bar: the two cells differ by shape, not by colour alone.
+        assert near(image.getpixel((x, y - up)), ink if plus else fill), name
+    assert near(image.getpixel(center(state, "a1")), START_FILL)
+
+
+def test_cell_colours_stay_apart_in_greyscale() -> None:
+    levels = {"plus": grey(PLUS_FILL), "start": grey(START_FILL), "minus": grey(MINUS_FILL)}
+    assert levels["plus"] - levels["start"] > 25 and levels["start"] - levels["minus"] > 25
+    white, black = grey(THEME.seat_fill[0]), grey(THEME.seat_fill[1])
+    assert white - levels["plus"] > 45 and levels["minus"] - black > 45
+    # The signs stand out from their own cells in greyscale as well.
+    assert abs(grey(PLUS_INK) - levels["plus"]) > 40 and abs(grey(MINUS_INK) - levels["minus"]) > 40
+
+
+@pytest.mark.parametrize("shape", ["square", "hex"])
+def test_pieces_show_their_side_and_a_piece_on_a_signed_cell_keeps_its_sign(shape: str) -> None:
+    state = play("b1-a2", board=shape, **FOUR)  # White's 2 lands on the plus cell a2 and weighs 3
+    image = decode(render(state, players=NAMES, last_move=False))
+    diameter = _sizes(4, shape == "hex", THEME)[0]
+    below = round(diameter * 0.3)  # under the weight, inside the disc
+    for name, seat in (("a1", 0), ("a2", 0), ("d4", 1)):
+        x, y = center(state, name)
+        assert near(image.getpixel((x, y + below)), THEME.seat_fill[seat]), name
+    # The chip up-left of the piece on a2 repeats the cell's sign in the cell's colour.
+    board = layout(4, shape == "hex", THEME).board
+    chip = board.corner(state.parse_cell("a2"), -1)
+    assert near(image.getpixel(chip), (20, 52, 36), 30)  # the plus chip's ink at its middle
+
+
+def test_weights_are_large_and_fit_their_disc() -> None:
+    diameter = 60
+    ink = THEME.seat_text[0]
+    sprite = piece_sprite(0, 8, diameter, THEME)
+    rows = [y for y in range(diameter) if any(near(sprite.getpixel((x, y))[:3], ink, 40) for x in range(diameter))]
+    assert max(rows) - min(rows) > diameter * 0.35  # the digit is over a third of the disc's height
+    for weight in (1, 12, 288, 9999):
+        text = str(weight)
+        assert text_width(text, _weight_size(text, diameter)) <= diameter * 0.7
+    assert piece_sprite(0, 7, diameter, THEME).tobytes() != piece_sprite(0, 1, diameter, THEME).tobytes()
+    assert piece_sprite(0, 7, diameter, THEME).tobytes() != piece_sprite(1, 7, diameter, THEME).tobytes()
+
+
+# -- the last move ------------------------------------------------------------------------------------------------
+
+# Every kind of ply, found on the FOUR board: moves, what the marks hold, and the caption.
+PLIES = [
+    ("classic", ["a1-a2"], (None, 1, None), "White a1-a2 (1): +1 → 2"),
+    ("classic", ["b1-b2"], (None, -1, None), "White b1-b2 (2): −1 → 1"),
+    ("classic", ["a1-b2"], (None, -1, (0, 1)), "White a1-b2 (1): −1 → 0, removed"),
+    ("classic", ["a1-b1", "a4-a3", "b1-a1"], (None, 0, None), "White b1-a1 (3)"),
+    ("classic", ["a1-b1"], (BADGE_MERGED, 0, None), "White a1-b1: merged 1 + 2 = 3"),
+    ("classic", ["b1-a2", "a4-a3", "a1-a2"], (BADGE_MERGED, 1, None), "White a1-a2: merged 1 + 3 = 4, +1 → 5"),
+    ("classic", ["b1-b2", "a4-a3", "c1-b2"], (BADGE_MERGED, -1, None), "White c1-b2: merged 3 − 1 = 2, −1 → 1"),
+    (
+        "classic",
+        ["b1-b2", "a4-a3", "b2-a3", "b4-a3"],
+        (BADGE_MERGED, -1, (1, 1)),
+        "Black b4-a3: merged 3 − 2 = 1, −1 → 0, removed",
+    ),
+    ("classic", ["a1-b1", "a4-a3", "b1-c1"], (None, 0, (0, 3)), "White b1-c1: 3 onto own 3, both removed"),
+    ("classic", ["a1-a2", "b4-a3", "a2-a3"], (None, 0, (1, 2)), "White a2-a3: 2 onto Black 2, both removed"),
+    ("classic", ["b1-c2", "c4-c3", "c2-c3"], (BADGE_COLLIDED, -1, None), "White c2-c3: hit Black 1, 3 − 1 = 2, −1 → 1"),
+    ("classic", ["b1-c2", "d4-d3", "c2-d3"], (BADGE_COLLIDED, 1, None), "White c2-d3: hit Black 2, 3 − 2 = 1, +1 → 2"),
+    ("classic", ["a1-a2", "a4-a3", "a2-a3"], (BADGE_COLLIDED, 0, None), "White a2-a3: 2 hit 3, Black keeps 3 − 2 = 1"),
+    (
+        "classic",
+        ["b1-a2", "b4-a3", "a2-a3"],
+        (BADGE_COLLIDED, -1, (0, 1)),
+        "White a2-a3: hit Black 2, 3 − 2 = 1, −1 → 0, removed",
+    ),
+    ("field", ["a1-a2", "a4-b3", "a2-b3"], (BADGE_COLLIDED, 1, None), "White a2-b3: field win 2 + 5 = 7, +1 → 8"),
+]
+
+
+@pytest.mark.parametrize("mode, moves, marks, caption", PLIES, ids=[p[3] for p in PLIES])
+def test_every_kind_of_ply_has_its_marks_and_caption(
+    mode: str, moves: list[str], marks: tuple[Any, ...], caption: str
+) -> None:
+    state = play(*moves, mode=mode, **FOUR)
+    found = marks_of(state)
+    assert found is not None and (found.badge, found.modifier, found.ghost) == marks
+    assert last_move_text(state) == caption
+
+
+@pytest.mark.parametrize("shape", ["square", "hex"])
+def test_the_last_move_is_outlined_with_an_arrow(shape: str) -> None:
+    state = play("b1-a2", board=shape, **FOUR)
+    image = decode(render(state, players=NAMES))
+    board = layout(4, shape == "hex", THEME).board
+    # The arrow's dot sits on the centre of the cell the piece left.
+    assert near(image.getpixel(center(state, "b1")), THEME.mark)
+    # Both cells are ringed; no other cell is.
+    ring = max(4, board.pitch // 20)
+    for name in ("b1", "a2", "c3"):
+        x, y = center(state, name)
+        edge = board.radius + board.pitch * 0.02
+        ringed = mark_pixels(image, (round(x - edge), round(y - edge), round(x + edge), round(y + edge)))
+        assert (ringed > 8 * ring) == (name != "c3"), name
+    # The +1 pill replaces the plus chip up-left of the piece that gained.
+    x, y = board.corner(state.parse_cell("a2"), -1)
+    assert mark_pixels(image, (x - 20, y - 12, x + 20, y + 12)) > 60
+
+
+def test_marks_sit_away_from_the_arrow() -> None:
+    # Black comes down from above: its badge and pill go below the piece, where the arrow is not.
+    state = play("b1-c2", "d4-d3", "c2-d3", "a4-a3", **FOUR)
+    assert state.last is not None and state.last.modifier == -1
+    image = decode(render(state, players=NAMES))
+    board = layout(4, False, THEME).board
+    cell = state.parse_cell("a3")
+    x, y = board.corner(cell, -1, below=True)
+    assert mark_pixels(image, (x - 12, y - 8, x + 12, y + 8)) > 60
+    x, y = board.corner(cell, -1)
+    assert mark_pixels(image, (x - 12, y - 8, x + 12, y + 8)) == 0
+
+
+@pytest.mark.parametrize(
+    "moves, badge",
+    [(["a1-b1"], True), (["a1-a2", "a4-a3", "a2-a3"], True), (["a1-b1", "a4-a3", "b1-c1"], False)],
+)
+def test_badges_and_ghosts_are_drawn(moves: list[str], badge: bool) -> None:
+    state = play(*moves, **FOUR)
+    image = decode(render(state, players=NAMES))
+    board = layout(4, False, THEME).board
+    to = state.last.move.to if state.last else 0
+    x, y = board.corner(to, 1)
+    assert (mark_pixels(image, (x - 12, y - 12, x + 12, y + 12)) > 40) == badge
+    marks = marks_of(state)
+    if marks is not None and marks.ghost is not None:
+        # A removed piece is a faded ghost under an amber cross: neither the bare cell nor a solid piece.
+        cx, cy = board.centers[to]
+        pixel = image.getpixel((cx + round(board.radius * 0.55), cy))
+        assert not near(pixel, THEME.seat_fill[marks.ghost[0]], 30) and not near(pixel, START_FILL, 6)
+        assert near(image.getpixel((cx, cy)), THEME.mark)
+
+
+def test_without_last_move_nothing_is_marked() -> None:
+    state = play("a1-a2", "a4-a3", "a2-a3", **FOUR)
+    image = decode(render(state, players=NAMES, last_move=False))
+    assert mark_pixels(image, board_box(state)) == 0
+    lay = layout(4, False, THEME)
+    assert mark_pixels(image, (0, lay.caption_top, image.width, lay.caption_top + THEME.font_small + 4)) == 0
+    marked = decode(render(state, players=NAMES))
+    assert mark_pixels(marked, (0, lay.caption_top, image.width, lay.caption_top + THEME.font_small + 4)) > 100
+
+
+# -- header and status --------------------------------------------------------------------------------------------
+
+
+def test_goal_gains_match_the_change_in_goal_totals() -> None:
+    for seed, options in enumerate([{"size": 3}, {"size": 4, "board": "hex"}, {"size": 5, "mode": "field"}]):
+        state = new(seed=seed, **options)
+        rng = random.Random(seed)
+        while state.legal_moves():
+            after = state.play(rng.choice(state.legal_moves()))
+            then, now = state.goal_totals(), after.goal_totals()
+            assert goal_gains(after) == (now[0] - then[0], now[1] - then[1])
+            state = after
+    assert goal_gains(new(size=3)) == (0, 0)
+
+
+def test_header_rows_say_pieces_arrivals_goal_totals_and_the_turn() -> None:
+    # White's only piece, a 4, reaches rank 3 (+4): Black, with one of three pieces home, has one last move.
+    state = play("a1-b1", "a3-a2", "c1-b2", "a2-b1", "b2-a3", **THREE)
+    assert state.black_last_move
+    white, black = _rows(state, NAMES, goal_gains(state), THEME)
+    assert (white.score, white.gain, white.active, white.tag) == (4, 4, False, None)
+    assert [text for _, text in white.facts] == ["×1", "all arrived"]
+    assert white.score_text == "goal 4"
+    assert (black.score, black.gain, black.active, black.tag) == (1, 0, True, "last move")
+    assert [text for _, text in black.facts] == ["×3", "1 arrived"]
+    over = state.play("b1-a1")
+    white, black = _rows(over, NAMES, goal_gains(over), THEME)
+    assert (white.tag, black.tag, white.active, black.active) == ("winner", None, False, False)
+    # A collision on Black's goal row costs Black weight there: the header shows the loss.
+    hit = play("a1-b1", "a3-a2", "b1-b2", "a2-b1", "b2-a3", "b1-c1", **THREE)
+    assert goal_gains(hit) == (0, -3)
+
+
+def row_marker(image: Image.Image, seat: int) -> tuple[int, int, int]:
+    height = player_row_height(THEME)
+    y0 = layout(3, False, THEME).header_top + seat * height
+    return image.getpixel((THEME.padding + 4, y0 + (height - 8) // 2))
+
+
+def test_the_turn_bar_follows_the_turn() -> None:
+    first = decode(render(play("a1-b1", **THREE), players=NAMES))
+    second = decode(render(play("a1-b1", "a3-a2", **THREE), players=NAMES))
+    assert near(row_marker(first, 1), THEME.mark) and not near(row_marker(first, 0), THEME.mark)
+    assert near(row_marker(second, 0), THEME.mark) and not near(row_marker(second, 1), THEME.mark)
+
+
+STATUSES = [
+    ([], "Ana to move · ply 1 · move limit 36"),
+    (["a1-b1"], "Bo to move · ply 2 · move limit 36"),
+    (["a1-b1", "a3-a2", "c1-b2", "a2-b1", "b2-a3"], "White has arrived: Bo has one last move"),
+    (["a1-b1", "a3-a2", "c1-b2", "a2-b1", "b2-a3", "b1-a1"], "Ana wins 4 – 1 · Black made its last move"),
+    (["a1-b1", "a3-a2", "b1-b2", "a2-b1", "b2-a3", "b1-c1"], "Ana wins 4 – 1 · Black stopped White's last piece"),
+    (["a1-b1", "a3-a2", "b1-c1"], "White has no pieces: Bo has one last move"),
+    (["a1-b1", "a3-a2", "b1-c1", "a2-a1"], "Bo wins 4 – 0 · White has no pieces left"),
+    (["a1-b1", "a3-b3", "b1-a1", "b3-c3"], "Draw 0 – 0 · Black has no pieces left"),
+    (["b1-a2", "a3-b2", "a2-b3", "b2-a1", "b3-c3"], "Bo wins 3 – 0 · all Black pieces on rank 1"),
+]
+
+
+@pytest.mark.parametrize("moves, text", STATUSES, ids=[s[1] for s in STATUSES])
+def test_status_lines(moves: list[str], text: str) -> None:
+    assert status_text(play(*moves, **THREE), NAMES) == text
+
+
+def test_status_lines_for_the_move_limit_and_forfeits() -> None:
+    limit = play("a1-a2", "a3-a2", "b1-b2", max_plies=3, **THREE)
+    assert limit.outcome() is not None
+    assert status_text(limit, NAMES).endswith("· move limit reached")
+    resigned = play("a1-b1", **THREE).forfeit(0, "Ana resigned.")
+    assert status_text(resigned, NAMES) == "Bo wins · Ana resigned"
+
+
+def test_long_names_leave_the_end_of_the_status_line_whole() -> None:
+    long = ("Bartholomew the Magnificent of Somewhere", "Dagny Taggart-Rearden the Second")
+    room = THEME.width - 2 * THEME.padding
+    state = walk(new(seed=3, size=12, max_plies=60), 60)
+    assert state.outcome() is not None
+    stopped = play("a1-b1", "a3-a2", "b1-b2", "a2-b1", "b2-a3", "b1-c1", **THREE)
+    for position in (new(size=12), state, play("a1-b1", "a3-a2", "b1-c1", **THREE), stopped):
+        text = status_text(position, status_names(long, THEME))
+        assert text_width(text, 18) <= room, text  # the card shrinks a status line to 18 px before cutting it
+
+
+# -- geometry, sizes, determinism -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [3, 6, 7, 12])
+@pytest.mark.parametrize("shape", ["square", "hex"])
+def test_the_engines_neighbours_are_neighbours_in_the_picture(size: int, shape: str) -> None:
+    state = new(size=size, board=shape)
+    board = layout(size, shape == "hex", THEME).board
+    allowed = [board.pitch] if shape == "hex" else [board.pitch, board.pitch * math.sqrt(2)]
+    for player in (0, 1):
+        for cell, targets in enumerate(state.geometry.targets[player]):
+            for to in targets:
+                distance = math.dist(board.centers[cell], board.centers[to])
+                assert min(abs(distance - a) for a in allowed) <= 1.5, (cell, to, distance)
+    # Cells never overlap: every pair of centres is at least a pitch apart (less rounding).
+    centers = board.centers
+    closest = min(math.dist(a, b) for i, a in enumerate(centers) for b in centers[i + 1 :])
+    assert closest >= board.pitch - 1.5
+
+
+@pytest.mark.parametrize("size", [3, 12])
+@pytest.mark.parametrize("shape", ["square", "hex"])
+def test_boards_fit_the_card_with_their_coordinates_and_goal_flags(size: int, shape: str) -> None:
+    state = walk(new(seed=size, size=size, board=shape), 7)
+    lay = layout(size, shape == "hex", THEME)
+    image = decode(render(state, players=NAMES))
+    assert image.size == (THEME.width, lay.height) and lay.height > THEME.width
+    board = lay.board
+    assert board.left > THEME.font_coordinate and board.right < image.width - THEME.font_coordinate
+    assert lay.caption_top + THEME.font_small < board.top < board.bottom < lay.legend_top
+
+    def labelled(box: tuple[int, int, int, int]) -> bool:
+        crop = image.crop(box)
+        getter = getattr(crop, "get_flattened_data", None) or crop.getdata
+        return any(near(p, THEME.coordinate, 40) for p in getter())
+
+    label = THEME.font_coordinate + 16
+    for i in range(size):
+        x, _ = board.centers[i]
+        assert labelled((x - 8, board.bottom, x + 8, board.bottom + label)), f"file {i} below"
+        if shape == "hex":
+            x, _ = board.centers[(size - 1) * size + i]
+            assert labelled((x - 8, board.top - label, x + 8, board.top)), f"file {i} above"
+        _, y = board.centers[i * size]
+        assert labelled((board.left - label - 12, y - 8, board.left - 4, y + 8)), f"rank {i}"
+    # White's flag beside rank N, Black's beside rank 1.
+    for seat, rank in ((0, size - 1), (1, 0)):
+        _, y = board.centers[rank * size]
+        crop = image.crop((board.right + 4, y - 16, image.width, y + 16))
+        getter = getattr(crop, "get_flattened_data", None) or crop.getdata
+        assert any(near(p, THEME.seat_fill[seat], 20) for p in getter()), seat
+
+
+@pytest.mark.parametrize("shape", ["square", "hex"])
+def test_large_cards_are_deterministic_small_and_faithful_to_their_palette(shape: str) -> None:
+    state = walk(new(seed=8, size=12, board=shape, mode="field"), 90)
+    names = ["Ана", "Zoë 🎲"]
+    first = render(state, players=names)
+    assert first == render(state, players=names)
+    assert len(first) < 100_000
+    # The fixed palette holds every colour the card uses: mapping changes pixels only slightly.
+    exact = render_image(state, players=names)
+    mapped = decode(first)
+    diffs = [abs(a - b) for a, b in zip(exact.tobytes(), mapped.tobytes(), strict=True)]
+    assert sum(diffs) / len(diffs) < 2.5 and sorted(diffs)[int(len(diffs) * 0.999)] <= 24
+
+
+def test_summer_is_drawn_through_the_registry_with_seat_names_by_default() -> None:
+    start = GAMES["summer"].new(seed=4, board="hex")
+    state = start.play(start.legal_moves()[0])
+    assert render(state) == render(state, players=["White", "Black"])
+    assert render(state) != render(state, players=NAMES)
+
+
+def test_the_command_line_draws_summer(tmp_path: Path) -> None:
+    out = tmp_path / "summer.png"
+    argv = ["summer", "--seed", "5", "--option", "board=hex", "--option", "size=6", "c1-c2", "--out", str(out)]
+    assert main(argv) == 0
+    state = GAMES["summer"].new(seed=5, board="hex", size=6).play("c1-c2")
+    assert out.read_bytes() == render(state)
+
+
+def test_importing_the_renderer_loads_nothing() -> None:
+    code = (
+        "import render, render.summer as s;"
+        "print(*(f.cache_info().currsize for f in (s.static_card, s.terrain_card, s.piece_sprite, s.palette)))"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "0", "0", "0"]
