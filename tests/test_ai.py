@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from dataclasses import dataclass, field
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engines import GAMES, GameState, IllegalMove, Outcome, pond
+from engines import GAMES, GameState, IllegalMove, Outcome, azul, pond
 from engines.ai import LEVELS, analyse, choose_move, think
 from engines.ai.knowledge import Knowledge, knowledge_for, reward_from_outcome, reward_from_places, soft_reward
 from engines.ai.mcts import search
@@ -254,6 +255,46 @@ def test_three_players_take_their_own_win() -> None:
     result = search(state, iterations=2000, seed=0)
     assert result.move in state.legal_moves()
     assert result.proven
+
+
+# -- hidden chance ----------------------------------------------------------------------------------------------------
+
+
+def near_round_end(players: int, seed: int) -> azul.AzulState:
+    """Return an Azul position of round 1 with few tiles left on the table, reached by seeded random takes."""
+    rng = random.Random(seed)
+    state = azul.new(players=players, seed=seed)
+    while True:
+        on_table = sum(state.centre) + sum(sum(f) for f in state.factories)
+        if on_table <= 7:
+            return state
+        state = state.play(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_azul_search_ignores_the_bag_order(players: int) -> None:
+    """The next round's tiles come from the bag; the AI must choose the same whatever the bag's hidden order."""
+    state = near_round_end(players, seed=players)
+    other = dataclasses.replace(state, rng=state.rng ^ 0x5DEECE66D)
+    # The two differ only in the factories the next round will draw.
+    ends = []
+    for start in (state, other):
+        while start.round == 1 and start.outcome() is None:
+            start = start.play(start.legal_moves()[0])
+        ends.append(start.factories)
+    assert ends[0] != ends[1]
+    first = analyse(state, level="hard", seed=4, iterations=400)
+    second = analyse(other, level="hard", seed=4, iterations=400)
+    assert first.move == second.move and first.root_visits == second.root_visits
+
+
+def test_azul_horizon_is_the_end_of_a_round() -> None:
+    know = knowledge_for("azul")
+    state = near_round_end(2, seed=9)
+    assert not know.horizon(state)
+    while state.round == 1:
+        state = state.play(state.legal_moves()[0])
+    assert know.horizon(state) == (state.outcome() is None)
 
 
 # -- budgets ----------------------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 # Importing a game's module registers its knowledge.
+from engines.ai import azul as _azul  # noqa: F401
 from engines.ai import pond as _pond  # noqa: F401
 from engines.ai import querni as _querni  # noqa: F401
 from engines.ai import summer as _summer  # noqa: F401
