@@ -97,7 +97,7 @@ def analyse(
         if started is None:
             started = clock()
         deadline = started + budget * BUDGET_SHARE
-    know = knowledge_for(state.game) if chosen.knowledge else Knowledge()
+    know = knowledge_for(state.game) if chosen.knowledge else Knowledge[Any]()
     return search(
         state,
         iterations=chosen.iterations if iterations is None else iterations,

@@ -30,7 +30,6 @@ from typing import Any
 
 from engines import azul
 from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
-from engines.base import GameState
 from engines.rng import Rng
 
 # An unfinished pattern line is worth this share of its tile's points, times its fill.
@@ -120,7 +119,7 @@ def _bonus_progress(wall: list[int], ending: bool) -> float:
 # round, its unfinished lines' worth, its bonuses if the game goes on and if it ends, and
 # whether a wall row will be complete.  Boards repeat across a search's positions.
 _SUMMARIES: dict[tuple[azul.Board, bool, bool], tuple[float, float, float, float, bool]] = {}
-_SUMMARY_LIMIT = 200_000
+_SUMMARY_LIMIT = 50_000
 
 
 def _summary(board: azul.Board, grey: bool, tiling_pending: bool) -> tuple[float, float, float, float, bool]:
@@ -143,12 +142,12 @@ def _summary(board: azul.Board, grey: bool, tiling_pending: bool) -> tuple[float
     return found
 
 
-def expected_points(state: GameState) -> tuple[float, ...]:
+def expected_points(state: azul.AzulState) -> tuple[float, ...]:
     """Estimate each player's final points from the position (see the module docstring)."""
-    grey = state.grey_wall  # type: ignore[attr-defined]
-    tiling_pending = state.phase != azul.OVER  # type: ignore[attr-defined]
-    left = state.left  # type: ignore[attr-defined]
-    summaries = [_summary(board, grey, tiling_pending) for board in state.boards]  # type: ignore[attr-defined]
+    grey = state.grey_wall
+    tiling_pending = state.phase != azul.OVER
+    left = state.left
+    summaries = [_summary(board, grey, tiling_pending) for board in state.boards]
     # The game ends after this round's tiling if a wall row will be complete.
     ending = any(summary[4] for p, summary in enumerate(summaries) if p not in left)
     out = []
@@ -163,7 +162,7 @@ def expected_points(state: GameState) -> tuple[float, ...]:
 
 
 @register("azul")
-class AzulKnowledge(Knowledge):
+class AzulKnowledge(Knowledge[azul.AzulState]):
     """Azul's horizon, evaluation, priors and rollout policy."""
 
     rollout_depth = 0
@@ -171,18 +170,18 @@ class AzulKnowledge(Knowledge):
     has_horizon = True
     has_rollout_policy = True
 
-    def horizon(self, state: GameState) -> bool:
-        last = state.last  # type: ignore[attr-defined]
+    def horizon(self, state: azul.AzulState) -> bool:
+        last = state.last
         return last is not None and last.round_ended > 0 and state.outcome() is None
 
-    def evaluate(self, state: GameState) -> Reward:
+    def evaluate(self, state: azul.AzulState) -> Reward:
         points = expected_points(state)
-        left = state.left  # type: ignore[attr-defined]
+        left = state.left
         margins = [LEAVER_MARGIN if p in left else v / POINTS_SCALE for p, v in enumerate(points)]
         return soft_reward(margins)
 
     def priors(
-        self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None
+        self, state: azul.AzulState, moves: Sequence[Any], children: Sequence[azul.AzulState] | None
     ) -> list[float] | None:
         if children is None:
             return None
@@ -197,9 +196,9 @@ class AzulKnowledge(Knowledge):
                 out.append(self.evaluate(child)[player])
         return out
 
-    def rollout_move(self, state: GameState, moves: Sequence[Any], rng: Rng) -> Any:
+    def rollout_move(self, state: azul.AzulState, moves: Sequence[Any], rng: Rng) -> Any:
         best = moves[rng.below(len(moves))]
-        if state.phase != azul.OFFER:  # type: ignore[attr-defined]
+        if state.phase != azul.OFFER:
             return best
         best_cost = self._waste(state, best)
         for _ in range(ROLLOUT_SAMPLES - 1):
@@ -210,13 +209,13 @@ class AzulKnowledge(Knowledge):
         return best
 
     @staticmethod
-    def _waste(state: GameState, move: Any) -> float:
+    def _waste(state: azul.AzulState, move: Any) -> float:
         """Return a quick cost of a take: tiles that fall to the floor, less a bonus for completing a line."""
         source, colour, line, _ = move
-        tiles = state.centre if source == azul.CENTRE else state.factories[source - 1]  # type: ignore[attr-defined]
+        tiles = state.centre if source == azul.CENTRE else state.factories[source - 1]
         taken = tiles[colour]
         if line == azul.FLOOR:
             return float(taken)
-        board = state.boards[state.to_move]  # type: ignore[attr-defined]
+        board = state.boards[state.turn]
         room = line - board.line_counts[line - 1]
         return max(0, taken - room) - (0.5 if taken >= room else 0.0)

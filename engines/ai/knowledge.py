@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from engines.base import GameState, Outcome, places_from_ranking
+from engines.base import Outcome, places_from_ranking
 from engines.rng import Rng
 
 Reward = tuple[float, ...]
+# The state type a game's knowledge reads (its engine's state class).
+S = TypeVar("S")
 
 
 def reward_from_places(places: Sequence[int]) -> Reward:
@@ -71,7 +73,7 @@ def soft_reward(margins: Sequence[float]) -> Reward:
     )
 
 
-class Knowledge:
+class Knowledge(Generic[S]):
     """The game-independent default: random rollouts to the end, a score-based evaluation.
 
     Subclasses override what they know better.  Every method must be a pure
@@ -92,20 +94,18 @@ class Knowledge:
     # Whether :meth:`rollout_move` overrides the uniform choice.
     has_rollout_policy: bool = False
 
-    def evaluate(self, state: GameState) -> Reward:
+    def evaluate(self, state: S) -> Reward:
         """Estimate each player's reward in a position that is not over.
 
         The default ranks the current scores softly: a leader is favoured, not
         certain to win, so a rollout cut short by the length cap still tells
         the search something without pretending to know the result.
         """
-        scores = state.scores()
+        scores = state.scores()  # type: ignore[attr-defined]
         rank = reward_from_places(places_from_ranking(tuple(scores)))
         return tuple(0.25 + 0.5 * r for r in rank)
 
-    def priors(
-        self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None
-    ) -> list[float] | None:
+    def priors(self, state: S, moves: Sequence[Any], children: Sequence[S] | None) -> list[float] | None:
         """Return a prior value in ``[0, 1]`` for each move (for the mover), or None for no opinion.
 
         ``children`` holds the position after each move when
@@ -113,30 +113,31 @@ class Knowledge:
         """
         return None
 
-    def rollout_move(self, state: GameState, moves: Sequence[Any], rng: Rng) -> Any:
+    def rollout_move(self, state: S, moves: Sequence[Any], rng: Rng) -> Any:
         """Pick the next move of a rollout (uniformly at random by default)."""
         return moves[rng.below(len(moves))]
 
-    def horizon(self, state: GameState) -> bool:
+    def horizon(self, state: S) -> bool:
         """Tell whether the search must stop here and evaluate, e.g. before hidden chance."""
         return False
 
 
-KnowledgeFactory = Callable[[], Knowledge]
+KnowledgeFactory = Callable[[], "Knowledge[Any]"]
 _REGISTRY: dict[str, KnowledgeFactory] = {}
+K = TypeVar("K", bound="type[Knowledge[Any]]")
 
 
-def register(game: str) -> Callable[[type[Knowledge]], type[Knowledge]]:
+def register(game: str) -> Callable[[K], K]:
     """Register a :class:`Knowledge` subclass as the knowledge of ``game`` (a class decorator)."""
 
-    def decorate(cls: type[Knowledge]) -> type[Knowledge]:
+    def decorate(cls: K) -> K:
         _REGISTRY[game] = cls
         return cls
 
     return decorate
 
 
-def knowledge_for(game: str) -> Knowledge:
+def knowledge_for(game: str) -> Knowledge[Any]:
     """Return the knowledge registered for ``game``, or the generic :class:`Knowledge`."""
     factory = _REGISTRY.get(game)
-    return factory() if factory is not None else Knowledge()
+    return factory() if factory is not None else Knowledge[Any]()

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
-from engines.base import GameState
+from engines.pond import PondState
 
 # One scored piece is worth this many logistic units in the evaluation.
 SCORED_WEIGHT = 0.5
@@ -30,18 +30,18 @@ GAIN_PRIOR = 0.12
 
 
 @register("pond")
-class PondKnowledge(Knowledge):
+class PondKnowledge(Knowledge[PondState]):
     """Pond's evaluation and move priors."""
 
     rollout_depth = 8
     priors_use_children = True
 
-    def evaluate(self, state: GameState) -> Reward:
+    def evaluate(self, state: PondState) -> Reward:
         scored = state.scores()
         return soft_reward([SCORED_WEIGHT * scored[0], SCORED_WEIGHT * scored[1]])
 
     def priors(
-        self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None
+        self, state: PondState, moves: Sequence[Any], children: Sequence[PondState] | None
     ) -> list[float] | None:
         if children is None:
             return None

@@ -26,7 +26,6 @@ from typing import Any
 
 from engines import querni
 from engines.ai.knowledge import Knowledge, Reward, register, soft_reward
-from engines.base import GameState
 from engines.rng import Rng
 
 PIECES = querni.PIECES
@@ -81,14 +80,14 @@ def _judge(mask: int, lo: int, hi: int, any_stranded: bool) -> int:
     return SAFE if max(runs) >= 3 else STRANDS
 
 
-def removal_safety(state: GameState, move: Any) -> int:
+def removal_safety(state: querni.QuerniState, move: Any) -> int:
     """Return whether ``move``'s removal strands the mover's pieces, is safe, or wins; SAFE without a removal."""
     if move.lo < 0:
         return SAFE
     player = state.to_move
     assert player is not None
-    mask = present_mask(state.where(), player)  # type: ignore[attr-defined]
-    return removal_safety_for(mask, move.lo, move.hi, state.isolation == "any_stranded")  # type: ignore[attr-defined]
+    mask = present_mask(state.where(), player)
+    return removal_safety_for(mask, move.lo, move.hi, state.isolation == "any_stranded")
 
 
 def removal_safety_for(mask: int, lo: int, hi: int, any_stranded: bool) -> int:
@@ -128,25 +127,27 @@ def link_gain(where: Sequence[int], board: Sequence[int], player: int, frm: int,
 
 
 @register("querni")
-class QuerniKnowledge(Knowledge):
+class QuerniKnowledge(Knowledge[querni.QuerniState]):
     """Querni's evaluation, priors and rollout policy."""
 
     rollout_depth = 6
     has_rollout_policy = True
 
-    def evaluate(self, state: GameState) -> Reward:
-        where = state.where()  # type: ignore[attr-defined]
+    def evaluate(self, state: querni.QuerniState) -> Reward:
+        where = state.where()
         removed = state.scores()
         margins = [REMOVED_WEIGHT * removed[p] + LINK_WEIGHT * link_total(where, p) for p in (0, 1)]
         return soft_reward(margins)
 
-    def priors(self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None) -> list[float]:
+    def priors(
+        self, state: querni.QuerniState, moves: Sequence[Any], children: Sequence[querni.QuerniState] | None
+    ) -> list[float]:
         player = state.to_move
         assert player is not None
-        where = state.where()  # type: ignore[attr-defined]
-        board = state.board  # type: ignore[attr-defined]
+        where = state.where()
+        board = state.board
         mask = present_mask(where, player)
-        any_stranded = state.isolation == "any_stranded"  # type: ignore[attr-defined]
+        any_stranded = state.isolation == "any_stranded"
         out = []
         for frm, to, lo, hi in moves:
             gain = link_gain(where, board, player, frm, to) if frm >= 0 else 0.0
@@ -165,12 +166,12 @@ class QuerniKnowledge(Knowledge):
             out.append(prior)
         return out
 
-    def rollout_move(self, state: GameState, moves: Sequence[Any], rng: Rng) -> Any:
+    def rollout_move(self, state: querni.QuerniState, moves: Sequence[Any], rng: Rng) -> Any:
         player = state.to_move
         assert player is not None
-        where = state.where()  # type: ignore[attr-defined]
+        where = state.where()
         mask = present_mask(where, player)
-        any_stranded = state.isolation == "any_stranded"  # type: ignore[attr-defined]
+        any_stranded = state.isolation == "any_stranded"
         best = None
         best_size = 0
         plain = []
@@ -188,7 +189,7 @@ class QuerniKnowledge(Knowledge):
             return best
         if not plain:
             return moves[rng.below(len(moves))]
-        board = state.board  # type: ignore[attr-defined]
+        board = state.board
         pick = plain[rng.below(len(plain))]
         pick_gain = link_gain(where, board, player, pick.frm, pick.to)
         for _ in range(ROLLOUT_SAMPLES - 1):

@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
-from engines.base import GameState
 from engines.rng import Rng
+from engines.summer import SummerState
 
 # A travelling piece of the side that wins the race counts for this share of its weight,
 # less RISK_PER_RANK for every rank it still has to cross.
@@ -52,10 +52,10 @@ def _fill(pieces: list[tuple[int, int]], budget: int) -> float:
     return total
 
 
-def expected_totals(state: GameState) -> tuple[float, float]:
+def expected_totals(state: SummerState) -> tuple[float, float]:
     """Estimate each side's final weight on its goal row by the race model above."""
-    size = state.size  # type: ignore[attr-defined]
-    board = state.board  # type: ignore[attr-defined]
+    size = state.size
+    board = state.board
     last = size - 1
     home = [0.0, 0.0]
     travelling: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
@@ -94,20 +94,20 @@ def expected_totals(state: GameState) -> tuple[float, float]:
 
 
 @register("summer")
-class SummerKnowledge(Knowledge):
+class SummerKnowledge(Knowledge[SummerState]):
     """Summer's evaluation, priors and rollout policy."""
 
     rollout_depth = 6
     priors_use_children = True
     has_rollout_policy = True
 
-    def evaluate(self, state: GameState) -> Reward:
+    def evaluate(self, state: SummerState) -> Reward:
         white, black = expected_totals(state)
-        scale = max(1.0, SCALE_SHARE * sum(state.weights))  # type: ignore[attr-defined]
+        scale = max(1.0, SCALE_SHARE * sum(state.weights))
         return soft_reward([white / scale, black / scale])
 
     def priors(
-        self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None
+        self, state: SummerState, moves: Sequence[Any], children: Sequence[SummerState] | None
     ) -> list[float] | None:
         if children is None:
             return None
@@ -122,8 +122,8 @@ class SummerKnowledge(Knowledge):
                 out.append(self.evaluate(child)[player])
         return out
 
-    def rollout_move(self, state: GameState, moves: Sequence[Any], rng: Rng) -> Any:
-        size = state.size  # type: ignore[attr-defined]
+    def rollout_move(self, state: SummerState, moves: Sequence[Any], rng: Rng) -> Any:
+        size = state.size
         sign = 1 if state.to_move == 0 else -1
         first = moves[rng.below(len(moves))]
         second = moves[rng.below(len(moves))]
