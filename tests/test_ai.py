@@ -5,13 +5,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from engines import GAMES, GameState, IllegalMove, Outcome, azul, pond
-from engines.ai import LEVELS, analyse, choose_move, think
+from engines.ai import LEVELS, analyse, choose_move, think, warm_up
 from engines.ai.knowledge import Knowledge, knowledge_for, reward_from_outcome, reward_from_places, soft_reward
 from engines.ai.mcts import search
 
@@ -347,6 +349,14 @@ def test_a_single_legal_move_costs_no_search() -> None:
     assert state.legal_moves() == (pond.PondMove(-1, 3),)
     result = analyse(state, level="hard", seed=0)
     assert result.move == state.legal_moves()[0] and result.iterations == 0
+
+
+def test_think_runs_in_a_process_pool() -> None:
+    """The bot's path: a worker warmed up by ``warm_up``, plain arguments in, the move's text out."""
+    state = pond.new(variant="mini")
+    with ProcessPoolExecutor(max_workers=1, initializer=warm_up) as pool:
+        text = pool.submit(think, "pond", state.to_json(), "easy", 1, 0.05, time.perf_counter).result(timeout=60)
+    assert state.parse_move(text) in state.legal_moves()
 
 
 def test_bad_requests_are_refused() -> None:

@@ -12,6 +12,18 @@ moves; *medium* and *hard* play their search's best move, with about 1 s and
 caller passes ``clock=time.perf_counter``; without a clock only the iteration
 budget counts, and the same seed gives the same move.
 
+For the bot, in a process pool (the search holds the GIL for its whole budget)::
+
+    pool = ProcessPoolExecutor(max_workers=1, initializer=engines.ai.warm_up)
+    text = await loop.run_in_executor(
+        pool, engines.ai.think, game, state.to_json(), level, seed, None, time.perf_counter
+    )
+    state = state.play(text)
+
+``time_limit=None`` takes the level's budget; a seed derived from the match and
+the ply makes a game replayable.  ``think`` raises ``ValueError`` for an unknown
+game or level and :class:`~engines.base.InvalidState` for a damaged state.
+
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(variant="mini")
 >>> text = think("pond", state.to_json(), "easy", seed=3, iterations=40)
@@ -126,6 +138,16 @@ def choose_move(
     return analyse(state, level=level, seed=seed, time_limit=time_limit, iterations=iterations, clock=clock).move
 
 
+def warm_up() -> None:
+    """Import every engine and its knowledge and run one tiny search each, so a fresh worker's first move is on time."""
+    from engines import GAMES
+
+    for _, spec in sorted(GAMES.items()):
+        state = spec.new(players=spec.min_players, seed=0)
+        if state.legal_moves():
+            analyse(state, level="easy", seed=0, iterations=2)
+
+
 def think(
     game: str,
     state_json: Mapping[str, Any],
@@ -154,4 +176,14 @@ def think(
     return state.move_text(result.move)
 
 
-__all__ = ["BUDGET_SHARE", "LEVELS", "Level", "SearchResult", "analyse", "choose_move", "level_named", "think"]
+__all__ = [
+    "BUDGET_SHARE",
+    "LEVELS",
+    "Level",
+    "SearchResult",
+    "analyse",
+    "choose_move",
+    "level_named",
+    "think",
+    "warm_up",
+]
