@@ -17,6 +17,7 @@ time; ``--quick`` is a smoke run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -59,23 +60,37 @@ def scaled_level(level: Level, scale: float) -> Level:
 
 
 def parse_level(text: str) -> Level:
-    """Read a level variant like ``wide=hard,widening=1.5,exploration=0.5`` (for tuning)."""
+    """Read a level variant for tuning, e.g. ``wide=hard,widening=1.5,temperature=0.5``.
+
+    A name that is a :class:`Level` field changes the level; any other changes
+    the game's knowledge (see ``engines.ai.knowledge``).  Values are numbers,
+    ``none``, ``true`` or ``false``.
+    """
     head, *settings = text.split(",")
     name, _, base = head.partition("=")
     level = replace(LEVELS[base or name], name=name)
+    fields = {f.name for f in dataclasses.fields(Level)}
     for setting in settings:
-        key, _, value = setting.partition("=")
-        current = getattr(level, key)
-        if value.lower() == "none":
-            new: Any = None
-        elif isinstance(current, bool):
-            new = value.lower() in ("1", "true", "yes")
-        elif isinstance(current, int) or key == "rollout_depth":
-            new = int(value)
+        key, _, raw = setting.partition("=")
+        value = _value(raw)
+        if key in fields:
+            level = replace(level, **{key: value})
         else:
-            new = float(value)
-        level = replace(level, **{key: new})
+            level = replace(level, tuning=(*level.tuning, (key, value)))
     return level
+
+
+def _value(raw: str) -> Any:
+    """Read a setting's value: an int, a float, None or a bool."""
+    lowered = raw.strip().lower()
+    if lowered == "none":
+        return None
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        return int(lowered)
+    except ValueError:
+        return float(lowered)
 
 
 def play_game(

@@ -376,3 +376,15 @@ def test_every_game_has_knowledge_or_the_generic_default() -> None:
     for name in GAMES:
         assert isinstance(knowledge_for(name), Knowledge)
     assert type(knowledge_for("no such game")) is Knowledge
+    assert type(knowledge_for("pond", generic=True)) is Knowledge
+
+
+def test_levels_can_tune_the_knowledge() -> None:
+    know = knowledge_for("pond", (("widening", 1.5), ("rollout_depth", 3)))
+    assert (know.widening, know.rollout_depth) == (1.5, 3)
+    assert knowledge_for("pond").widening == 0.0, "overrides change one instance, not the class"
+    with pytest.raises(ValueError, match="setting"):
+        knowledge_for("pond", (("no_such_setting", 1),))
+    level = dataclasses.replace(LEVELS["medium"], tuning=(("exploration", 0.2), ("widening", 1.0)))
+    state = pond.new(variant="mini")
+    assert choose_move(state, level=level, seed=0, iterations=50) in state.legal_moves()

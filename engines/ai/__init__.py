@@ -42,7 +42,7 @@ from engines.ai import azul as _azul  # noqa: F401
 from engines.ai import pond as _pond  # noqa: F401
 from engines.ai import querni as _querni  # noqa: F401
 from engines.ai import summer as _summer  # noqa: F401
-from engines.ai.knowledge import Knowledge, knowledge_for
+from engines.ai.knowledge import knowledge_for
 from engines.ai.mcts import Clock, SearchResult, search
 from engines.base import GameState
 
@@ -55,11 +55,9 @@ class Level:
     time_limit: float  # seconds per move when a clock is given
     iterations: int  # the iteration cap, and the whole budget without a clock
     temperature: float  # 0 plays the best move; above 0 samples moves by their visits
-    exploration: float = 0.7
-    prior_weight: float = 1.0
-    widening: float | None = None
     knowledge: bool = True  # use the game's own knowledge (else the generic search)
-    rollout_depth: int | None = -1  # -1 keeps the knowledge's depth; None plays rollouts to the end
+    # Settings of the knowledge to change, e.g. (("widening", 1.0),); the game's own by default.
+    tuning: tuple[tuple[str, Any], ...] = ()
 
 
 LEVELS: dict[str, Level] = {
@@ -109,17 +107,13 @@ def analyse(
         if started is None:
             started = clock()
         deadline = started + budget * BUDGET_SHARE
-    know = knowledge_for(state.game) if chosen.knowledge else Knowledge[Any]()
+    know = knowledge_for(state.game, chosen.tuning, generic=not chosen.knowledge)
     return search(
         state,
         iterations=chosen.iterations if iterations is None else iterations,
         seed=seed,
         knowledge=know,
-        exploration=chosen.exploration,
-        prior_weight=chosen.prior_weight,
-        widening=chosen.widening,
         temperature=chosen.temperature,
-        rollout_depth=chosen.rollout_depth,
         clock=clock,
         deadline=deadline,
     )

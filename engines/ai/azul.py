@@ -36,10 +36,6 @@ from engines.rng import Rng
 PARTIAL_SHARE = 0.6
 # A wall row, column or colour with n of 5 tiles is worth its bonus times (n / 5) ** BONUS_POWER.
 BONUS_POWER = 3
-# Points per logistic unit when comparing players.
-POINTS_SCALE = 6.0
-# Random takes a rollout compares, and what a tile falling to the floor costs in that comparison.
-ROLLOUT_SAMPLES = 3
 LEAVER_MARGIN = -1000.0  # a player who left ranks after everyone still playing
 
 _ROWS = tuple(tuple(range(5 * r, 5 * r + 5)) for r in range(5))
@@ -169,6 +165,10 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
     priors_use_children = True
     has_horizon = True
     has_rollout_policy = True
+    # Points per logistic unit when comparing players.
+    points_scale = 6.0
+    # Random takes a rollout compares by the tiles they would drop to the floor.
+    rollout_samples = 3
 
     def horizon(self, state: azul.AzulState) -> bool:
         last = state.last
@@ -177,7 +177,7 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
     def evaluate(self, state: azul.AzulState) -> Reward:
         points = expected_points(state)
         left = state.left
-        margins = [LEAVER_MARGIN if p in left else v / POINTS_SCALE for p, v in enumerate(points)]
+        margins = [LEAVER_MARGIN if p in left else v / self.points_scale for p, v in enumerate(points)]
         return soft_reward(margins)
 
     def priors(
@@ -201,7 +201,7 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
         if state.phase != azul.OFFER:
             return best
         best_cost = self._waste(state, best)
-        for _ in range(ROLLOUT_SAMPLES - 1):
+        for _ in range(self.rollout_samples - 1):
             other = moves[rng.below(len(moves))]
             cost = self._waste(state, other)
             if cost < best_cost:

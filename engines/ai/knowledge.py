@@ -78,9 +78,18 @@ class Knowledge(Generic[S]):
 
     Subclasses override what they know better.  Every method must be a pure
     function of its arguments (and of ``rng`` where given), so the search stays
-    deterministic for a seed.
+    deterministic for a seed.  Class attributes are the game's search settings
+    and tuning weights; a level may override any of them on its instance (see
+    :func:`knowledge_for`).
     """
 
+    # UCT's exploration constant (rewards lie in [0, 1]).
+    exploration: float = 0.7
+    # Weight of a move's prior in the progressive bias ``prior_weight * prior / (visits + 1)``.
+    prior_weight: float = 1.0
+    # Progressive widening: a node may have ``2 + widening * sqrt(visits)`` children, the best
+    # priors first; 0 expands every move before revisiting any (plain UCT).
+    widening: float = 0.0
     # Random plies played from a new leaf before :meth:`evaluate` is trusted; None plays to the end.
     rollout_depth: int | None = None
     # A rollout never runs longer than this, whatever ``rollout_depth`` says (a game with a generous
@@ -137,7 +146,16 @@ def register(game: str) -> Callable[[K], K]:
     return decorate
 
 
-def knowledge_for(game: str) -> Knowledge[Any]:
-    """Return the knowledge registered for ``game``, or the generic :class:`Knowledge`."""
-    factory = _REGISTRY.get(game)
-    return factory() if factory is not None else Knowledge[Any]()
+def knowledge_for(game: str, overrides: Sequence[tuple[str, Any]] = (), generic: bool = False) -> Knowledge[Any]:
+    """Return a fresh instance of ``game``'s knowledge (the generic one if none, or if ``generic``).
+
+    ``overrides`` sets attributes on the instance, e.g. ``(("widening", 1.0),)``;
+    an unknown name raises ``ValueError``.
+    """
+    factory = None if generic else _REGISTRY.get(game)
+    know = factory() if factory is not None else Knowledge[Any]()
+    for name, value in overrides:
+        if name.startswith("_") or not hasattr(know, name) or callable(getattr(know, name)):
+            raise ValueError(f"{type(know).__name__} has no setting {name!r}.")
+        setattr(know, name, value)
+    return know

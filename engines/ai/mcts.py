@@ -93,12 +93,8 @@ def search(
     *,
     iterations: int,
     seed: int = 0,
-    knowledge: Knowledge | None = None,
-    exploration: float = 0.7,
-    prior_weight: float = 1.0,
-    widening: float | None = None,
+    knowledge: Knowledge[Any] | None = None,
     temperature: float = 0.0,
-    rollout_depth: int | None = -1,
     clock: Clock | None = None,
     deadline: float | None = None,
 ) -> SearchResult:
@@ -107,7 +103,8 @@ def search(
     ``iterations`` caps the playouts; ``deadline`` (a ``clock()`` reading) stops
     earlier.  ``temperature`` 0 plays the most visited move; above 0 it samples
     moves in proportion to ``visits ** (1 / temperature)`` (a weaker, livelier
-    player).  ``rollout_depth`` -1 keeps the knowledge's own depth.
+    player).  The search's settings (exploration, priors, widening, rollouts)
+    are the knowledge's (default: the game's registered knowledge).
     """
     moves = state.legal_moves()
     if not moves:
@@ -118,9 +115,8 @@ def search(
     rng = Rng(seed)
     if len(moves) == 1:
         return SearchResult(moves[0], 0, ((moves[0], 0, 0.0),), False)
-    depth = know.rollout_depth if rollout_depth == -1 else rollout_depth
-    depth = know.max_rollout_plies if depth is None else min(depth, know.max_rollout_plies)
-    tree = _Tree(know, rng, exploration, prior_weight, widening, depth, clock, deadline)
+    depth = know.max_rollout_plies if know.rollout_depth is None else min(know.rollout_depth, know.max_rollout_plies)
+    tree = _Tree(know, rng, depth, clock, deadline)
     # The tree holds no reference cycles, so reference counting frees it all.  The
     # cyclic collector would stop the search for tens of milliseconds to walk
     # thousands of young nodes, breaking tight time budgets, so it is paused until
@@ -165,20 +161,17 @@ class _Tree:
 
     def __init__(
         self,
-        know: Knowledge,
+        know: Knowledge[Any],
         rng: Rng,
-        exploration: float,
-        prior_weight: float,
-        widening: float | None,
         depth: int,
         clock: Clock | None,
         deadline: float | None,
     ) -> None:
         self.know = know
         self.rng = rng
-        self.exploration = exploration
-        self.prior_weight = prior_weight
-        self.widening = widening
+        self.exploration = know.exploration
+        self.prior_weight = know.prior_weight
+        self.widening = know.widening
         self.depth = depth
         self.clock = clock
         self.deadline = deadline
@@ -200,7 +193,7 @@ class _Tree:
                     break
             untried = node.untried
             assert untried is not None
-            if untried and (self.widening is None or len(node.children) < self._width(node.visits)):
+            if untried and (self.widening <= 0.0 or len(node.children) < self._width(node.visits)):
                 child = self._expand(node)
                 path.append(child)
                 reward = child.exact if child.exact is not None else self._rollout(child.state)
@@ -215,7 +208,6 @@ class _Tree:
 
     def _width(self, visits: int) -> int:
         """How many children a node with ``visits`` may have under progressive widening."""
-        assert self.widening is not None
         return 2 + int(self.widening * math.sqrt(visits))
 
     def _open(self, node: Node) -> None:

@@ -23,11 +23,6 @@ from typing import Any
 from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
 from engines.pond import PondState
 
-# One scored piece is worth this many logistic units in the evaluation.
-SCORED_WEIGHT = 0.5
-# A prior's step per piece of net gain on the move itself.
-GAIN_PRIOR = 0.12
-
 
 @register("pond")
 class PondKnowledge(Knowledge[PondState]):
@@ -35,10 +30,14 @@ class PondKnowledge(Knowledge[PondState]):
 
     rollout_depth = 8
     priors_use_children = True
+    # One scored piece is worth this many logistic units in the evaluation.
+    scored_weight = 0.5
+    # A prior's step per piece of net gain on the move itself.
+    gain_prior = 0.12
 
     def evaluate(self, state: PondState) -> Reward:
         scored = state.scores()
-        return soft_reward([SCORED_WEIGHT * scored[0], SCORED_WEIGHT * scored[1]])
+        return soft_reward([self.scored_weight * scored[0], self.scored_weight * scored[1]])
 
     def priors(
         self, state: PondState, moves: Sequence[Any], children: Sequence[PondState] | None
@@ -57,5 +56,5 @@ class PondKnowledge(Knowledge[PondState]):
                 continue
             after = child.scores()
             net = (after[player] - mine) - (after[1 - player] - theirs)
-            out.append(min(0.95, max(0.05, 0.5 + GAIN_PRIOR * net)))
+            out.append(min(0.95, max(0.05, 0.5 + self.gain_prior * net)))
         return out

@@ -34,13 +34,6 @@ CELLS = querni.CELLS
 
 # What a link between numbers n and n + 1 is worth by the king distance of their squares.
 LINK_VALUE = (0.0, 1.0, 0.45, 0.2, 0.08)
-# One removed piece and one full link, in the evaluation's units (logistic units).
-REMOVED_WEIGHT = 0.45
-LINK_WEIGHT = 0.25
-# A move's prior gains this much per unit of link gain.
-LINK_PRIOR = 0.12
-# Random moves a rollout compares by link gain when it has no safe removal.
-ROLLOUT_SAMPLES = 3
 
 STRANDS, SAFE, WINS = 0, 1, 2
 
@@ -132,11 +125,20 @@ class QuerniKnowledge(Knowledge[querni.QuerniState]):
 
     rollout_depth = 6
     has_rollout_policy = True
+    # Querni's turns are many (every move, alone and with each removal): let the best priors compete first.
+    widening = 1.0
+    # One removed piece and one full link, in the evaluation's units (logistic units).
+    removed_weight = 0.45
+    link_weight = 0.25
+    # A move's prior gains this much per unit of link gain.
+    link_prior = 0.12
+    # Random moves a rollout compares by link gain when it has no safe removal.
+    rollout_samples = 3
 
     def evaluate(self, state: querni.QuerniState) -> Reward:
         where = state.where()
         removed = state.scores()
-        margins = [REMOVED_WEIGHT * removed[p] + LINK_WEIGHT * link_total(where, p) for p in (0, 1)]
+        margins = [self.removed_weight * removed[p] + self.link_weight * link_total(where, p) for p in (0, 1)]
         return soft_reward(margins)
 
     def priors(
@@ -160,7 +162,7 @@ class QuerniKnowledge(Knowledge[querni.QuerniState]):
                 else:
                     prior = min(0.95, 0.7 + 0.02 * (hi - lo + 1) + 0.05 * gain)
             elif frm >= 0:
-                prior = min(0.68, max(0.05, 0.5 + LINK_PRIOR * gain))
+                prior = min(0.68, max(0.05, 0.5 + self.link_prior * gain))
             else:
                 prior = 0.1  # a pass
             out.append(prior)
@@ -192,7 +194,7 @@ class QuerniKnowledge(Knowledge[querni.QuerniState]):
         board = state.board
         pick = plain[rng.below(len(plain))]
         pick_gain = link_gain(where, board, player, pick.frm, pick.to)
-        for _ in range(ROLLOUT_SAMPLES - 1):
+        for _ in range(self.rollout_samples - 1):
             other = plain[rng.below(len(plain))]
             gain = link_gain(where, board, player, other.frm, other.to)
             if gain > pick_gain:

@@ -38,8 +38,6 @@ from engines.summer import SummerState
 # less RISK_PER_RANK for every rank it still has to cross.
 TRAVEL_SHARE = 1.0
 RISK_PER_RANK = 0.05
-# The logistic's unit, as a share of the board's total starting weight (per side).
-SCALE_SHARE = 0.12
 
 
 def _fill(pieces: list[tuple[int, int]], budget: int) -> float:
@@ -100,10 +98,12 @@ class SummerKnowledge(Knowledge[SummerState]):
     rollout_depth = 6
     priors_use_children = True
     has_rollout_policy = True
+    # The logistic's unit, as a share of the board's total starting weight (per side).
+    scale_share = 0.12
 
     def evaluate(self, state: SummerState) -> Reward:
         white, black = expected_totals(state)
-        scale = max(1.0, SCALE_SHARE * sum(state.weights))
+        scale = max(1.0, self.scale_share * sum(state.weights))
         return soft_reward([white / scale, black / scale])
 
     def priors(
