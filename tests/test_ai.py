@@ -388,3 +388,27 @@ def test_levels_can_tune_the_knowledge() -> None:
     level = dataclasses.replace(LEVELS["medium"], tuning=(("exploration", 0.2), ("widening", 1.0)))
     state = pond.new(variant="mini")
     assert choose_move(state, level=level, seed=0, iterations=50) in state.legal_moves()
+
+
+# -- the tournament script ---------------------------------------------------------------------------------------------
+
+
+def test_tournament_helpers() -> None:
+    from bench import tournament
+
+    low, high = tournament.wilson(19, 20)
+    assert 0.763 < low < 0.765 and 0.99 < high < 0.992
+    assert tournament.wilson(0, 0) == (0.0, 1.0)
+    level = tournament.parse_level("wide=hard,widening=1.5,temperature=0.5,rollout_depth=none")
+    assert level.name == "wide" and level.temperature == 0.5 and level.time_limit == LEVELS["hard"].time_limit
+    assert level.tuning == (("widening", 1.5), ("rollout_depth", None))
+
+
+def test_tournament_runs_a_tiny_match() -> None:
+    from bench import tournament
+
+    rows = tournament.run(["pond"], count=2, scale=0.01, workers=1, pairings=[("easy", "random")])
+    (row,) = rows
+    assert row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2
+    assert row["first_moves"] > 0 and row["second_moves"] == 0
+    assert "pond" in tournament.format_row(row)

@@ -34,10 +34,13 @@ class PondKnowledge(Knowledge[PondState]):
     scored_weight = 0.5
     # A prior's step per piece of net gain on the move itself.
     gain_prior = 0.12
+    # How much more a lead weighs as the leader nears the target (0: a lead weighs the same throughout).
+    urgency = 0.0
 
     def evaluate(self, state: PondState) -> Reward:
         scored = state.scores()
-        return soft_reward([self.scored_weight * scored[0], self.scored_weight * scored[1]])
+        weight = self.scored_weight * (1.0 + self.urgency * max(scored) / state.target)
+        return soft_reward([weight * scored[0], weight * scored[1]])
 
     def priors(
         self, state: PondState, moves: Sequence[Any], children: Sequence[PondState] | None
