@@ -41,6 +41,8 @@ PAIRINGS = (
     ("medium", "easy"),
 )
 QUICK_PAIRINGS = (("hard", "random"), ("hard", "easy"))
+QUICK_GAMES = 4
+QUICK_SCALE = 0.05
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -166,8 +168,8 @@ def run(
     ``extra_levels`` adds level variants (see :func:`parse_level`) that pairings may name.
     """
     if quick:
-        count = min(count, 4)
-        scale = min(scale, 0.05)
+        count = min(count, QUICK_GAMES)
+        scale = min(scale, QUICK_SCALE)
         pairings = pairings or QUICK_PAIRINGS
     chosen_pairings = tuple(pairings or PAIRINGS)
     levels = {name: scaled_level(level, scale) for name, level in LEVELS.items()}
@@ -290,7 +292,9 @@ def main() -> None:
         for name in pairing:
             if name not in known:
                 parser.error(f"unknown player {name!r}")
-    print(f"budgets x{args.scale} (search stops at {BUDGET_SHARE:.0%} of the budget)", flush=True)
+    scale = min(args.scale, QUICK_SCALE) if args.quick else args.scale
+    budgets = ", ".join(f"{name} {level.time_limit * scale:g} s" for name, level in LEVELS.items())
+    print(f"budgets x{scale:g}: {budgets} (the search stops at {BUDGET_SHARE:.0%} of its budget)", flush=True)
     show = None if args.json else lambda row: print(format_row(row), flush=True)
     rows = run(
         args.game, args.games, args.quick, args.scale, args.workers, args.players, pairings, args.seed, show, extra
