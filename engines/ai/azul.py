@@ -111,20 +111,17 @@ def _bonus_progress(wall: list[int], ending: bool) -> float:
     )
 
 
-# Per board (and wall rule, and whether tiling is still to come): its points after this
-# round, its unfinished lines' worth, its bonuses if the game goes on and if it ends, and
-# whether a wall row will be complete.  Boards repeat across a search's positions.
-_SUMMARIES: dict[tuple[azul.Board, bool, bool], tuple[float, float, float, float, bool]] = {}
-_SUMMARY_LIMIT = 50_000
+# A board's summary: its points after this round, its unfinished lines' worth, its
+# bonuses if the game goes on and if it ends, and whether a wall row will be complete.
+Summary = tuple[float, float, float, float, bool]
+SummaryCache = dict[tuple[azul.Board, bool, bool], Summary]
 
 
-def _summary(board: azul.Board, grey: bool, tiling_pending: bool) -> tuple[float, float, float, float, bool]:
-    """Return a board's cached summary (see ``_SUMMARIES``)."""
+def _summary(board: azul.Board, grey: bool, tiling_pending: bool, cache: SummaryCache) -> Summary:
+    """Return a board's summary, from ``cache`` when this board was seen before."""
     key = (board, grey, tiling_pending)
-    found = _SUMMARIES.get(key)
+    found = cache.get(key)
     if found is None:
-        if len(_SUMMARIES) >= _SUMMARY_LIMIT:
-            _SUMMARIES.clear()
         gained, wall, partial = _board_points(board, grey, tiling_pending)
         complete_row = any(all(wall[i] >= 0 for i in row) for row in _ROWS)
         found = (
@@ -134,16 +131,22 @@ def _summary(board: azul.Board, grey: bool, tiling_pending: bool) -> tuple[float
             _bonus_progress(wall, True),
             complete_row,
         )
-        _SUMMARIES[key] = found
+        cache[key] = found
     return found
 
 
-def expected_points(state: azul.AzulState) -> tuple[float, ...]:
-    """Estimate each player's final points from the position (see the module docstring)."""
+def expected_points(state: azul.AzulState, cache: SummaryCache | None = None) -> tuple[float, ...]:
+    """Estimate each player's final points from the position (see the module docstring).
+
+    ``cache`` keeps board summaries between calls: most boards are unchanged
+    from one position of a search to the next.
+    """
     grey = state.grey_wall
     tiling_pending = state.phase != azul.OVER
     left = state.left
-    summaries = [_summary(board, grey, tiling_pending) for board in state.boards]
+    if cache is None:
+        cache = {}
+    summaries = [_summary(board, grey, tiling_pending, cache) for board in state.boards]
     # The game ends after this round's tiling if a wall row will be complete.
     ending = any(summary[4] for p, summary in enumerate(summaries) if p not in left)
     out = []
@@ -170,12 +173,17 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
     # Random takes a rollout compares by the tiles they would drop to the floor.
     rollout_samples = 3
 
+    def __init__(self) -> None:
+        # One search's board summaries: kept per instance, so they die with the search's tree
+        # rather than pile up in a long-lived worker for the garbage collector to walk.
+        self._summaries: SummaryCache = {}
+
     def horizon(self, state: azul.AzulState) -> bool:
         last = state.last
         return last is not None and last.round_ended > 0 and state.outcome() is None
 
     def evaluate(self, state: azul.AzulState) -> Reward:
-        points = expected_points(state)
+        points = expected_points(state, self._summaries)
         left = state.left
         margins = [LEAVER_MARGIN if p in left else v / self.points_scale for p, v in enumerate(points)]
         return soft_reward(margins)

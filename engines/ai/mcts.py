@@ -124,26 +124,39 @@ def search(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run(tree, state, iterations, temperature, rng, clock, deadline)
+        if clock is None or deadline is None:
+            return _run(Node(None, state, -1, 0.0), tree, iterations, temperature, rng, None)
+        # Freeing the tree takes a share of the time it took to grow (every node holds a
+        # position), so the search stops early enough for that share to fit in the budget.
+        started = clock()
+        share = _FREE_SHARE.get(state.game, DEFAULT_FREE_SHARE)
+        root = Node(None, state, -1, 0.0)
+        result = _run(root, tree, iterations, temperature, rng, started + (deadline - started) / (1.0 + share))
+        grown = clock()
+        del root, tree
+        freed = clock()
+        if grown > started:
+            # Remember the worst recent share, forgetting slowly, so one quick free does not shorten the margin.
+            _FREE_SHARE[state.game] = max((freed - grown) / (grown - started), share * FREE_SHARE_DECAY)
+        return result
     finally:
         if collecting:
             gc.enable()
 
 
-def _run(
-    tree: _Tree,
-    state: GameState,
-    iterations: int,
-    temperature: float,
-    rng: Rng,
-    clock: Clock | None,
-    deadline: float | None,
-) -> SearchResult:
-    """Grow the tree from ``state`` until a budget runs out; return the choice (the tree dies here)."""
-    root = Node(None, state, -1, 0.0)
+# What freeing a game's tree cost, as a share of the time the search took, in this process.
+_FREE_SHARE: dict[str, float] = {}
+# The share assumed before any measurement (measured: 5% to 11% depending on the game).
+DEFAULT_FREE_SHARE = 0.12
+FREE_SHARE_DECAY = 0.95
+
+
+def _run(root: Node, tree: _Tree, iterations: int, temperature: float, rng: Rng, stop: float | None) -> SearchResult:
+    """Grow the tree from ``root`` until the iterations run out or the clock reaches ``stop``; return the choice."""
+    clock = tree.clock
     done = 0
     while done < iterations:
-        if deadline is not None and clock is not None and clock() >= deadline:
+        if stop is not None and clock is not None and clock() >= stop:
             break
         tree.iterate(root)
         done += 1
