@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.games import build_groups
 from bot.ladder import LadderPageButton, add_ladder_commands
+from bot.rendering import BoardRenderer
 from bot.service import MatchService, describe_error
 from bot.settings import Settings
 from bot.storage import MatchStore
@@ -50,6 +51,7 @@ class TabulaBot(discord.Client):
         self.settings = settings
         self.tree = TabulaTree(self)
         self.ui = MatchUI(self)
+        self.renderer = BoardRenderer(settings.render_processes)
         self._store = store
         self._service_options = service_options
         self._service: MatchService | None = None
@@ -86,6 +88,7 @@ class TabulaBot(discord.Client):
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        self.renderer.close()
         await super().close()
         if self._store is not None:
             await self._store.close()

@@ -7,7 +7,6 @@ worker thread (never on the event loop) and follow up with the image.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Sequence
@@ -34,13 +33,6 @@ def seat_of(user: discord.abc.User) -> Seat:
     return Seat(user.id, user.display_name[:64])
 
 
-def render_board(state: GameState, record: MatchRecord) -> bytes:
-    """Draw the board (runs in a worker thread)."""
-    from render import render
-
-    return render(state, players=[seat.name for seat in record.players])
-
-
 class MatchUI:
     """Turn interactions into calls on the match service and replies in the channel."""
 
@@ -54,7 +46,7 @@ class MatchUI:
     async def board_file(self, state: GameState, record: MatchRecord) -> discord.File | None:
         """Render the board off the event loop; on failure log it and carry on without an image."""
         try:
-            png = await asyncio.to_thread(render_board, state, record)
+            png = await self.bot.renderer.png(state, [seat.name for seat in record.players])
         except Exception:
             log.exception("rendering %s match %s failed", record.game, record.id)
             return None
