@@ -1,0 +1,157 @@
+"""The computer opponent: one Monte Carlo tree search for every game, three levels.
+
+``choose_move(state, level=..., seed=...)`` returns a legal move of ``state``;
+``think(game, state_json, level, seed, time_limit, clock)`` does the same from a
+saved state and returns the move's canonical text, a top-level function of plain
+values so that the bot can run it in a ``ProcessPoolExecutor``.
+
+Levels (see :data:`LEVELS`): *easy* searches briefly and picks its move at
+random in proportion to the search's visits, so it plays sensible but loose
+moves; *medium* and *hard* play their search's best move, with about 1 s and
+3 s per move.  A time budget needs a clock: engines never read one, so the
+caller passes ``clock=time.perf_counter``; without a clock only the iteration
+budget counts, and the same seed gives the same move.
+
+>>> from engines import GAMES
+>>> state = GAMES["pond"].new(variant="mini")
+>>> text = think("pond", state.to_json(), "easy", seed=3, iterations=40)
+>>> text == think("pond", state.to_json(), "easy", seed=3, iterations=40), state.parse_move(text) in state.legal_moves()
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# Importing a game's module registers its knowledge.
+from engines.ai import azul as _azul  # noqa: F401
+from engines.ai import pond as _pond  # noqa: F401
+from engines.ai import querni as _querni  # noqa: F401
+from engines.ai import summer as _summer  # noqa: F401
+from engines.ai.knowledge import Knowledge, knowledge_for
+from engines.ai.mcts import Clock, SearchResult, search
+from engines.base import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard one level plays: its budgets and the search's settings."""
+
+    name: str
+    time_limit: float  # seconds per move when a clock is given
+    iterations: int  # the iteration cap, and the whole budget without a clock
+    temperature: float  # 0 plays the best move; above 0 samples moves by their visits
+    exploration: float = 0.7
+    prior_weight: float = 1.0
+    widening: float | None = None
+    knowledge: bool = True  # use the game's own knowledge (else the generic search)
+    rollout_depth: int | None = -1  # -1 keeps the knowledge's depth; None plays rollouts to the end
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 0.2, 150, temperature=1.0),
+    "medium": Level("medium", 1.0, 3000, temperature=0.0),
+    "hard": Level("hard", 3.0, 30000, temperature=0.0),
+}
+
+# The search stops this share into its time budget, keeping the rest for the
+# work around it: rebuilding the state, and above all freeing the tree, which
+# takes about 5-8% of the time it took to grow (every node holds a position).
+BUDGET_SHARE = 0.9
+
+
+def level_named(level: str | Level) -> Level:
+    """Return the :class:`Level` called ``level`` (a Level passes through)."""
+    if isinstance(level, Level):
+        return level
+    found = LEVELS.get(str(level).strip().lower())
+    if found is None:
+        raise ValueError(f"Unknown level {level!r}; choose one of: {', '.join(LEVELS)}.")
+    return found
+
+
+def analyse(
+    state: GameState,
+    *,
+    level: str | Level = "medium",
+    seed: int = 0,
+    time_limit: float | None = None,
+    iterations: int | None = None,
+    clock: Clock | None = None,
+    started: float | None = None,
+) -> SearchResult:
+    """Search ``state`` at ``level`` and return the move with the search's statistics.
+
+    ``time_limit`` (seconds, default the level's) counts only when ``clock`` is
+    given, measured from ``started`` (default: now); ``iterations`` (default the
+    level's cap) bounds the search either way.
+    """
+    chosen = level_named(level)
+    if time_limit is not None and clock is None:
+        raise ValueError("A time limit needs a clock, e.g. clock=time.perf_counter.")
+    deadline = None
+    if clock is not None:
+        budget = chosen.time_limit if time_limit is None else time_limit
+        if started is None:
+            started = clock()
+        deadline = started + budget * BUDGET_SHARE
+    know = knowledge_for(state.game) if chosen.knowledge else Knowledge()
+    return search(
+        state,
+        iterations=chosen.iterations if iterations is None else iterations,
+        seed=seed,
+        knowledge=know,
+        exploration=chosen.exploration,
+        prior_weight=chosen.prior_weight,
+        widening=chosen.widening,
+        temperature=chosen.temperature,
+        rollout_depth=chosen.rollout_depth,
+        clock=clock,
+        deadline=deadline,
+    )
+
+
+def choose_move(
+    state: GameState,
+    *,
+    level: str | Level = "medium",
+    seed: int = 0,
+    time_limit: float | None = None,
+    iterations: int | None = None,
+    clock: Clock | None = None,
+) -> Any:
+    """Return the move the computer plays in ``state`` at ``level`` (see :func:`analyse`)."""
+    return analyse(state, level=level, seed=seed, time_limit=time_limit, iterations=iterations, clock=clock).move
+
+
+def think(
+    game: str,
+    state_json: Mapping[str, Any],
+    level: str = "medium",
+    seed: int = 0,
+    time_limit: float | None = None,
+    clock: Clock | None = None,
+    iterations: int | None = None,
+) -> str:
+    """Rebuild a saved state of ``game`` and return the canonical text of the computer's move.
+
+    Made for a process pool: every argument is a plain value (``clock`` may be
+    ``time.perf_counter``, which pickles by name), and the time budget starts
+    before the state is rebuilt.
+    """
+    from engines import GAMES  # here, not at import: engines/__init__ may one day import this package
+
+    started = clock() if clock is not None else None
+    spec = GAMES.get(game)
+    if spec is None:
+        raise ValueError(f"Unknown game {game!r}.")
+    state = spec.from_json(state_json)
+    result = analyse(
+        state, level=level, seed=seed, time_limit=time_limit, iterations=iterations, clock=clock, started=started
+    )
+    return state.move_text(result.move)
+
+
+__all__ = ["BUDGET_SHARE", "LEVELS", "Level", "SearchResult", "analyse", "choose_move", "level_named", "think"]

@@ -1,0 +1,222 @@
+"""What the search knows about Azul: the score the walls will have, and where the round ends.
+
+* Horizon: the factories of the next round are drawn from the bag at random, so
+  the search stops where a round ends and evaluates; it never looks at tiles it
+  could not see (the bag's order is in the state, but a fair player ignores it).
+* Evaluation, per player: the current score, plus the points the complete
+  pattern lines will score at this round's tiling (placed top to bottom as the
+  rules do), minus the floor line's penalty, plus a share of what the
+  unfinished lines would score once complete, plus the end-of-game bonuses in
+  proportion to how near each row, column and colour is to completion (in full
+  once the game is about to end).  Players are compared pairwise through a
+  logistic, so two to four players all work.
+* Priors: the evaluation one ply ahead (the search reuses those positions as
+  its children).
+* Rollouts: the best of a few random takes by a quick look at the tiles that
+  would fall to the floor, up to the end of the round.
+
+>>> from engines import azul
+>>> state = azul.new(players=2, seed=16, first_player=0)
+>>> expected_points(state)
+(0.0, 0.0)
+>>> expected_points(state.play("f1 y 2"))  # line 2 complete: 1 point, and a start on three bonuses
+(1.152, 0.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engines import azul
+from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from engines.base import GameState
+from engines.rng import Rng
+
+# An unfinished pattern line is worth this share of its tile's points, times its fill.
+PARTIAL_SHARE = 0.6
+# A wall row, column or colour with n of 5 tiles is worth its bonus times (n / 5) ** BONUS_POWER.
+BONUS_POWER = 3
+# Points per logistic unit when comparing players.
+POINTS_SCALE = 6.0
+# Random takes a rollout compares, and what a tile falling to the floor costs in that comparison.
+ROLLOUT_SAMPLES = 3
+LEAVER_MARGIN = -1000.0  # a player who left ranks after everyone still playing
+
+_ROWS = tuple(tuple(range(5 * r, 5 * r + 5)) for r in range(5))
+
+
+def _best_column(wall: list[int], row: int, colour: int, grey: bool) -> int:
+    """Return the column where ``colour`` goes in ``row`` (the best-scoring legal one on the grey wall), or -1."""
+    if not grey:
+        column = azul.WALL_COLUMN[row][colour]
+        return column if wall[5 * row + column] < 0 else -1
+    best, best_points = -1, -1
+    for column in range(5):
+        if wall[5 * row + column] >= 0 or colour in wall[column::5]:
+            continue
+        wall[5 * row + column] = colour
+        points = azul.tile_points(wall, row, column)
+        wall[5 * row + column] = -1
+        if points > best_points:
+            best, best_points = column, points
+    return best
+
+
+def _board_points(board: azul.Board, grey: bool, tiling_pending: bool) -> tuple[float, list[int], float]:
+    """Return (points this round's tiling and floor will add, the wall after it, the unfinished lines' worth)."""
+    wall = list(board.wall)
+    gained = 0.0
+    partial = 0.0
+    for row in range(5):
+        count = board.line_counts[row]
+        if not count:
+            continue
+        colour = board.line_colours[row]
+        column = _best_column(wall, row, colour, grey)
+        if column < 0:
+            continue
+        wall[5 * row + column] = colour
+        points = azul.tile_points(wall, row, column)
+        if count == row + 1 and tiling_pending:
+            gained += points
+        else:
+            wall[5 * row + column] = -1
+            partial += PARTIAL_SHARE * points * count / (row + 1)
+    if tiling_pending and board.floor:
+        gained -= min(azul.FLOOR_LOSS[len(board.floor)], board.score + gained)
+    return gained, wall, partial
+
+
+def _progress_table(bonus: int, ending: bool) -> tuple[float, ...]:
+    """Return a bonus's worth by tiles present (0..5): in full at 5, else by nearness unless the game ends."""
+    return tuple(float(bonus) if n == 5 else (0.0 if ending else bonus * (n / 5) ** BONUS_POWER) for n in range(6))
+
+
+# (rows, columns, colours) progress tables, for a game going on and for one about to end.
+_PROGRESS = {
+    ending: tuple(_progress_table(b, ending) for b in (azul.ROW_BONUS, azul.COLUMN_BONUS, azul.COLOUR_BONUS))
+    for ending in (False, True)
+}
+
+
+def _bonus_progress(wall: list[int], ending: bool) -> float:
+    """Return the end-of-game bonuses: in full once the game ends, else by nearness to completion."""
+    rows = [0] * 5
+    columns = [0] * 5
+    colours = [0] * 5
+    for i, colour in enumerate(wall):
+        if colour >= 0:
+            rows[i // 5] += 1
+            columns[i % 5] += 1
+            colours[colour] += 1
+    row_table, column_table, colour_table = _PROGRESS[ending]
+    return (
+        sum(row_table[n] for n in rows) + sum(column_table[n] for n in columns) + sum(colour_table[n] for n in colours)
+    )
+
+
+# Per board (and wall rule, and whether tiling is still to come): its points after this
+# round, its unfinished lines' worth, its bonuses if the game goes on and if it ends, and
+# whether a wall row will be complete.  Boards repeat across a search's positions.
+_SUMMARIES: dict[tuple[azul.Board, bool, bool], tuple[float, float, float, float, bool]] = {}
+_SUMMARY_LIMIT = 200_000
+
+
+def _summary(board: azul.Board, grey: bool, tiling_pending: bool) -> tuple[float, float, float, float, bool]:
+    """Return a board's cached summary (see ``_SUMMARIES``)."""
+    key = (board, grey, tiling_pending)
+    found = _SUMMARIES.get(key)
+    if found is None:
+        if len(_SUMMARIES) >= _SUMMARY_LIMIT:
+            _SUMMARIES.clear()
+        gained, wall, partial = _board_points(board, grey, tiling_pending)
+        complete_row = any(all(wall[i] >= 0 for i in row) for row in _ROWS)
+        found = (
+            board.score + gained,
+            partial,
+            _bonus_progress(wall, False),
+            _bonus_progress(wall, True),
+            complete_row,
+        )
+        _SUMMARIES[key] = found
+    return found
+
+
+def expected_points(state: GameState) -> tuple[float, ...]:
+    """Estimate each player's final points from the position (see the module docstring)."""
+    grey = state.grey_wall  # type: ignore[attr-defined]
+    tiling_pending = state.phase != azul.OVER  # type: ignore[attr-defined]
+    left = state.left  # type: ignore[attr-defined]
+    summaries = [_summary(board, grey, tiling_pending) for board in state.boards]  # type: ignore[attr-defined]
+    # The game ends after this round's tiling if a wall row will be complete.
+    ending = any(summary[4] for p, summary in enumerate(summaries) if p not in left)
+    out = []
+    for p, (points, partial, bonus_open, bonus_final, _) in enumerate(summaries):
+        if p in left:
+            out.append(0.0)
+        elif ending:
+            out.append(round(points + bonus_final, 6))
+        else:
+            out.append(round(points + partial + bonus_open, 6))
+    return tuple(out)
+
+
+@register("azul")
+class AzulKnowledge(Knowledge):
+    """Azul's horizon, evaluation, priors and rollout policy."""
+
+    rollout_depth = 0
+    priors_use_children = True
+    has_horizon = True
+    has_rollout_policy = True
+
+    def horizon(self, state: GameState) -> bool:
+        last = state.last  # type: ignore[attr-defined]
+        return last is not None and last.round_ended > 0 and state.outcome() is None
+
+    def evaluate(self, state: GameState) -> Reward:
+        points = expected_points(state)
+        left = state.left  # type: ignore[attr-defined]
+        margins = [LEAVER_MARGIN if p in left else v / POINTS_SCALE for p, v in enumerate(points)]
+        return soft_reward(margins)
+
+    def priors(
+        self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None
+    ) -> list[float] | None:
+        if children is None:
+            return None
+        player = state.to_move
+        assert player is not None
+        out = []
+        for child in children:
+            outcome = child.outcome()
+            if outcome is not None:
+                out.append(reward_from_outcome(outcome, state.players)[player])
+            else:
+                out.append(self.evaluate(child)[player])
+        return out
+
+    def rollout_move(self, state: GameState, moves: Sequence[Any], rng: Rng) -> Any:
+        best = moves[rng.below(len(moves))]
+        if state.phase != azul.OFFER:  # type: ignore[attr-defined]
+            return best
+        best_cost = self._waste(state, best)
+        for _ in range(ROLLOUT_SAMPLES - 1):
+            other = moves[rng.below(len(moves))]
+            cost = self._waste(state, other)
+            if cost < best_cost:
+                best, best_cost = other, cost
+        return best
+
+    @staticmethod
+    def _waste(state: GameState, move: Any) -> float:
+        """Return a quick cost of a take: tiles that fall to the floor, less a bonus for completing a line."""
+        source, colour, line, _ = move
+        tiles = state.centre if source == azul.CENTRE else state.factories[source - 1]  # type: ignore[attr-defined]
+        taken = tiles[colour]
+        if line == azul.FLOOR:
+            return float(taken)
+        board = state.boards[state.to_move]  # type: ignore[attr-defined]
+        room = line - board.line_counts[line - 1]
+        return max(0, taken - room) - (0.5 if taken >= room else 0.0)

@@ -1,0 +1,142 @@
+"""What the search may know about a game: evaluation, move priors, rollout policy, horizon.
+
+:class:`Knowledge` is the game-independent default: it knows nothing but the
+engine contract, so every registered game works with it.  A game's own module in
+this package subclasses it where knowledge pays, and :func:`knowledge_for` picks
+the right one by the game's name.
+
+Rewards are tuples with one float per player in ``[0, 1]``: 1 for sole first
+place, 0 for sole last place, shared places splitting the difference, so two- to
+four-player games are searched max^n style (each player maximises their own).
+
+>>> reward_from_places((1, 2))
+(1.0, 0.0)
+>>> reward_from_places((1, 1, 3))
+(0.75, 0.75, 0.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engines.base import GameState, Outcome, places_from_ranking
+from engines.rng import Rng
+
+Reward = tuple[float, ...]
+
+
+def reward_from_places(places: Sequence[int]) -> Reward:
+    """Score each player by the share of opponents they beat, a tie counting half."""
+    count = len(places)
+    if count <= 1:
+        return (1.0,) * count
+    return tuple(
+        (sum(1 for other in places if other > mine) + 0.5 * (sum(1 for other in places if other == mine) - 1))
+        / (count - 1)
+        for mine in places
+    )
+
+
+def reward_from_outcome(outcome: Outcome, players: int) -> Reward:
+    """Turn a finished game's :class:`Outcome` into per-player rewards (from ``places``)."""
+    places = outcome.places
+    if len(places) != players:
+        # An engine that leaves ``places`` out still names its winners.
+        places = tuple(1 if p in outcome.winners else 2 for p in range(players))
+    return reward_from_places(places)
+
+
+def logistic(x: float) -> float:
+    """Return ``1 / (1 + e^-x)`` without overflowing for large ``|x|``."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+def soft_reward(margins: Sequence[float]) -> Reward:
+    """Turn per-player advantages into rewards in ``(0, 1)``: pairwise logistic, averaged over opponents.
+
+    ``margins[p]`` is how well player ``p`` stands on some scale where a
+    difference of 1 is worth about one logistic unit; the reward is the expected
+    share of opponents beaten, like :func:`reward_from_places`.
+    """
+    count = len(margins)
+    if count <= 1:
+        return (1.0,) * count
+    return tuple(
+        sum(logistic(margins[p] - margins[q]) for q in range(count) if q != p) / (count - 1) for p in range(count)
+    )
+
+
+class Knowledge:
+    """The game-independent default: random rollouts to the end, a score-based evaluation.
+
+    Subclasses override what they know better.  Every method must be a pure
+    function of its arguments (and of ``rng`` where given), so the search stays
+    deterministic for a seed.
+    """
+
+    # Random plies played from a new leaf before :meth:`evaluate` is trusted; None plays to the end.
+    rollout_depth: int | None = None
+    # A rollout never runs longer than this, whatever ``rollout_depth`` says (a game with a generous
+    # safety limit could otherwise spend a whole move's budget in one playout).
+    max_rollout_plies: int = 200
+    # Whether :meth:`priors` wants the position after every move (the search then computes them once
+    # per node and reuses them for the children, so a lookahead costs nothing extra).
+    priors_use_children: bool = False
+    # Whether :meth:`horizon` is worth calling at all (it is called on every ply of a rollout).
+    has_horizon: bool = False
+    # Whether :meth:`rollout_move` overrides the uniform choice.
+    has_rollout_policy: bool = False
+
+    def evaluate(self, state: GameState) -> Reward:
+        """Estimate each player's reward in a position that is not over.
+
+        The default ranks the current scores softly: a leader is favoured, not
+        certain to win, so a rollout cut short by the length cap still tells
+        the search something without pretending to know the result.
+        """
+        scores = state.scores()
+        rank = reward_from_places(places_from_ranking(tuple(scores)))
+        return tuple(0.25 + 0.5 * r for r in rank)
+
+    def priors(
+        self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None
+    ) -> list[float] | None:
+        """Return a prior value in ``[0, 1]`` for each move (for the mover), or None for no opinion.
+
+        ``children`` holds the position after each move when
+        :attr:`priors_use_children` is set, else None.
+        """
+        return None
+
+    def rollout_move(self, state: GameState, moves: Sequence[Any], rng: Rng) -> Any:
+        """Pick the next move of a rollout (uniformly at random by default)."""
+        return moves[rng.below(len(moves))]
+
+    def horizon(self, state: GameState) -> bool:
+        """Tell whether the search must stop here and evaluate, e.g. before hidden chance."""
+        return False
+
+
+KnowledgeFactory = Callable[[], Knowledge]
+_REGISTRY: dict[str, KnowledgeFactory] = {}
+
+
+def register(game: str) -> Callable[[type[Knowledge]], type[Knowledge]]:
+    """Register a :class:`Knowledge` subclass as the knowledge of ``game`` (a class decorator)."""
+
+    def decorate(cls: type[Knowledge]) -> type[Knowledge]:
+        _REGISTRY[game] = cls
+        return cls
+
+    return decorate
+
+
+def knowledge_for(game: str) -> Knowledge:
+    """Return the knowledge registered for ``game``, or the generic :class:`Knowledge`."""
+    factory = _REGISTRY.get(game)
+    return factory() if factory is not None else Knowledge()

@@ -1,0 +1,133 @@
+"""What the search knows about Summer: the race to the goal rows, and the weight it brings.
+
+The game ends as soon as one side has every piece on its goal row (after one
+last Black ply if White got there first), and only weight on a goal row
+scores.  So the evaluation models the race:
+
+* each side needs ``D`` more forward moves to bring every piece home (the sum
+  of its travelling pieces' distances);
+* the side that gets home first (counting who moves next) scores all its
+  weight, a travelling piece slightly discounted for the risks on its way;
+* the other side has only as many moves as the race leaves it, and brings home
+  what fits in them, best weight per move first, besides what has arrived.
+
+The difference goes through a logistic scaled to the board's total weight.
+Priors are the evaluation one ply ahead (the search reuses those positions as
+the children), so winning collisions and good merges are tried first.
+Rollouts are short and lean forward: of two random moves the one that advances
+more is played.
+
+>>> from engines import summer
+>>> state = summer.new(size=3, weights=[1, 2, 3], black_weights=[3, 1, 2], terrain=["...", "+-+", "..."])
+>>> SummerKnowledge().evaluate(state)
+(0.5, 0.5)
+>>> expected_totals(state)
+(5.4, 5.4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from engines.base import GameState
+from engines.rng import Rng
+
+# A travelling piece of the side that wins the race counts for this share of its weight,
+# less RISK_PER_RANK for every rank it still has to cross.
+TRAVEL_SHARE = 1.0
+RISK_PER_RANK = 0.05
+# The logistic's unit, as a share of the board's total starting weight (per side).
+SCALE_SHARE = 0.12
+
+
+def _fill(pieces: list[tuple[int, int]], budget: int) -> float:
+    """Return the weight of travelling ``(weight, distance)`` pieces that ``budget`` moves bring home, best first."""
+    total = 0.0
+    for weight, distance in sorted(pieces, key=lambda p: (-p[0] / p[1], p[1])):
+        if distance <= budget:
+            budget -= distance
+            total += weight * (TRAVEL_SHARE - RISK_PER_RANK * distance)
+    return total
+
+
+def expected_totals(state: GameState) -> tuple[float, float]:
+    """Estimate each side's final weight on its goal row by the race model above."""
+    size = state.size  # type: ignore[attr-defined]
+    board = state.board  # type: ignore[attr-defined]
+    last = size - 1
+    home = [0.0, 0.0]
+    travelling: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+    for cell, value in enumerate(board):
+        if value > 0:
+            distance = last - cell // size
+            if distance:
+                travelling[0].append((value, distance))
+            else:
+                home[0] += value
+        elif value < 0:
+            distance = cell // size
+            if distance:
+                travelling[1].append((-value, distance))
+            else:
+                home[1] -= value
+    need = [sum(d for _, d in travelling[0]), sum(d for _, d in travelling[1])]
+    mover = state.to_move
+    other = 1 - mover if mover is not None else 0
+    # The side to move finishes first on equal needs.  If White finishes first Black still gets a
+    # last ply; if Black does, the game ends at once.
+    if mover is None:
+        first = 0 if need[0] <= need[1] else 1
+        budget = 0
+    elif need[mover] <= need[other]:
+        first = mover
+        budget = need[mover] - (1 if mover == 1 else 0)
+    else:
+        first = other
+        budget = need[other] + (1 if other == 0 else 0)
+    second = 1 - first
+    totals = [0.0, 0.0]
+    totals[first] = home[first] + sum(w * (TRAVEL_SHARE - RISK_PER_RANK * d) for w, d in travelling[first])
+    totals[second] = home[second] + _fill(travelling[second], budget)
+    return (round(totals[0], 6), round(totals[1], 6))
+
+
+@register("summer")
+class SummerKnowledge(Knowledge):
+    """Summer's evaluation, priors and rollout policy."""
+
+    rollout_depth = 6
+    priors_use_children = True
+    has_rollout_policy = True
+
+    def evaluate(self, state: GameState) -> Reward:
+        white, black = expected_totals(state)
+        scale = max(1.0, SCALE_SHARE * sum(state.weights))  # type: ignore[attr-defined]
+        return soft_reward([white / scale, black / scale])
+
+    def priors(
+        self, state: GameState, moves: Sequence[Any], children: Sequence[GameState] | None
+    ) -> list[float] | None:
+        if children is None:
+            return None
+        player = state.to_move
+        assert player is not None
+        out = []
+        for child in children:
+            outcome = child.outcome()
+            if outcome is not None:
+                out.append(reward_from_outcome(outcome, 2)[player])
+            else:
+                out.append(self.evaluate(child)[player])
+        return out
+
+    def rollout_move(self, state: GameState, moves: Sequence[Any], rng: Rng) -> Any:
+        size = state.size  # type: ignore[attr-defined]
+        sign = 1 if state.to_move == 0 else -1
+        first = moves[rng.below(len(moves))]
+        second = moves[rng.below(len(moves))]
+        # Ranks advance by +1 for White and -1 for Black; sideways moves stay on the rank.
+        if sign * (second.to // size - second.frm // size) > sign * (first.to // size - first.frm // size):
+            return second
+        return first
