@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.computer import ComputerPlayers
 from bot.games import build_groups
 from bot.ladder import LadderPageButton, add_ladder_commands
 from bot.rendering import BoardRenderer
@@ -46,12 +47,20 @@ class TabulaTree(app_commands.CommandTree):
 class TabulaBot(discord.Client):
     """Tabula's client.  ``store`` may be given (tests); otherwise it is opened from the settings."""
 
-    def __init__(self, settings: Settings, *, store: MatchStore | None = None, **service_options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: MatchStore | None = None,
+        computer_iterations: int | None = None,
+        **service_options: Any,
+    ) -> None:
         super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.tree = TabulaTree(self)
         self.ui = MatchUI(self)
         self.renderer = BoardRenderer(settings.render_processes)
+        self.computer = ComputerPlayers(self, processes=settings.ai_processes, iterations=computer_iterations)
         self._store = store
         self._service_options = service_options
         self._service: MatchService | None = None
@@ -83,12 +92,14 @@ class TabulaBot(discord.Client):
     async def setup_hook(self) -> None:
         await self.prepare()
         await self.sync_commands()
+        await self.computer.resume_all()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="tabula-sweeper")
 
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
         self.renderer.close()
+        self.computer.close()
         await super().close()
         if self._store is not None:
             await self._store.close()
@@ -153,6 +164,7 @@ class TabulaBot(discord.Client):
         expired = await self.service.expire_challenges()
         for record in expired:
             await self.ui.close_challenge_message(record, "expired: nobody answered in time.")
+        await self.computer.resume_all()  # a computer turn that failed is tried again
         return len(expired)
 
     async def _sweep_forever(self) -> None:

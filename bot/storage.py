@@ -362,6 +362,7 @@ class MatchStore:
             "message_id": lambda v: v,
             "result": lambda v: None if v is None else _dump(v),
             "finished_at": lambda v: v,
+            "rated": int,
         }
         now = changes.pop("now", record.updated_at)
         unknown = set(changes) - set(encoders)
