@@ -75,7 +75,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from engines.base import (
-    GameError,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
@@ -86,6 +85,7 @@ from engines.base import (
     check_players,
     check_seed,
     int_list,
+    load_saved,
     outcome_by_keys,
     resolve_options,
 )
@@ -1196,12 +1196,7 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> AzulState:
 
 def from_json(data: Mapping[str, Any]) -> AzulState:
     """Rebuild a state saved by :meth:`AzulState.to_json`, rejecting anything impossible."""
-    try:
-        return _from_json(data)
-    except GameError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved Azul game is damaged ({type(exc).__name__}).") from None
+    return load_saved("Azul", _from_json, data)
 
 
 def _board_to_json(board: Board) -> dict[str, Any]:

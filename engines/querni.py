@@ -59,6 +59,7 @@ from engines.base import (
     check_players,
     check_seed,
     int_list,
+    load_saved,
     resolve_options,
 )
 from engines.rng import Rng
@@ -823,14 +824,7 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> QuerniState:
 
 def from_json(data: Mapping[str, Any]) -> QuerniState:
     """Rebuild a state saved by :meth:`QuerniState.to_json`, rejecting anything impossible."""
-    try:
-        return _from_json(data)
-    except InvalidState:
-        raise
-    except GameError as error:
-        raise InvalidState(f"The saved Querni game is damaged: {error}") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved Querni game is damaged ({type(exc).__name__}).") from None
+    return load_saved("Querni", _from_json, data)
 
 
 def _from_json(data: Mapping[str, Any]) -> QuerniState:

@@ -49,7 +49,6 @@ from itertools import chain, compress
 from typing import Any, NamedTuple
 
 from engines.base import (
-    GameError,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
@@ -59,6 +58,7 @@ from engines.base import (
     Outcome,
     check_players,
     check_seed,
+    load_saved,
     outcome_by_keys,
     resolve_options,
 )
@@ -683,14 +683,7 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> SummerState:
 
 def from_json(data: Mapping[str, Any]) -> SummerState:
     """Rebuild a state saved by :meth:`SummerState.to_json`, rejecting anything impossible."""
-    try:
-        return _from_json(data)
-    except GameError as exc:
-        if isinstance(exc, InvalidState):
-            raise
-        raise InvalidState(f"The saved Summer game is damaged: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved Summer game is damaged ({type(exc).__name__}).") from None
+    return load_saved("Summer", _from_json, data)
 
 
 def _from_json(data: Mapping[str, Any]) -> SummerState:
