@@ -301,20 +301,7 @@ class MatchService:
                 raise Refusal(f"It is not your turn: {waiting} is to move.")
             parsed = state.parse_move(move)
             after = state.play(parsed)
-            text = state.move_text(parsed)
-            now = self.clock()
-            updated = await self.store.append(
-                record,
-                kind="move",
-                seat=seat,
-                user_id=user_id,
-                text=text,
-                now=now,
-                rate=ratings.rate,
-                **self._finish_fields(after, now),
-            )
-            self._remember(updated, after)
-            return Turn(updated, state, after, seat, "move", text)
+            return await self._commit(record, state, after, seat, user_id, "move", state.move_text(parsed))
 
     async def resign(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
         """Let a player resign: in a two-player game the other wins; with more, they leave the game."""
@@ -341,20 +328,25 @@ class MatchService:
 
     async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, reason: str) -> Turn:
         state = self.state_of(record)
-        after = state.forfeit(seat, reason)
+        return await self._commit(record, state, state.forfeit(seat, reason), seat, user_id, "forfeit", reason)
+
+    async def _commit(
+        self, record: MatchRecord, state: GameState, after: GameState, seat: int, user_id: int, kind: str, text: str
+    ) -> Turn:
+        """Log one move or forfeit and store the new state in one transaction (rating a finished game)."""
         now = self.clock()
         updated = await self.store.append(
             record,
-            kind="forfeit",
+            kind=kind,
             seat=seat,
             user_id=user_id,
-            text=reason,
+            text=text,
             now=now,
             rate=ratings.rate,
             **self._finish_fields(after, now),
         )
         self._remember(updated, after)
-        return Turn(updated, state, after, seat, "forfeit", reason)
+        return Turn(updated, state, after, seat, kind, text)
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> MatchRecord:
         """Cancel the channel's match (Manage Server) or withdraw one's own challenge; nothing is rated."""
