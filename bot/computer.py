@@ -13,10 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import multiprocessing
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 import discord
@@ -24,6 +21,7 @@ import discord
 from bot import formatting
 from bot.service import Refusal, computer_level
 from bot.storage import MatchRecord
+from bot.workers import WorkerPool
 from engines import GameState
 
 if TYPE_CHECKING:
@@ -52,19 +50,10 @@ class ComputerPlayers:
 
     def __init__(self, bot: TabulaBot, *, processes: int, iterations: int | None = None) -> None:
         self.bot = bot
-        self.processes = processes
         # Tests fix an iteration budget instead of a time budget: fast and deterministic.
         self.iterations = iterations
-        self._pool: ProcessPoolExecutor | None = None
+        self.workers = WorkerPool("computer", processes, _warm)
         self._tasks: dict[int, asyncio.Task[None]] = {}
-
-    def _executor(self) -> Executor | None:
-        if self.processes <= 0:
-            return None
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_warm)
-        return self._pool
 
     def wake(self, record: MatchRecord, state: GameState | None) -> None:
         """Start the computer's turn in this match if it is a computer's turn and nobody is on it."""
@@ -116,17 +105,7 @@ class ComputerPlayers:
     async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]
         seed = (record.seed + 7919 * getattr(state, "ply", 0)) & ((1 << 63) - 1)
-        arguments = (record.game, state.to_json(), level, seed, budget, self.iterations)
-        executor = self._executor()
-        loop = asyncio.get_running_loop()
-        if executor is None:
-            return await asyncio.to_thread(think, *arguments)
-        try:
-            return await loop.run_in_executor(executor, think, *arguments)
-        except BrokenProcessPool:
-            log.warning("a computer worker died; starting new ones")
-            self._pool = None
-            return await loop.run_in_executor(self._executor(), think, *arguments)
+        return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations)
 
     async def _post(self, record: MatchRecord, state: GameState, content: str) -> None:
         """Post the board after a computer's move, mentioning the person to move."""
@@ -150,6 +129,4 @@ class ComputerPlayers:
         """Stop thinking: cancel the turns in progress and the workers."""
         for task in list(self._tasks.values()):
             task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.workers.close()
