@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 
-from bot.games import pond, querni
+from bot.games import azul, pond, querni
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
 
-BUILDERS = (pond.build, querni.build)
+BUILDERS = (pond.build, querni.build, azul.build)
 
 
 def build_groups(ui: MatchUI) -> list[app_commands.Group]:
