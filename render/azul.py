@@ -91,9 +91,9 @@ from render.theme import DEFAULT_THEME, RGB, Theme
 # Tile colours in engine order (blue, yellow, red, black, white).  Their lightness differs as well as their hue
 # (greyscale ~83, 196, 130, 30, 238), and each tile also carries its letter.
 TILE_FILL: tuple[RGB, ...] = ((30, 90, 190), (246, 200, 46), (232, 92, 60), (30, 30, 34), (240, 238, 228))
-TILE_INK: tuple[RGB, ...] = ((250, 250, 250), (30, 24, 6), (255, 248, 240), (236, 236, 236), (30, 30, 34))
-# Black needs a light edge on the dark panels; the others a darker shade of themselves.
-TILE_EDGE: tuple[RGB, ...] = ((14, 44, 100), (150, 112, 10), (120, 36, 20), (150, 150, 158), (120, 118, 108))
+TILE_INK: tuple[RGB, ...] = ((250, 250, 250), (30, 24, 6), (36, 10, 4), (236, 236, 236), (30, 30, 34))
+# Black and blue need a light edge to stand out on the dark panels; the others a darker shade of themselves.
+TILE_EDGE: tuple[RGB, ...] = ((120, 160, 230), (150, 112, 10), (120, 36, 20), (150, 150, 158), (120, 118, 108))
 MARKER_FILL: RGB = (250, 246, 236)
 MARKER_EDGE: RGB = (24, 24, 26)
 MARKER_INK: RGB = (24, 24, 26)
@@ -328,7 +328,7 @@ def layout(players: int, theme: Theme) -> Layout:
     factories_top = last_top + theme.font_small + 14
     disc = _scaled(124, theme)
     spacing = (width - 2 * pad - 5 * disc) // 4
-    centres = []
+    centres: list[tuple[int, int]] = []
     y = factories_top
     for count in FACTORY_ROWS[FACTORIES[players]]:
         row_width = count * disc + (count - 1) * spacing
@@ -368,8 +368,7 @@ def static_card(players: int, theme: Theme) -> Image.Image:
     for number, (cx, cy) in enumerate(lay.factories, start=1):
         disc = disc_sprite(lay.disc, theme)
         card.paste(disc, (cx - half, cy - half), disc)
-        label = _label_pill(f"f{number}", theme)
-        card.paste(label, (cx - half - 4, cy - half - 2), label)
+        _paste_label(card, lay, number, theme)
     x0, y0, _, y1 = lay.centre_box
     draw.rounded_rectangle(lay.centre_box, radius=(y1 - y0) // 2, fill=DISC_FILL, outline=DISC_EDGE, width=3)
     label = _label_pill("c", theme)
@@ -702,29 +701,39 @@ def _draw_panel(
         draw.line((x0, y0, boxes[0][2] - 6, y0), fill=theme.mark, width=3)
 
 
+def _take_of(event: AzulEvent | None) -> tuple[AzulMove, AzulEvent] | None:
+    """Return the last ply's take and its event, or ``None`` if it was no take (or is not to be marked)."""
+    if event is None or event.move is None or event.move.source == WALL:
+        return None
+    return event.move, event
+
+
+def _paste_label(card: Image.Image, lay: Layout, number: int, theme: Theme) -> None:
+    """Paste factory ``number``'s label over the top left of its disc."""
+    cx, cy = lay.factories[number - 1]
+    half = lay.disc // 2
+    label = _label_pill(f"f{number}", theme)
+    card.paste(label, (cx - half - 8, cy - half - 6), label)
+
+
 def _draw_table(card: Image.Image, lay: Layout, state: AzulState, event: AzulEvent | None, theme: Theme) -> None:
     """Draw the factories' tiles, the centre's groups and the marker, and the source of the last take."""
     draw = ImageDraw.Draw(card)
     size = lay.factory_tile
-    move: AzulMove | None = event.move if event is not None else None
-    took = move is not None and move.source != WALL and event is not None
+    take = _take_of(event)
     for number, tiles in enumerate(state.factories, start=1):
         boxes = factory_tile_boxes(lay, number)
-        place = 0
-        for colour in range(5):
-            for _ in range(tiles[colour]):
-                _paste(card, tile_sprite(colour, size, theme), boxes[place])
-                place += 1
-        if took and move is not None and move.source == number and event is not None:
-            for i in range(min(event.taken, 4)):
-                _paste(card, ghost_sprite(move.colour, size, theme), boxes[i])
+        if take is not None and take[0].source == number:
+            # The source display: a ring, its label back over the ring, ghosts of the taken tiles inside.
             cx, cy = lay.factories[number - 1]
             ring = ring_sprite(lay.disc + 10, 4, theme)
             card.paste(ring, (cx - ring.width // 2, cy - ring.height // 2), ring)
-            # The label goes back on top of the ring, so the source stays named.
-            label = _label_pill(f"f{number}", theme)
-            half = lay.disc // 2
-            card.paste(label, (cx - half - 4, cy - half - 2), label)
+            _paste_label(card, lay, number, theme)
+            for box in boxes[: take[1].taken]:
+                _paste(card, ghost_sprite(take[0].colour, size, theme), box)
+        colours = [colour for colour in range(5) for _ in range(tiles[colour])]
+        for colour, box in zip(colours, boxes, strict=False):
+            _paste(card, tile_sprite(colour, size, theme), box)
 
     # The centre: the marker first while it is there, then one group per colour, in colour order.
     x0, y0, x1, y1 = lay.centre_box
@@ -732,21 +741,24 @@ def _draw_table(card: Image.Image, lay: Layout, state: AzulState, event: AzulEve
     tile = size - 2
     count_font = theme.font_coordinate
     x = x0 + 12 + _label_pill("c", theme).width + 16
-    ghost_marker = took and move is not None and event is not None and event.marker
-    if (state.marker < 0 and state.outcome() is None) or ghost_marker:
+    from_centre = take is not None and take[0].source == CENTRE
+    marker_here = state.marker < 0 and state.outcome() is None
+    # A ghost marker only while the real one is not back for a new round.
+    ghost_marker = from_centre and take is not None and take[1].marker and not marker_here
+    if marker_here or ghost_marker:
         box = (x, mid - tile // 2, x + tile, mid + tile // 2)
         _paste(card, ghost_marker_sprite(tile, theme) if ghost_marker else marker_sprite(tile, theme), box)
         if ghost_marker:
             _ring(draw, [box], theme, grow=4, width=2)
         x += tile + 14
     for colour in range(5):
-        n = state.centre[colour]
-        ghost = took and move is not None and move.source == CENTRE and move.colour == colour and event is not None
-        if not n and not ghost:
+        count = state.centre[colour]
+        ghost = from_centre and take is not None and take[0].colour == colour
+        if ghost and take is not None:
+            count = take[1].taken  # all of that colour went: the centre has none of it now
+        elif not count:
             continue
-        if ghost and event is not None:
-            n = event.taken
-        text = f"×{n}"
+        text = f"×{count}"
         box = (x, mid - tile // 2, x + tile, mid + tile // 2)
         _paste(card, (ghost_sprite if ghost else tile_sprite)(colour, tile, theme), box)
         ink = _blend(DISC_FILL, theme.text, 0.5) if ghost else theme.text
@@ -812,9 +824,18 @@ def palette(theme: Theme) -> Image.Image:
     """
     names = ("Player one", "Player two", "Player three", "Player four")
     cards = [_compose(state, names, state.last, theme) for state in _sample_states()]
-    sample = Image.new("RGB", (sum(card.width for card in cards), max(card.height for card in cards)))
+    # A strip of every ghost on the factories' colour: one card shows only one colour's ghosts.
+    lay = layout(4, theme)
+    strip = Image.new("RGB", (6 * lay.factory_tile, lay.factory_tile), DISC_FILL)
+    for k in range(5):
+        ghost = ghost_sprite(k, lay.factory_tile, theme)
+        strip.paste(ghost, (k * lay.factory_tile, 0), ghost)
+    marker = ghost_marker_sprite(lay.factory_tile, theme)
+    strip.paste(marker, (5 * lay.factory_tile, 0), marker)
+    sample = Image.new("RGB", (sum(card.width for card in cards), max(card.height for card in cards) + strip.height))
     for i, card in enumerate(cards):
         sample.paste(card, (i * card.width, 0))
+    sample.paste(strip, (0, sample.height - strip.height))
     return build_palette(sample, theme)
 
 
