@@ -112,12 +112,13 @@ GHOST_OPACITY = 0.38
 # The card has room for more shades than the default palette: five tiles, their faint and ghost forms.
 PNG_COLOURS = 128
 DASH = "\u2212"  # a real minus sign: '-' looks like a hyphen next to digits
-# Font sizes: pills (points, tags), factory and centre labels, pattern-line and column numbers, floor penalties
-# (smaller, over floor spaces narrower than the wall's).
+# Font sizes: pills (points, tags), factory and centre labels, pattern-line and column numbers, floor penalties.
 PILL_FONT = 20
 LABEL_FONT = 21
 NUMBER_FONT = 20
-PENALTY_FONT = 17
+PENALTY_FONT = 20
+# Over the floor's narrow spaces the penalties take an en dash: U+2212 is too wide for "−2" to fit with a gap.
+FLOOR_DASH = "\u2013"
 
 
 @functools.cache
@@ -440,7 +441,9 @@ def panel_base(kind: str, grey: bool, theme: Theme) -> Image.Image:
                 )  # fmt: skip
     for (x0, y0, x1, y1), penalty in zip(panel.floor, FLOOR_PENALTIES, strict=True):
         draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=SLOT_FILL, outline=SLOT_EDGE)
-        draw_text(draw, ((x0 + x1) / 2, panel.floor_label_mid), f"{DASH}{penalty}", PENALTY_FONT, numbers, anchor="mm")
+        draw_text(
+            draw, ((x0 + x1) / 2, panel.floor_label_mid), f"{FLOOR_DASH}{penalty}", PENALTY_FONT, numbers, anchor="mm"
+        )
     return image
 
 
@@ -786,7 +789,7 @@ def _compose(state: AzulState, names: Sequence[str], event: AzulEvent | None, th
     draw = ImageDraw.Draw(card)
     text = last_text(state, [ellipsize(name, theme.font_small, 150) for name in names])
     room = lay.width - 2 * theme.padding
-    size = fit_size(text, theme.font_small, room, 17)
+    size = fit_size(text, theme.font_small, room, 18)
     draw_text(draw, (lay.width / 2, lay.last_top), ellipsize(text, size, room), size, theme.text_muted, anchor="mt")
     return card
 
