@@ -67,6 +67,7 @@ from engines.azul import (
     Board,
     Discard,
     Placement,
+    bonus_points,
     wall_free,
 )
 from engines.base import Outcome
@@ -558,10 +559,7 @@ def board_marks(state: AzulState, player: int, event: AzulEvent) -> Marks:
     discarded = tuple(d.row for d in event.discards if d.player == player)
     gain = sum(p.points for p in placed)
     penalty = event.penalties[player] if event.penalties else 0
-    bonus = 0
-    if event.bonuses:
-        rows, columns, colours = event.bonuses[player]
-        bonus = 2 * rows + 7 * columns + 10 * colours
+    bonus = bonus_points(event.bonuses[player]) if event.bonuses else 0
     marks = Marks(placed=placed, gain=gain, penalty=penalty, bonus=bonus, discarded=discarded)
     move = event.move
     if move is None or event.player != player:
@@ -580,7 +578,7 @@ def board_marks(state: AzulState, player: int, event: AzulEvent) -> Marks:
     if not event.round_ended:
         count = event.to_floor + (1 if marker_on_floor else 0)
         # Grey-wall discards of this ply land after the take's tiles.
-        later = sum(d.row for d in event.discards if d.player == player)
+        later = sum(d.tiles for d in event.discards if d.player == player)
         end = max(count, len(board.floor) - later)
         floor_spaces = tuple(range(end - count, end))
     return replace(marks, line=move.line if line_spaces else 0, line_spaces=line_spaces, floor_spaces=floor_spaces,
@@ -603,38 +601,44 @@ def _draw_panel(
     theme: Theme,
 ) -> None:
     """Draw one player's panel: tiles, name, score, tags, and the marks of the last ply."""
-    panel = lay.panel
     dx, dy = lay.panel_left, lay.panel_tops[player]
     kind = _panel_kind(state, player)
     card.paste(panel_base(kind, state.grey_wall, theme), (dx, dy))
     draw = ImageDraw.Draw(card)
-    board = state.boards[player]
+    marks = board_marks(state, player, event) if event is not None else Marks()
+    if state.phase == TILING and state.turn == player:
+        _draw_wall_choices(draw, lay.panel, state, dx, dy, theme)
+    _draw_tiles(card, lay.panel, state.boards[player], dx, dy, theme)
+    _draw_column(card, draw, lay.panel, state, player, name, kind, marks, dx, dy, theme)
+    _draw_marks(draw, lay.panel, marks, dx, dy, theme)
+
+
+def _draw_wall_choices(
+    draw: ImageDraw.ImageDraw, panel: PanelLayout, state: AzulState, dx: int, dy: int, theme: Theme
+) -> None:
+    """Outline the grey-wall line to tile and the wall spaces it may go to, with their column numbers in amber."""
+    # Plain amber outlines, without the dark edge of the last ply's rings: a choice to make, not a move made.
+    line = state.pending_line()
+    spaces = panel.lines[line - 1]
+    boxes = [_shift((spaces[-1][0], spaces[0][1], spaces[0][2], spaces[0][3]), dx, dy)]
+    for column in state.wall_columns(state.turn, line):
+        boxes.append(_shift(panel.wall[line - 1][column - 1], dx, dy))
+        box = boxes[-1]
+        # The column number is what ``/azul wall`` asks for.
+        middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1)
+        draw_text(draw, middle, str(column), NUMBER_FONT, theme.mark, anchor="mm")
+    for x0, y0, x1, y1 in boxes:
+        draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=6, outline=theme.mark, width=3)
+
+
+def _draw_tiles(card: Image.Image, panel: PanelLayout, board: Board, dx: int, dy: int, theme: Theme) -> None:
+    """Draw a board's pattern-line, wall and floor tiles (and the marker on the floor)."""
     cell = panel.wall[0][0][2] - panel.wall[0][0][0]
     floor_cell = panel.floor[0][2] - panel.floor[0][0]
-    marks = board_marks(state, player, event) if event is not None else Marks()
-
-    # Grey-wall tiling: outline the line to tile and the wall spaces it may go to, with their column numbers.
-    if state.phase == TILING and state.turn == player:
-        line = state.pending_line()
-        # Plain amber outlines without the dark edge of the last ply's rings: a choice to make, not a move made.
-        spaces = panel.lines[line - 1]
-        x0, y0, x1, y1 = _shift((spaces[-1][0], spaces[0][1], spaces[0][2], spaces[0][3]), dx, dy)
-        draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=6, outline=theme.mark, width=3)
-        for column in state.wall_columns(player, line):
-            box = _shift(panel.wall[line - 1][column - 1], dx, dy)
-            draw.rounded_rectangle(
-                (box[0] - 3, box[1] - 3, box[2] + 2, box[3] + 2), radius=6, outline=theme.mark, width=3
-            )
-            # The column number turns amber too: it is what ``/azul wall`` asks for.
-            middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1)
-            draw_text(draw, middle, str(column), NUMBER_FONT, theme.mark, anchor="mm")
-
     for row in range(5):
         colour, count = board.line_colours[row], board.line_counts[row]
-        if count:
-            sprite = tile_sprite(colour, cell, theme)
-            for i in range(count):
-                _paste(card, sprite, _shift(panel.lines[row][i], dx, dy))
+        for i in range(count):
+            _paste(card, tile_sprite(colour, cell, theme), _shift(panel.lines[row][i], dx, dy))
         for column in range(5):
             tile = board.wall[5 * row + column]
             if tile >= 0:
@@ -643,11 +647,25 @@ def _draw_panel(
         sprite = marker_sprite(floor_cell, theme) if tile == MARKER else tile_sprite(tile, floor_cell, theme)
         _paste(card, sprite, _shift(panel.floor[i], dx, dy))
 
-    # The right-hand column: name chip (and the marker when it is held off the floor), score, tags.
+
+def _draw_column(
+    card: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    panel: PanelLayout,
+    state: AzulState,
+    player: int,
+    name: str,
+    kind: str,
+    marks: Marks,
+    dx: int,
+    dy: int,
+    theme: Theme,
+) -> None:
+    """Draw the right-hand column: the name chip (and the marker held off the floor), the score, the tags."""
     left, right = dx + panel.column_left, dx + panel.column_right
-    holds_marker = (
-        state.marker == player and MARKER not in board.floor and state.outcome() is None and kind != PANEL_LEFT
-    )
+    board = state.boards[player]
+    result = state.outcome()
+    holds_marker = state.marker == player and MARKER not in board.floor and result is None and kind != PANEL_LEFT
     token = marker_sprite(30, theme)
     room = right - left - (token.width + 8 if holds_marker else 0)
     chip_right = draw_name_chip(draw, name, player, left, dy + panel.name_mid, room, theme)
@@ -656,10 +674,9 @@ def _draw_panel(
         _paste(card, token, token_box)
         if marks.marker_held:
             _ring(draw, [token_box], theme, grow=4, width=2)
-    muted = kind == PANEL_LEFT
-    score = str(board.score)
-    score_mid = dy + panel.score_mid
-    ink = theme.text_muted if muted else theme.text
+
+    score, score_mid = str(board.score), dy + panel.score_mid
+    ink = theme.text_muted if kind == PANEL_LEFT else theme.text
     draw_text(draw, (left + 4, score_mid), score, theme.font_title, ink, anchor="lm")
     x = left + 4 + math.ceil(text_width(score, theme.font_title)) + 6
     draw_text(draw, (x, score_mid + 2), "pts", theme.font_small, theme.text_muted, anchor="lm")
@@ -674,7 +691,6 @@ def _draw_panel(
         _paste(card, pill, _shift(floor_box, dx, dy))
 
     tags = []
-    result = state.outcome()
     if player in state.left:
         tags.append(_plain_pill("left", theme))
     elif result is not None:
@@ -689,7 +705,9 @@ def _draw_panel(
         card.paste(pill, (x, dy + panel.tag_mid - pill.height // 2), pill)
         x += pill.width + 6
 
-    # Marks of the last ply: where the tiles went (pattern line, floor) and what reached the wall.
+
+def _draw_marks(draw: ImageDraw.ImageDraw, panel: PanelLayout, marks: Marks, dx: int, dy: int, theme: Theme) -> None:
+    """Ring where the last ply put tiles on this board (pattern line, floor, wall); cross out discarded lines."""
     if marks.line_spaces:
         _ring(draw, [_shift(panel.lines[marks.line - 1][i], dx, dy) for i in marks.line_spaces], theme)
     if marks.floor_spaces:
@@ -697,11 +715,11 @@ def _draw_panel(
     for placement in marks.placed:
         _ring(draw, [_shift(panel.wall[placement.row - 1][placement.column - 1], dx, dy)], theme, grow=4, width=2)
     for line in marks.discarded:
-        # A grey-wall line with no legal space: its tiles fell to the floor.  Cross out its spaces.
-        boxes = [_shift(b, dx, dy) for b in panel.lines[line - 1]]
-        x0, y0 = boxes[-1][0] + 6, (boxes[0][1] + boxes[0][3]) // 2
-        draw.line((x0, y0, boxes[0][2] - 6, y0), fill=theme.mark_edge, width=7)
-        draw.line((x0, y0, boxes[0][2] - 6, y0), fill=theme.mark, width=3)
+        # A grey-wall line with no legal space: its tiles fell to the floor.
+        boxes = [_shift(box, dx, dy) for box in panel.lines[line - 1]]
+        x0, x1, y = boxes[-1][0] + 6, boxes[0][2] - 6, (boxes[0][1] + boxes[0][3]) // 2
+        draw.line((x0, y, x1, y), fill=theme.mark_edge, width=7)
+        draw.line((x0, y, x1, y), fill=theme.mark, width=3)
 
 
 def _take_of(event: AzulEvent | None) -> tuple[AzulMove, AzulEvent] | None:
