@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engines import azul
 from engines.azul import CENTRE, FLOOR, WALL, AzulEvent, AzulMove, AzulState, Placement
@@ -444,11 +444,11 @@ def test_the_fixed_palette_keeps_the_colours() -> None:
     for state in random_states(4, 3, seed=11) + random_states(2, 2, seed=12, wall="grey"):
         drawn = render_image(state, players=NAMES[: state.players])
         shown = decode(render(state, players=NAMES[: state.players]))
-        errors = sorted(
-            max(abs(a - b) for a, b in zip(p, q, strict=True))
-            for p, q in zip(pixels(drawn), pixels(shown), strict=True)
-        )
-        assert errors[len(errors) * 99 // 100] <= 12 and errors[len(errors) // 2] <= 3
+        # Each pixel's largest channel error, counted in a histogram.
+        red, green, blue = ImageChops.difference(drawn, shown).split()
+        histogram = ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()
+        total = drawn.width * drawn.height
+        assert sum(histogram[13:]) <= total // 100 and sum(histogram[4:]) <= total // 2
 
 
 def test_rendering_from_threads_gives_the_same_bytes() -> None:
