@@ -691,10 +691,11 @@ def _draw_column(
         _paste(card, pill, _shift(floor_box, dx, dy))
 
     tags = []
+    place = result.places[player] if result is not None and result.places else 1
     if player in state.left:
-        tags.append(_plain_pill("left", theme))
+        # Leavers rank after everyone who stayed: once the game is over, say where.
+        tags.append(_plain_pill("left" if result is None else f"{_ordinal(place)} · left", theme))
     elif result is not None:
-        place = result.places[player] if result.places else 1
         tags.append(_gain_pill("winner", theme) if player in result.winners else _plain_pill(_ordinal(place), theme))
     elif state.turn == player:
         tags.append(_gain_pill("to choose" if state.phase == TILING else "to move", theme))
