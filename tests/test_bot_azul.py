@@ -131,7 +131,8 @@ async def test_a_whole_two_player_game_through_the_commands(world: World) -> Non
         state = await running_state(world, channel)
         move = rng.choice(state.legal_moves())
         posted = await play(world, channel, move)
-        assert state.play(move).last_summary() in posted.content
+        names = [seat.name for seat in match.players]
+        assert state.play(move).last_summary(names) in posted.content
         plies += 1
     assert plies > 20
     assert "wins" in posted.content or "Shared victory" in posted.content
