@@ -323,7 +323,10 @@ class MatchService:
                 until = int(record.deadline or 0)
                 raise Refusal(f"{record.players[late].name} still has time to move: the deadline is <t:{until}:R>.")
             name = record.players[late].name
-            reason = f"{name} ran out of time; {record.players[seat].name} claimed the win."
+            if len(record.players) == 2:
+                reason = f"{name} ran out of time; {record.players[seat].name} claimed the win."
+            else:
+                reason = f"{name} ran out of time and leaves the game ({record.players[seat].name} claimed it)."
             return await self._forfeit(record, late, user_id, reason)
 
     async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, reason: str) -> Turn:

@@ -83,7 +83,7 @@ async def start_azul(world: World, channel: int, *opponents: Person, **options: 
             assert edit.content.endswith("accepted: the game is on!")
             first = only(calls, "followup")
             assert first.files["board.png"].startswith(PNG_MAGIC)
-            assert first.content.count(" plays player ") == len(opponents) + 1
+            assert "order of play: " in first.content and first.content.count("**") >= 2 * (len(opponents) + 2)
     return list(await world.seats(channel))
 
 
@@ -487,8 +487,8 @@ def test_azul_has_the_commands_players_expect() -> None:
     subs = {o["name"]: o for o in group["options"]}
     assert set(subs) == {"start", "take", "wall", "board", "resign", "rules", "claim", "cancel"}
     start = {o["name"]: o for o in subs["start"]["options"]}
-    assert list(start) == ["opponent", "opponent2", "opponent3", "wall"]
-    assert start["opponent"]["required"] and not start["opponent2"].get("required")
+    assert list(start) == ["opponent", "opponent2", "opponent3", "wall", "difficulty", "computers"]
+    assert not any(option.get("required") for option in start.values())  # a difficulty alone plays the computer
     assert all(start[name]["type"] == 6 for name in ("opponent", "opponent2", "opponent3"))
     assert [c["value"] for c in start["wall"]["choices"]] == ["colour", "grey"]
     take = {o["name"]: o for o in subs["take"]["options"]}

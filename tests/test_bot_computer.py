@@ -127,3 +127,19 @@ async def test_the_computer_thinks_in_a_worker_process_within_its_budget() -> No
     text = think("pond", state.to_json(), "easy", 5, 0.2, None)
     assert time.perf_counter() - started < 0.2 * 1.2 + 0.15
     assert state.parse_move(text) in state.legal_moves()
+
+
+async def test_azul_seats_can_be_filled_by_the_computer(world: World) -> None:
+    channel = 840
+    reply = only(
+        await world.command(ANA, channel, "azul", "start", opponent=BO, computers=2, difficulty="easy"), "reply"
+    )
+    assert f"<@{BO.id}>" in reply.content
+    calls = await world.discord.press(BO, channel, reply.custom_ids[0])
+    assert only(calls, "edit").content.endswith("accepted: the game is on!")
+    record = await world.bot.service.store.open_match(channel)
+    names = sorted(seat.name for seat in record.players)
+    assert names == ["Ana", "Bo", "Tabula (easy)", "Tabula (easy)"] and not record.rated
+    assert len({seat.user_id for seat in record.players}) == 4
+    state = world.bot.service.state_of(record)
+    assert computer_level(record.players[state.to_move].user_id) is None  # the computers moved until a person is due
