@@ -88,6 +88,7 @@ from engines.base import (
     load_saved,
     outcome_by_keys,
     resolve_options,
+    saved_options,
 )
 from engines.rng import Rng
 
@@ -1295,11 +1296,7 @@ def _seat(value: Any, players: int, what: str) -> int:
 
 def _from_json(data: Mapping[str, Any]) -> AzulState:
     """Rebuild a state; any impossibility raises :class:`InvalidState`."""
-    if not isinstance(data, Mapping) or data.get("game") != "azul" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Azul game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "azul", "Azul")
     players, seed = data["players"], data["seed"]
     try:
         opts = _options(players, seed, options)

@@ -236,6 +236,16 @@ def load_saved(title: str, loader: Callable[[Mapping[str, Any]], S], data: Mappi
         raise InvalidState(f"The saved {title} game is damaged ({type(exc).__name__}).") from None
 
 
+def saved_options(data: Any, game: str, title: str) -> Mapping[str, Any]:
+    """Check that ``data`` is a save of ``game`` in format 1 and return its options object."""
+    if not isinstance(data, Mapping) or data.get("game") != game or data.get("format") != 1:
+        raise InvalidState(f"That is not a saved {title} game.")
+    options = data["options"]
+    if not isinstance(options, Mapping):
+        raise InvalidState("The saved options are not an object.")
+    return options
+
+
 def check_seed(seed: Any) -> int:
     """Return ``seed`` if it is a usable non-negative int, else raise :class:`InvalidOption`."""
     if type(seed) is not int or not 0 <= seed < 2**63:

@@ -44,6 +44,7 @@ from engines.base import (
     load_saved,
     outcome_by_keys,
     resolve_options,
+    saved_options,
 )
 
 SEATS = ("light", "dark")
@@ -471,11 +472,7 @@ def from_json(data: Mapping[str, Any]) -> PondState:
 
 
 def _from_json(data: Mapping[str, Any]) -> PondState:
-    if not isinstance(data, Mapping) or data.get("game") != "pond" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Pond game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "pond", "Pond")
     state = new(2, data["seed"], **options)
     size = state.size
     rows = data["board"]

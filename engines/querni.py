@@ -61,6 +61,7 @@ from engines.base import (
     int_list,
     load_saved,
     resolve_options,
+    saved_options,
 )
 from engines.rng import Rng
 
@@ -829,11 +830,7 @@ def from_json(data: Mapping[str, Any]) -> QuerniState:
 
 def _from_json(data: Mapping[str, Any]) -> QuerniState:
     """Rebuild a state, raising :class:`GameError` (or a lookup error) on anything wrong."""
-    if not isinstance(data, Mapping) or data.get("game") != "querni" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Querni game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "querni", "Querni")
     start = new(2, data["seed"], **options)
     rows = data["board"]
     if (

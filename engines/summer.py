@@ -61,6 +61,7 @@ from engines.base import (
     load_saved,
     outcome_by_keys,
     resolve_options,
+    saved_options,
 )
 from engines.rng import Rng
 
@@ -687,11 +688,7 @@ def from_json(data: Mapping[str, Any]) -> SummerState:
 
 
 def _from_json(data: Mapping[str, Any]) -> SummerState:
-    if not isinstance(data, Mapping) or data.get("game") != "summer" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Summer game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "summer", "Summer")
     start = new(2, data["seed"], **options)
     size = start.size
     rows = data["board"]
