@@ -492,6 +492,16 @@ def build_palette(sample: Image.Image, theme: Theme) -> Image.Image:
     return palette
 
 
+def palette_from_cards(cards: Sequence[Image.Image], theme: Theme) -> Image.Image:
+    """Build one palette from sample cards laid side by side (every colour a game's images can hold)."""
+    sample = Image.new("RGB", (sum(card.width for card in cards), max(card.height for card in cards)))
+    left = 0
+    for card in cards:
+        sample.paste(card, (left, 0))
+        left += card.width
+    return build_palette(sample, theme)
+
+
 def encode_png(picture: Picture, theme: Theme) -> bytes:
     """Map the picture to its palette (or an adaptive one) and return PNG bytes; deterministic."""
     if picture.palette is not None:
