@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.client import TabulaBot
+from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
 from bot.storage import MatchStore, Seat
 from tests.harness import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
@@ -122,6 +122,7 @@ class Load:
         await self.bot.prepare()
         self.discord = Discord(self.bot, self.recorder)
         self.people = [Person(10**17 + i, f"Player{i}") for i in range(GUILD_PLAYERS)]
+        settle_memory()  # as the bot's setup_hook does
 
     async def open_match(self, channel: int) -> None:
         service = self.bot.service
