@@ -26,16 +26,17 @@ import statistics
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.client import TabulaBot
+from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
 from bot.storage import MatchStore, Seat
 from tests.harness import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 
 GUILD_PLAYERS = 4000
+RENDER_PROCESSES = 2  # as the bot runs by default (TABULA_RENDER_PROCESSES)
 
 
 class LoadRecorder(Recorder):
@@ -98,26 +99,30 @@ async def watch_loop(stop: asyncio.Event, stalls: list[float], interval: float =
 class Load:
     """One bot process on a fresh database, with ``matches`` Pond matches in play."""
 
-    def __init__(self, folder: Path, matches: int, seed: int) -> None:
-        self.path = folder / f"load-{matches}.sqlite3"
+    def __init__(
+        self, folder: Path, matches: int, seed: int, label: str = "", render_processes: int = RENDER_PROCESSES
+    ) -> None:
+        self.render_processes = render_processes
+        self.path = folder / f"load-{matches}{label}.sqlite3"
         self.matches = matches
         self.rng = random.Random(seed)
         self.recorder = LoadRecorder()
         self.latencies: list[float] = []
         self.refused = 0
-        self.finished: list[int] = []
         self.ids: list[int] = []
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
         store = await MatchStore.open(str(self.path))
-        self.bot = TabulaBot(Settings(database=str(self.path)), store=store, rng=random.Random(1))
+        settings = Settings(database=str(self.path), render_processes=self.render_processes)
+        self.bot = TabulaBot(settings, store=store, rng=random.Random(1))
         await self.bot._async_setup_hook()
         self.bot._connection.application_id = APP_ID
         self.bot._connection.user = _client_user(self.bot)
         await self.bot.prepare()
         self.discord = Discord(self.bot, self.recorder)
         self.people = [Person(10**17 + i, f"Player{i}") for i in range(GUILD_PLAYERS)]
+        settle_memory()  # as the bot's setup_hook does
 
     async def open_match(self, channel: int) -> None:
         service = self.bot.service
@@ -154,15 +159,25 @@ class Load:
         self.latencies.append(time.perf_counter() - started)
         if outcome == "refused":
             self.refused += 1
-        after = await service.store.get(record.id)
-        if after is not None and after.status == "finished":
-            self.finished.append(after.id)
 
-    async def player(self, channel: int, until: float) -> None:
+    async def player(self, channel: int, until: float, think: float) -> None:
+        rng = random.Random(channel)
+        if think:
+            await asyncio.sleep(rng.uniform(0, think))  # players do not all start at the same instant
         while time.perf_counter() < until:
             await self.one_move(channel)
+            if think:
+                pause = min(rng.expovariate(1 / think), until - time.perf_counter())
+                if pause > 0:
+                    await asyncio.sleep(pause)
 
-    async def run(self, seconds: float) -> dict[str, Any]:
+    async def run(self, seconds: float, offered: float | None) -> dict[str, Any]:
+        """Play for ``seconds``; each match's player thinks so that all together offer ``offered`` moves/s.
+
+        ``offered=None`` means no thinking at all: every player moves again the moment their board
+        arrives, which measures the most the bot can sustain (latency then just reflects the queue).
+        """
+        think = self.matches / offered if offered else 0.0
         channels = list(range(10_000, 10_000 + self.matches))
         for channel in channels:
             await self.open_match(channel)
@@ -173,7 +188,7 @@ class Load:
         stop = asyncio.Event()
         watcher = asyncio.create_task(watch_loop(stop, stalls))
         started = time.perf_counter()
-        await asyncio.gather(*(self.player(channel, started + seconds) for channel in channels))
+        await asyncio.gather(*(self.player(channel, started + seconds, think) for channel in channels))
         elapsed = time.perf_counter() - started
         stop.set()
         await watcher
@@ -181,6 +196,7 @@ class Load:
         ordered = sorted(self.latencies)
         return {
             "matches": self.matches,
+            "offered_moves_per_second": offered,
             "moves": moves,
             "seconds": round(elapsed, 2),
             "moves_per_second": round(moves / elapsed, 1),
@@ -188,13 +204,12 @@ class Load:
             "p99_ms": round(ordered[min(moves - 1, int(moves * 0.99))] * 1000, 1),
             "max_loop_stall_ms": round(max(stalls) * 1000, 1),
             "refused": self.refused,
-            "finished_matches": len(set(self.finished)),
         }
 
     async def verify(self) -> dict[str, Any]:
         """Every match's state equals the replay of its log, and the log has one row per ply."""
         service = self.bot.service
-        checked = 0
+        checked = finished = 0
         for match_id in self.ids:
             record = await service.store.get(match_id)
             assert record is not None and record.state is not None
@@ -205,7 +220,8 @@ class Load:
             moves = sum(1 for entry in log if entry.kind == "move")
             assert moves == replayed.ply, f"match {match_id} logged {moves} moves for {replayed.ply} plies"
             checked += 1
-        return {"replayed_matches": checked}
+            finished += record.status == "finished"
+        return {"replayed_matches": checked, "finished_matches": finished}
 
     async def stop(self) -> None:
         await self.bot.close()
@@ -220,7 +236,7 @@ def _client_user(bot: TabulaBot) -> Any:
 async def memory_per_match(folder: Path, count: int) -> float:
     """Bytes of Python memory each active match holds in the bot (its record and cached state)."""
     patch = Patch()
-    load = Load(folder, count, seed=5)
+    load = Load(folder, count, seed=5, label="-memory")
     try:
         await load.start(patch)
         await load.open_match(1)  # warm imports and caches
@@ -243,7 +259,7 @@ async def memory_per_match(folder: Path, count: int) -> float:
 async def bytes_per_finished_match(folder: Path, count: int) -> float:
     """Database bytes each finished match adds (match row, players, move log, ratings)."""
     patch = Patch()
-    load = Load(folder, 1, seed=6)
+    load = Load(folder, 1, seed=6, label="-bytes")
     try:
         await load.start(patch)
         await load.open_match(1)
@@ -265,15 +281,21 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
         patch.undo()
 
 
+# Offered load per scenario: one player moving as fast as boards arrive; 100 busy matches offering
+# 100 moves/s (each player moves about once a second, faster than anyone types); 1,000 matches offering
+# 250 moves/s; then 1,000 matches with nobody thinking, the most the bot can sustain.
+SCENARIOS = {1: [None], 100: [100.0], 1000: [250.0, None]}
+
+
 async def measure(sizes: list[int], seconds: float) -> list[dict[str, Any]]:
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for size in sizes:
+        for size, offered in [(n, rate) for n in sizes for rate in SCENARIOS.get(n, [None])]:
             patch = Patch()
-            load = Load(Path(folder), size, seed=size)
+            load = Load(Path(folder), size, seed=size, label=f"-{offered or 'max'}")
             try:
                 await load.start(patch)
-                row = await load.run(seconds)
+                row = await load.run(seconds, offered)
                 row.update(await load.verify())
                 rows.append(row)
             finally:
@@ -292,7 +314,7 @@ def run(sizes: list[int] | None = None, seconds: float = 10.0) -> list[dict[str,
     return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
 
 
-def main(argv: list[str] | None = None, runner: Callable[..., Awaitable[Any]] | None = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, nargs="+", default=[1, 100, 1000])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -304,8 +326,9 @@ def main(argv: list[str] | None = None, runner: Callable[..., Awaitable[Any]] | 
         print(json.dumps(rows, indent=2))
         return
     for row in rows[:-1]:
+        offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
         print(
-            f"{row['matches']:>5} matches: {row['moves']:>6} moves in {row['seconds']} s = "
+            f"{row['matches']:>5} matches, {offered:>14}: {row['moves']:>6} moves in {row['seconds']} s = "
             f"{row['moves_per_second']} moves/s; median {row['median_ms']} ms, p99 {row['p99_ms']} ms; "
             f"longest loop stall {row['max_loop_stall_ms']} ms; {row['finished_matches']} finished; "
             f"{row['replayed_matches']} replayed exactly"

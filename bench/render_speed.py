@@ -25,7 +25,7 @@ from render import RENDERERS, render
 
 CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "pond": [(2, {"variant": "standard"}), (2, {"variant": "large"})],
-    "azul": [(2, {}), (4, {})],
+    "azul": [(2, {}), (4, {}), (4, {"wall": "grey"})],
     "querni": [(2, {})],
     "summer": [(2, {}), (2, {"board": "hex"}), (2, {"size": 12}), (2, {"size": 12, "board": "hex"})],
 }

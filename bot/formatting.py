@@ -60,9 +60,11 @@ def challenge_closed_text(record: MatchRecord, how: str) -> str:
 
 
 def seats_text(record: MatchRecord) -> str:
-    """Say who plays which seat, e.g. "Ana plays light, Bo plays dark"."""
+    """Say who plays which seat ("Ana plays light, Bo plays dark"), or the order of play for numbered seats."""
     spec = GAMES[record.game]
     seat_names = spec.seat_names(len(record.players))
+    if all(name.startswith("player") for name in seat_names):
+        return "order of play: " + ", ".join(f"**{seat.name}**" for seat in record.players)
     return ", ".join(f"**{seat.name}** plays {seat_names[i]}" for i, seat in enumerate(record.players))
 
 

@@ -28,6 +28,27 @@ class Refusal(Exception):
     """A polite refusal for the player who asked; nothing was changed."""
 
 
+# Computer seats get small IDs of their own (real Discord snowflakes are far larger), one per
+# level and seat, so that a match may hold several of them.  Their names show the level.
+AI_LEVELS = ("easy", "medium", "hard")
+AI_ID_BASE = 1000
+
+
+def computer_seat(level: str, index: int = 0) -> Seat:
+    """The seat of a computer player of ``level`` (the ``index``-th such seat in a match)."""
+    if level not in AI_LEVELS:
+        raise Refusal(f"Difficulty must be one of: {', '.join(AI_LEVELS)}.")
+    return Seat(AI_ID_BASE + 10 * AI_LEVELS.index(level) + index, f"Tabula ({level})")
+
+
+def computer_level(user_id: int) -> str | None:
+    """The level of a computer seat's ID, or ``None`` for a person."""
+    offset = user_id - AI_ID_BASE
+    if 0 <= offset < 10 * len(AI_LEVELS):
+        return AI_LEVELS[offset // 10]
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """What one accepted command did: the match before and after, and the state."""
@@ -163,10 +184,17 @@ class MatchService:
         challenger: Seat,
         opponents: Sequence[Seat],
         options: dict[str, Any],
+        computers: Sequence[str] = (),
     ) -> MatchRecord:
-        """Post a challenge from ``challenger`` to ``opponents``; the game starts when all accept."""
+        """Challenge ``opponents`` (people) and seat ``computers`` (levels) beside ``challenger``.
+
+        The game starts when every invited person has accepted: at once when there is nobody
+        to invite (the record returned is then already active).  A match with a computer seat
+        is not rated.
+        """
         spec = GAMES[game]
-        ids = [challenger.user_id, *(o.user_id for o in opponents)]
+        seated = [computer_seat(level, index) for index, level in enumerate(computers)]
+        ids = [challenger.user_id, *(o.user_id for o in opponents), *(c.user_id for c in seated)]
         if challenger.user_id in ids[1:]:
             raise Refusal("You can't challenge yourself; pick someone else in this server.")
         if len(set(ids)) != len(ids):
@@ -176,17 +204,22 @@ class MatchService:
         spec.new(players=len(ids), seed=0, **options)  # validates the options, raising a readable GameError
         now = self.clock()
         async with self._channel(channel_id):
-            return await self.store.create_challenge(
+            record = await self.store.create_challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game=game,
                 options=options,
                 seed=self._rng.getrandbits(63),
-                players=[challenger, *opponents],
+                players=[challenger, *opponents, *seated],
                 invited=[o.user_id for o in opponents],
                 expires_at=now + self.challenge_seconds,
                 now=now,
             )
+            if seated:
+                record = await self.store.update(record, rated=False, now=now)
+            if opponents:
+                return record
+            return (await self._begin(record, record.players, now)).record
 
     async def set_message(self, record: MatchRecord, message_id: int) -> MatchRecord:
         """Remember the challenge message so it can be edited when the challenge ends."""
@@ -226,20 +259,23 @@ class MatchService:
             if invited:
                 record = await self.store.update(record, invited=invited, players=players, now=now)
                 return Answer(record, None, True)
-            seats = list(players)
-            self._rng.shuffle(seats)  # who moves first is drawn at random
-            state = GAMES[record.game].new(players=len(seats), seed=record.seed, **record.options)
-            record = await self.store.update(
-                record,
-                players=seats,
-                invited=(),
-                status="active",
-                state=state.to_json(),
-                deadline=now + self.turn_seconds,
-                now=now,
-            )
-            self._remember(record, state)
-            return Answer(record, state, True)
+            return await self._begin(record, players, now)
+
+    async def _begin(self, record: MatchRecord, players: Sequence[Seat], now: float) -> Answer:
+        seats = list(players)
+        self._rng.shuffle(seats)  # who moves first is drawn at random
+        state = GAMES[record.game].new(players=len(seats), seed=record.seed, **record.options)
+        record = await self.store.update(
+            record,
+            players=seats,
+            invited=(),
+            status="active",
+            state=state.to_json(),
+            deadline=now + self.turn_seconds,
+            now=now,
+        )
+        self._remember(record, state)
+        return Answer(record, state, True)
 
     async def expire_challenges(self) -> list[MatchRecord]:
         """Mark every overdue challenge expired and return them (to edit their messages)."""
@@ -265,20 +301,7 @@ class MatchService:
                 raise Refusal(f"It is not your turn: {waiting} is to move.")
             parsed = state.parse_move(move)
             after = state.play(parsed)
-            text = state.move_text(parsed)
-            now = self.clock()
-            updated = await self.store.append(
-                record,
-                kind="move",
-                seat=seat,
-                user_id=user_id,
-                text=text,
-                now=now,
-                rate=ratings.rate,
-                **self._finish_fields(after, now),
-            )
-            self._remember(updated, after)
-            return Turn(updated, state, after, seat, "move", text)
+            return await self._commit(record, state, after, seat, user_id, "move", state.move_text(parsed))
 
     async def resign(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
         """Let a player resign: in a two-player game the other wins; with more, they leave the game."""
@@ -300,25 +323,33 @@ class MatchService:
                 until = int(record.deadline or 0)
                 raise Refusal(f"{record.players[late].name} still has time to move: the deadline is <t:{until}:R>.")
             name = record.players[late].name
-            reason = f"{name} ran out of time; {record.players[seat].name} claimed the win."
+            if len(record.players) == 2:
+                reason = f"{name} ran out of time; {record.players[seat].name} claimed the win."
+            else:
+                reason = f"{name} ran out of time and leaves the game ({record.players[seat].name} claimed it)."
             return await self._forfeit(record, late, user_id, reason)
 
     async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, reason: str) -> Turn:
         state = self.state_of(record)
-        after = state.forfeit(seat, reason)
+        return await self._commit(record, state, state.forfeit(seat, reason), seat, user_id, "forfeit", reason)
+
+    async def _commit(
+        self, record: MatchRecord, state: GameState, after: GameState, seat: int, user_id: int, kind: str, text: str
+    ) -> Turn:
+        """Log one move or forfeit and store the new state in one transaction (rating a finished game)."""
         now = self.clock()
         updated = await self.store.append(
             record,
-            kind="forfeit",
+            kind=kind,
             seat=seat,
             user_id=user_id,
-            text=reason,
+            text=text,
             now=now,
             rate=ratings.rate,
             **self._finish_fields(after, now),
         )
         self._remember(updated, after)
-        return Turn(updated, state, after, seat, "forfeit", reason)
+        return Turn(updated, state, after, seat, kind, text)
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> MatchRecord:
         """Cancel the channel's match (Manage Server) or withdraw one's own challenge; nothing is rated."""

@@ -30,6 +30,8 @@ class Settings:
     dev_guild_id: int | None = None
     challenge_minutes: float = 15.0
     turn_hours: float = 24.0
+    render_processes: int = 0
+    ai_processes: int = 0
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
@@ -68,4 +70,6 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             challenge_minutes=number("TABULA_CHALLENGE_MINUTES", 15.0, 1.0),
             turn_hours=number("TABULA_TURN_HOURS", 24.0, 0.01),
+            render_processes=int(number("TABULA_RENDER_PROCESSES", 2, 0)),
+            ai_processes=int(number("TABULA_AI_PROCESSES", 1, 0)),
         )

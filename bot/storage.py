@@ -218,14 +218,16 @@ class MatchStore:
                 raise
             await self._db.execute("COMMIT")
 
+    # Each aiosqlite call is a round trip to its worker thread, so reads use execute_fetchall (one trip).
+
     async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else _decode(row)
+        async with self._lock:
+            rows = list(await self._db.execute_fetchall(sql, params))
+        return _decode(rows[0]) if rows else None
 
     async def _fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            rows = await cursor.fetchall()
+        async with self._lock:
+            rows = await self._db.execute_fetchall(sql, params)
         return [_decode(row) for row in rows]
 
     # -- reading ----------------------------------------------------------------
@@ -253,21 +255,15 @@ class MatchStore:
 
     async def log(self, match_id: int) -> list[LogEntry]:
         """Return the match's move log in order."""
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT seq, kind, seat, user_id, text, created_at FROM moves WHERE match_id = ? ORDER BY seq",
-                (match_id,),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+        rows = await self._rows(
+            "SELECT seq, kind, seat, user_id, text, created_at FROM moves WHERE match_id = ? ORDER BY seq", (match_id,)
+        )
         return [LogEntry(*row) for row in rows]
 
     async def get_meta(self, key: str) -> str | None:
         """Return a bot metadata value (e.g. the hash of the last synced commands)."""
-        async with self._lock, self._db.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else str(row[0])
+        rows = await self._rows("SELECT value FROM bot_meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a bot metadata value."""
@@ -349,12 +345,10 @@ class MatchStore:
             updated = await self._update(db, record, {**changes, "now": now})
             if updated.status == "finished" and record.status != "finished":
                 await self._record_finish(db, updated, rate, now)
-            async with db.execute("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (record.id,)) as cur:
-                row = await cur.fetchone()
-            seq = (row[0] if row else 0) + 1
             await db.execute(
-                "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (record.id, seq, kind, seat, user_id, text, now),
+                "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
+                "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1",
+                (record.id, kind, seat, user_id, text, now),
             )
             return updated
 
@@ -368,6 +362,7 @@ class MatchStore:
             "message_id": lambda v: v,
             "result": lambda v: None if v is None else _dump(v),
             "finished_at": lambda v: v,
+            "rated": int,
         }
         now = changes.pop("now", record.updated_at)
         unknown = set(changes) - set(encoders)
@@ -376,17 +371,14 @@ class MatchStore:
         assignments = ", ".join(f"{name} = ?" for name in changes)
         values = [encoders[name](value) for name, value in changes.items()]
         sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
-        sql += "WHERE id = ? AND version = ?"
+        sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
         try:
-            cursor = await db.execute(sql, (*values, now, record.id, record.version))
+            rows = list(await db.execute_fetchall(sql, (*values, now, record.id, record.version)))
         except sqlite3.IntegrityError:
             raise ChannelBusy("This channel already has a game or a pending challenge.") from None
-        if cursor.rowcount != 1:
+        if not rows:
             raise StaleMatch("The game changed while your command was on its way; look at the board and try again.")
-        async with db.execute(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (record.id,)) as cur:
-            row = await cur.fetchone()
-        assert row is not None
-        updated = _decode(row)
+        updated = _decode(rows[0])
         if record.status == "challenge" and updated.status == "active":
             await db.executemany(
                 "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
@@ -449,8 +441,8 @@ class MatchStore:
     # -- ratings, ladders and history --------------------------------------------------
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, params))
 
     async def seats(self, match_id: int) -> list[RatedSeat]:
         """Return a match's seats with places and rating changes."""

@@ -7,7 +7,6 @@ worker thread (never on the event loop) and follow up with the image.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Sequence
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import formatting
-from bot.service import Ladders, MatchService, Refusal, Turn
+from bot.service import Ladders, MatchService, Refusal, Turn, computer_level
 from bot.storage import ChannelBusy, MatchRecord, Seat
 from engines import GAMES, GameState
 
@@ -34,13 +33,6 @@ def seat_of(user: discord.abc.User) -> Seat:
     return Seat(user.id, user.display_name[:64])
 
 
-def render_board(state: GameState, record: MatchRecord) -> bytes:
-    """Draw the board (runs in a worker thread)."""
-    from render import render
-
-    return render(state, players=[seat.name for seat in record.players])
-
-
 class MatchUI:
     """Turn interactions into calls on the match service and replies in the channel."""
 
@@ -54,7 +46,7 @@ class MatchUI:
     async def board_file(self, state: GameState, record: MatchRecord) -> discord.File | None:
         """Render the board off the event loop; on failure log it and carry on without an image."""
         try:
-            png = await asyncio.to_thread(render_board, state, record)
+            png = await self.bot.renderer.png(state, [seat.name for seat in record.players])
         except Exception:
             log.exception("rendering %s match %s failed", record.game, record.id)
             return None
@@ -85,8 +77,12 @@ class MatchUI:
         game: str,
         opponents: Sequence[discord.abc.User],
         options: dict[str, Any],
+        computers: Sequence[str] = (),
     ) -> None:
-        """Post a challenge with Accept and Decline buttons for the invited players."""
+        """Post a challenge with Accept and Decline buttons for the invited players.
+
+        With no one to invite (only computer seats), the game starts at once instead.
+        """
         from bot.views import challenge_view
 
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -104,12 +100,17 @@ class MatchUI:
                 challenger=seat_of(interaction.user),
                 opponents=[seat_of(o) for o in opponents],
                 options=options,
+                computers=computers,
             )
         except ChannelBusy:
             raise Refusal(
                 "This channel already has a game or a pending challenge. "
                 "Start a thread from this channel and challenge there, or wait for the game to end."
             ) from None
+        if record.status == "active":
+            await interaction.response.defer(thinking=True)
+            await self.begin(interaction, record, self.service.state_of(record))
+            return
         allowed = discord.AllowedMentions(users=[discord.Object(o.id) for o in opponents], roles=False, everyone=False)
         callback = await interaction.response.send_message(
             formatting.challenge_text(record), view=challenge_view(record), allowed_mentions=allowed
@@ -141,11 +142,13 @@ class MatchUI:
             view=None,
             allowed_mentions=NO_MENTIONS,
         )
-        state = answer.state
-        mover = record.players[state.to_move].user_id if state.to_move is not None else None
-        await self.send_board(
-            interaction, record, state, formatting.start_text(record, state), mentions=[mover] if mover else []
-        )
+        await self.begin(interaction, record, answer.state)
+
+    async def begin(self, interaction: discord.Interaction, record: MatchRecord, state: GameState) -> None:
+        """Post the first board of a match that just started, and let a computer move first."""
+        start = formatting.start_text(record, state)
+        await self.send_board(interaction, record, state, start, mentions=self.mentions(record, state))
+        self.bot.computer.wake(record, state)
 
     async def close_challenge_message(self, record: MatchRecord, how: str) -> None:
         """Edit a challenge's message to say how it ended, removing its buttons."""
@@ -170,15 +173,27 @@ class MatchUI:
     async def post_turn(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Follow up an accepted action with the board, the summary and the next player's mention."""
         state = turn.state
-        mentions = [turn.record.players[state.to_move].user_id] if state.to_move is not None else []
-        extra: list[str] = []
-        if turn.finished:
-            changes = await Ladders(self.service.store).changes(turn.record)
-            if changes:
-                extra.append("Ratings: " + " · ".join(change.text() for change in changes))
-            elif not turn.record.rated:
-                extra.append("This game was not rated.")
+        mentions = self.mentions(turn.record, state)
+        extra = await self.turn_extras(turn)
         await self.send_board(interaction, turn.record, state, formatting.turn_text(turn, extra), mentions=mentions)
+        self.bot.computer.wake(turn.record, state)
+
+    async def turn_extras(self, turn: Turn) -> list[str]:
+        """Lines added to a turn's message: the rating changes once a game ends."""
+        if not turn.finished:
+            return []
+        changes = await Ladders(self.service.store).changes(turn.record)
+        if changes:
+            return ["Ratings: " + " · ".join(change.text() for change in changes)]
+        return [] if turn.record.rated else ["This game was not rated."]
+
+    @staticmethod
+    def mentions(record: MatchRecord, state: GameState) -> list[int]:
+        """Whom to notify: the person to move (never a computer seat)."""
+        if state.to_move is None:
+            return []
+        user_id = record.players[state.to_move].user_id
+        return [] if computer_level(user_id) else [user_id]
 
     async def resign(self, interaction: discord.Interaction, game: str) -> None:
         turn = await self.service.resign(interaction.channel_id or 0, interaction.user.id, game=game)

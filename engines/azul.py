@@ -75,7 +75,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from engines.base import (
-    GameError,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
@@ -86,8 +85,10 @@ from engines.base import (
     check_players,
     check_seed,
     int_list,
+    load_saved,
     outcome_by_keys,
     resolve_options,
+    saved_options,
 )
 from engines.rng import Rng
 
@@ -1196,12 +1197,7 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> AzulState:
 
 def from_json(data: Mapping[str, Any]) -> AzulState:
     """Rebuild a state saved by :meth:`AzulState.to_json`, rejecting anything impossible."""
-    try:
-        return _from_json(data)
-    except GameError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved Azul game is damaged ({type(exc).__name__}).") from None
+    return load_saved("Azul", _from_json, data)
 
 
 def _board_to_json(board: Board) -> dict[str, Any]:
@@ -1300,11 +1296,7 @@ def _seat(value: Any, players: int, what: str) -> int:
 
 def _from_json(data: Mapping[str, Any]) -> AzulState:
     """Rebuild a state; any impossibility raises :class:`InvalidState`."""
-    if not isinstance(data, Mapping) or data.get("game") != "azul" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Azul game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "azul", "Azul")
     players, seed = data["players"], data["seed"]
     try:
         opts = _options(players, seed, options)

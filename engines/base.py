@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+S = TypeVar("S")
 
 
 class GameError(ValueError):
@@ -216,6 +218,32 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any]) -> 
                 raise InvalidOption(f"{spec.name} must be at most {spec.maximum}.")
         resolved[spec.name] = value
     return resolved
+
+
+def load_saved(title: str, loader: Callable[[Mapping[str, Any]], S], data: Mapping[str, Any]) -> S:
+    """Run a game's ``loader`` on saved ``data`` so that anything wrong raises :class:`InvalidState` only.
+
+    Loaders may raise any :class:`GameError` (a bad option, say) or stumble on a missing key
+    or a wrong type; all of it means the save is damaged.
+    """
+    try:
+        return loader(data)
+    except InvalidState:
+        raise
+    except GameError as error:
+        raise InvalidState(f"The saved {title} game is damaged: {error}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise InvalidState(f"The saved {title} game is damaged ({type(exc).__name__}).") from None
+
+
+def saved_options(data: Any, game: str, title: str) -> Mapping[str, Any]:
+    """Check that ``data`` is a save of ``game`` in format 1 and return its options object."""
+    if not isinstance(data, Mapping) or data.get("game") != game or data.get("format") != 1:
+        raise InvalidState(f"That is not a saved {title} game.")
+    options = data["options"]
+    if not isinstance(options, Mapping):
+        raise InvalidState("The saved options are not an object.")
+    return options
 
 
 def check_seed(seed: Any) -> int:

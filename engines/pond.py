@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engines.base import (
-    GameError,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
@@ -42,8 +41,10 @@ from engines.base import (
     check_players,
     check_seed,
     int_list,
+    load_saved,
     outcome_by_keys,
     resolve_options,
+    saved_options,
 )
 
 SEATS = ("light", "dark")
@@ -467,22 +468,11 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> PondState:
 
 def from_json(data: Mapping[str, Any]) -> PondState:
     """Rebuild a state saved by :meth:`PondState.to_json`, rejecting anything impossible."""
-    try:
-        return _from_json(data)
-    except InvalidState:
-        raise
-    except GameError as error:
-        raise InvalidState(f"The saved Pond game is invalid: {error}") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved Pond game is damaged ({type(exc).__name__}).") from None
+    return load_saved("Pond", _from_json, data)
 
 
 def _from_json(data: Mapping[str, Any]) -> PondState:
-    if not isinstance(data, Mapping) or data.get("game") != "pond" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Pond game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "pond", "Pond")
     state = new(2, data["seed"], **options)
     size = state.size
     rows = data["board"]

@@ -59,7 +59,9 @@ from engines.base import (
     check_players,
     check_seed,
     int_list,
+    load_saved,
     resolve_options,
+    saved_options,
 )
 from engines.rng import Rng
 
@@ -823,23 +825,12 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> QuerniState:
 
 def from_json(data: Mapping[str, Any]) -> QuerniState:
     """Rebuild a state saved by :meth:`QuerniState.to_json`, rejecting anything impossible."""
-    try:
-        return _from_json(data)
-    except InvalidState:
-        raise
-    except GameError as error:
-        raise InvalidState(f"The saved Querni game is damaged: {error}") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved Querni game is damaged ({type(exc).__name__}).") from None
+    return load_saved("Querni", _from_json, data)
 
 
 def _from_json(data: Mapping[str, Any]) -> QuerniState:
     """Rebuild a state, raising :class:`GameError` (or a lookup error) on anything wrong."""
-    if not isinstance(data, Mapping) or data.get("game") != "querni" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Querni game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "querni", "Querni")
     start = new(2, data["seed"], **options)
     rows = data["board"]
     if (

@@ -49,7 +49,6 @@ from itertools import chain, compress
 from typing import Any, NamedTuple
 
 from engines.base import (
-    GameError,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
@@ -59,8 +58,10 @@ from engines.base import (
     Outcome,
     check_players,
     check_seed,
+    load_saved,
     outcome_by_keys,
     resolve_options,
+    saved_options,
 )
 from engines.rng import Rng
 
@@ -683,22 +684,11 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> SummerState:
 
 def from_json(data: Mapping[str, Any]) -> SummerState:
     """Rebuild a state saved by :meth:`SummerState.to_json`, rejecting anything impossible."""
-    try:
-        return _from_json(data)
-    except GameError as exc:
-        if isinstance(exc, InvalidState):
-            raise
-        raise InvalidState(f"The saved Summer game is damaged: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved Summer game is damaged ({type(exc).__name__}).") from None
+    return load_saved("Summer", _from_json, data)
 
 
 def _from_json(data: Mapping[str, Any]) -> SummerState:
-    if not isinstance(data, Mapping) or data.get("game") != "summer" or data.get("format") != 1:
-        raise InvalidState("That is not a saved Summer game.")
-    options = data["options"]
-    if not isinstance(options, Mapping):
-        raise InvalidState("The saved options are not an object.")
+    options = saved_options(data, "summer", "Summer")
     start = new(2, data["seed"], **options)
     size = start.size
     rows = data["board"]

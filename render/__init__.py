@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image
 
 from engines import GAMES, GameState
+from render.azul import render_azul
 from render.draw import Picture, encode_png
 from render.pond import render_pond
 from render.querni import render_querni
@@ -32,6 +33,7 @@ from render.theme import DEFAULT_THEME, Theme
 Renderer = Callable[..., Picture]
 
 RENDERERS: dict[str, Renderer] = {
+    "azul": render_azul,
     "pond": render_pond,
     "querni": render_querni,
     "summer": render_summer,

@@ -434,6 +434,11 @@ def _draw_name_chip(draw: ImageDraw.ImageDraw, row: PlayerRow, x: int, mid: int,
     return x + width
 
 
+def draw_name_chip(draw: ImageDraw.ImageDraw, name: str, seat: int, x: int, mid: int, room: float, theme: Theme) -> int:
+    """Draw ``name`` on the chip of the player rows, in ``seat``'s colours, within ``room`` pixels; return its right."""
+    return _draw_name_chip(draw, PlayerRow(name, seat, None, 0), x, mid, room, theme)
+
+
 def _draw_progress(draw: ImageDraw.ImageDraw, row: PlayerRow, x0: int, x1: int, mid: int, theme: Theme) -> None:
     """Draw the score bar from ``x0`` to ``x1``: one segment per point while the target is small."""
     target = max(1, row.target or 1)
@@ -485,6 +490,16 @@ def build_palette(sample: Image.Image, theme: Theme) -> Image.Image:
     # Settle the palette now: a cached image must never change, even lazily, once threads share it.
     palette.load()
     return palette
+
+
+def palette_from_cards(cards: Sequence[Image.Image], theme: Theme) -> Image.Image:
+    """Build one palette from sample cards laid side by side (every colour a game's images can hold)."""
+    sample = Image.new("RGB", (sum(card.width for card in cards), max(card.height for card in cards)))
+    left = 0
+    for card in cards:
+        sample.paste(card, (left, 0))
+        left += card.width
+    return build_palette(sample, theme)
 
 
 def encode_png(picture: Picture, theme: Theme) -> bytes:

@@ -43,7 +43,6 @@ from render.draw import (
     Poly,
     Shape,
     badge_sprite,
-    build_palette,
     display_name,
     draw_grid,
     draw_player_rows,
@@ -51,6 +50,7 @@ from render.draw import (
     new_card,
     outline_box,
     paint_sprite,
+    palette_from_cards,
     paste_arrow,
     paste_centered,
     pill_sprite,
@@ -399,10 +399,7 @@ def palette(size: int, theme: Theme) -> Image.Image:
             for seat in (0, 1)
         ]  # fmt: skip
         cards.append(_compose(size, theme, rows, "Light player to move · ply 1 · move limit 300", board, event))
-    sample = Image.new("RGB", (sum(card.width for card in cards), cards[0].height))
-    for i, card in enumerate(cards):
-        sample.paste(card, (i * card.width, 0))
-    return build_palette(sample, theme)
+    return palette_from_cards(cards, theme)
 
 
 def render_pond(

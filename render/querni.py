@@ -46,7 +46,6 @@ from render.draw import (
     Poly,
     Shape,
     arrow_sprite,
-    build_palette,
     display_name,
     draw_grid,
     draw_player_rows,
@@ -54,6 +53,7 @@ from render.draw import (
     new_card,
     outline_box,
     paint_sprite,
+    palette_from_cards,
     paste_arrow,
     paste_centered,
     player_row_height,
@@ -447,10 +447,7 @@ def palette(theme: Theme) -> Image.Image:
             for s, (name, tag) in enumerate((("Blue player", "winner" if seat else None), ("Red player", "draw")))
         ]
         cards.append(_compose(theme, rows, "Blue player (blue) to move · ply 30", counter, board, event))
-    sample = Image.new("RGB", (sum(card.width for card in cards), cards[0].height))
-    for i, card in enumerate(cards):
-        sample.paste(card, (i * card.width, 0))
-    return build_palette(sample, theme)
+    return palette_from_cards(cards, theme)
 
 
 def render_querni(

@@ -57,7 +57,6 @@ from render.draw import (
     Point,
     Poly,
     Shape,
-    build_palette,
     display_name,
     draw_grid,
     draw_player_rows,
@@ -65,6 +64,7 @@ from render.draw import (
     new_card,
     outline_box,
     paint_sprite,
+    palette_from_cards,
     paste_arrow,
     paste_centered,
     pill_sprite,
@@ -787,10 +787,7 @@ def palette(size: int, hexagonal: bool, theme: Theme) -> Image.Image:
             _compose(size, hexagonal, "classic", terrain, theme, rows, "White player to move · ply 1", caption,
                      values, marks)
         )  # fmt: skip
-    sample = Image.new("RGB", (sum(card.width for card in cards), cards[0].height))
-    for i, card in enumerate(cards):
-        sample.paste(card, (i * card.width, 0))
-    return build_palette(sample, theme)
+    return palette_from_cards(cards, theme)
 
 
 def render_summer(

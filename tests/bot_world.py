@@ -34,6 +34,7 @@ CY = Person(100000000000000003, "Cy")
 DEE = Person(100000000000000004, "Dee")
 MOD = Person(100000000000000009, "Mod", admin=True)
 ROBOT = Person(100000000000000010, "Robot", bot=True)
+TABULA = Person(BOT_USER_ID, "Tabula", bot=True)
 
 
 @dataclass
@@ -50,7 +51,9 @@ class World:
     @classmethod
     async def start(cls, path: Path, recorder: Recorder, clock: Clock, seed: int = 7) -> World:
         store = await MatchStore.open(str(path))
-        bot = TabulaBot(Settings(database=str(path)), store=store, clock=clock, rng=random.Random(seed))
+        bot = TabulaBot(
+            Settings(database=str(path)), store=store, clock=clock, rng=random.Random(seed), computer_iterations=40
+        )
         await bot._async_setup_hook()  # binds the loop, as discord.py does at login
         bot._connection.application_id = APP_ID
         # What READY would tell the bot about itself.

@@ -142,7 +142,6 @@ class Recorder:
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
-        self.messages: dict[int, dict[str, Any]] = {}
         self.fail_next: int = 0  # make the next N requests fail with a 503, for failure tests
 
     def clear(self) -> None:
@@ -182,9 +181,7 @@ class Recorder:
             if response_type in (4, 5, 7):
                 message_id = snowflake()
                 result["interaction"]["response_message_id"] = str(message_id)
-                message = message_payload(message_id, 0, data)
-                self.messages[message_id] = message
-                result["resource"] = {"type": response_type, "message": message}
+                result["resource"] = {"type": response_type, "message": message_payload(message_id, 0, data)}
             return result
         match = re.match(r"^/channels/(\d+)/messages/(\d+)$", path)
         if match:

@@ -18,7 +18,8 @@ CASES = [
     for config in spec.test_configs
 ]
 
-GAMES_PER_CASE = 60
+# About 3,300 random games to the end across all games and configurations.
+GAMES_PER_CASE = 150
 
 
 def play_random_game(spec: GameSpec, players: int, config: dict, seed: int) -> None:

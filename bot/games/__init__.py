@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 
-from bot.games import pond, querni, summer
+from bot.games import azul, pond, querni, summer
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
 
-BUILDERS = (pond.build, querni.build, summer.build)
+BUILDERS = (pond.build, azul.build, querni.build, summer.build)
 
 
 def build_groups(ui: MatchUI) -> list[app_commands.Group]:

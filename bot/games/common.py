@@ -2,15 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
+from bot.service import Refusal
 from engines import GAMES
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
+
+
+DIFFICULTIES = [
+    app_commands.Choice(name="Easy: quick and forgiving", value="easy"),
+    app_commands.Choice(name="Medium: thinks about a second", value="medium"),
+    app_commands.Choice(name="Hard: thinks about three seconds", value="hard"),
+]
+
+
+def opponents_or_computer(
+    interaction: discord.Interaction,
+    opponents: Sequence[discord.abc.User],
+    difficulty: str | None,
+    extra_computers: int = 0,
+) -> tuple[list[discord.abc.User], list[str]]:
+    """Split a start command's opponents into people and computer seats.
+
+    Naming Tabula itself as an opponent, or giving a difficulty, seats the computer; with no
+    difficulty it plays at medium.  ``extra_computers`` adds more computer seats (Azul).
+    """
+    me = interaction.client.user
+    people = [o for o in opponents if me is None or o.id != me.id]
+    level = difficulty or "medium"
+    computers = [level] * (len(opponents) - len(people) + extra_computers)
+    if difficulty is not None and not computers:
+        if people:
+            raise Refusal("Pick either a person to challenge or a difficulty to play me, not both.")
+        computers = [level]
+    if not people and not computers:
+        raise Refusal("Name an opponent, or pick a difficulty to play against me.")
+    return people, computers
 
 
 def new_group(game: str, description: str) -> app_commands.Group:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import add_common_commands, new_group
+from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer
 from bot.ui import choices
 
 if TYPE_CHECKING:
@@ -39,12 +39,22 @@ def build(ui: MatchUI) -> app_commands.Group:
     """Build the ``/pond`` command group."""
     group = new_group("pond", "Pond: grow eggs into tadpoles and frogs, and score sets of three.")
 
-    @group.command(name="start", description="Challenge someone in this channel to a game of Pond.")
-    @app_commands.describe(opponent="Who you challenge", variant="Board and piece counts (default Standard)")
-    @app_commands.choices(variant=VARIANTS)
-    async def start(interaction: discord.Interaction, opponent: discord.Member, variant: str = "standard") -> None:
+    @group.command(name="start", description="Challenge someone in this channel (or me) to a game of Pond.")
+    @app_commands.describe(
+        opponent="Who you challenge (pick me, Tabula, to play the computer)",
+        variant="Board and piece counts (default Standard)",
+        difficulty="Play the computer at this level instead of a person",
+    )
+    @app_commands.choices(variant=VARIANTS, difficulty=DIFFICULTIES)
+    async def start(
+        interaction: discord.Interaction,
+        opponent: discord.Member | None = None,
+        variant: str = "standard",
+        difficulty: str | None = None,
+    ) -> None:
         options = {} if variant == "standard" else {"variant": variant}
-        await ui.challenge(interaction, "pond", [opponent], options)
+        people, computers = opponents_or_computer(interaction, [opponent] if opponent else [], difficulty)
+        await ui.challenge(interaction, "pond", people, options, computers)
 
     @group.command(name="place", description="Place an egg from your spawn on an empty cell.")
     @app_commands.describe(cell="An empty cell, e.g. b2")

@@ -1,0 +1,131 @@
+"""Run every benchmark and print one table: ``python -m bench [--quick] [--skip load]``.
+
+Per game: random-play plies per second and render time (median, p95) with PNG
+size; the leaderboard page time; the full turn path under load (latency,
+moves per second, event-loop stalls, memory per match, database bytes per
+finished match); and, where present, the AI tournament.  Results are also
+written as JSON under ``bench/results/`` so runs can be compared.
+``--quick`` runs a reduced version in under a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def section(title: str) -> None:
+    print(f"\n== {title} " + "=" * max(0, 70 - len(title)))
+
+
+def engines(quick: bool) -> list[dict[str, Any]]:
+    from bench import engine_speed
+
+    rows = engine_speed.run(seconds=0.5 if quick else 3.0)
+    section("engines: random play, one core (a ply = legal_moves() + play())")
+    for row in rows:
+        config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
+        print(f"{row['game']:<8} {row['players']}p {config:<24} {row['plies_per_second']:>10,} plies/s")
+    return rows
+
+
+def renders(quick: bool) -> list[dict[str, Any]]:
+    from bench import render_speed
+
+    rows = render_speed.run(count=30 if quick else 200)
+    section("rendering: draw + encode one board")
+    for row in rows:
+        config = " ".join(f"{k}={v}" for k, v in row.get("config", {}).items()) or "default"
+        print(
+            f"{row['game']:<8} {row['players']}p {config:<24} median {row['median_ms']:>6} ms  "
+            f"p95 {row['p95_ms']:>6} ms  PNG median {row['median_kb']:>5} KB  max {row['max_kb']:>5} KB"
+        )
+    return rows
+
+
+def leaderboard(quick: bool) -> list[dict[str, Any]]:
+    from bench import leaderboard as board
+
+    rows = board.run(players=20_000 if quick else 100_000, repeat=5 if quick else 30)
+    section("leaderboard: one page")
+    for row in rows:
+        print(
+            f"{row['players']:,} players, {row['page']:<6} page: median {row['median_ms']} ms, p95 {row['p95_ms']} ms"
+        )
+    return rows
+
+
+def load(quick: bool) -> list[dict[str, Any]]:
+    from bench import load as turn_path
+
+    rows = turn_path.run([1, 100, 1000], seconds=3.0 if quick else 10.0)
+    section("full turn path: interaction -> tree -> service -> SQLite -> engine -> render -> HTTP")
+    for row in rows[:-1]:
+        offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
+        print(
+            f"{row['matches']:>5} matches, {offered:>14}: {row['moves_per_second']:>6} moves/s, median "
+            f"{row['median_ms']} ms, p99 {row['p99_ms']} ms, longest loop stall {row['max_loop_stall_ms']} ms, "
+            f"{row['replayed_matches']} matches replayed exactly"
+        )
+    extra = rows[-1]
+    print(
+        f"memory per active match {extra['memory_per_active_match_bytes'] / 1024:.1f} KB; "
+        f"database bytes per finished match {extra['db_bytes_per_finished_match'] / 1024:.1f} KB"
+    )
+    return rows
+
+
+def tournament(quick: bool) -> list[dict[str, Any]]:
+    try:
+        module = importlib.import_module("bench.tournament")
+    except ImportError:
+        return []
+    section("AI tournament")
+    rows = module.run(quick=quick) if "quick" in module.run.__code__.co_varnames else module.run()
+    for row in rows:
+        print("  " + ", ".join(f"{k}={v}" for k, v in row.items()))
+    return rows
+
+
+SUITES = {
+    "engines": engines,
+    "render": renders,
+    "leaderboard": leaderboard,
+    "load": load,
+    "tournament": tournament,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a reduced run in under a minute (no tournament)")
+    parser.add_argument("--only", action="append", choices=sorted(SUITES), help="run only this part (repeatable)")
+    parser.add_argument("--skip", action="append", choices=sorted(SUITES), default=[], help="skip this part")
+    parser.add_argument("--out", type=Path, help="JSON file to write (default: bench/results/<time>.json)")
+    args = parser.parse_args()
+    chosen = args.only or [name for name in SUITES if not (args.quick and name == "tournament")]
+    results: dict[str, Any] = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "quick": args.quick,
+        "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
+    }
+    started = time.perf_counter()
+    for name in chosen:
+        if name not in args.skip:
+            results[name] = SUITES[name](args.quick)
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    out = args.out or RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}{'-quick' if args.quick else ''}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+    print(f"\nwrote {out} ({results['seconds']} s)")
+
+
+if __name__ == "__main__":
+    main()

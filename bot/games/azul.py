@@ -1,0 +1,317 @@
+"""``/azul``: start (two to four players), take, wall (grey wall), and the shared subcommands.
+
+Every move goes through :meth:`bot.ui.MatchUI.play` as the engine's notation
+(``f3 red 4``, ``c blue floor``, ``wall 3 c2``), so the engine checks it.  The
+autocomplete lists come from ``state.legal_moves()``, narrowed by what the
+player already put in the command's other options: the sources that hold tiles,
+the colours in the chosen source, the pattern lines that can take the colour and
+the floor, and on the grey wall the columns the line may go to.  What a choice
+would do (tiles falling to the floor, points for a wall column) is read from the
+engine by playing the move on the current state, never worked out here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer
+from engines.azul import CENTRE, COLOURS, FLOOR, FLOOR_SPACES, LETTERS, WALL, AzulMove, AzulState
+
+if TYPE_CHECKING:
+    from bot.ui import MatchUI
+
+GAME = "azul"
+CHOICE_LIMIT = 25  # Discord shows at most 25 autocomplete choices
+CHOICE_NAME_LIMIT = 100  # characters in a choice's name
+
+RULES = (
+    "**Azul** — 2 to 4 players draft coloured tiles to fill pattern lines and tile a wall. Most points wins.\n"
+    "**Your turn**: take **all** tiles of one colour from one factory (`f1`, `f2`…; the rest of it slides to the "
+    "centre) or from the centre (`c`; the first to do so this round also takes the **1** marker onto their floor "
+    "and starts the next round). Put them all in **one** pattern line, or on the floor.\n"
+    "• Line *n* holds *n* tiles of one colour, never a colour its wall row already has. Tiles that do not fit "
+    "fall to the floor (−1 −1 −2 −2 −2 −3 −3); past 7 they go to the lid.\n"
+    "**End of a round** (factories and centre empty): each full line moves one tile to its wall row (the "
+    "rest go to the lid) and scores it: 1 alone, else the length of its row run plus its column run (each "
+    "counted when 2 or more). Then the floor costs its points (never below 0).\n"
+    "**End**: after the round in which someone completes a wall row. Bonuses: +2 per complete row, +7 per "
+    "column, +10 per colour with all five tiles. Ties: more complete rows wins, else shared. "
+    "Safety rules: the game also ends after 100 rounds, or when no tile is left to fill the factories.\n"
+    "**Grey wall** (`wall: grey`): a tile may go in any column of its row where its colour is not yet in that "
+    "column; you choose with `/azul wall line:3 column:2` (no such column: the tiles fall to the floor).\n"
+    "**Commands**: `/azul take source:f3 color:red line:4` · `/azul take source:c color:blue line:floor`. "
+    "Autocomplete offers only legal choices. Letters on the board: **B** blue, **Y** yellow, **R** red, "
+    "**K** black, **W** white.\n"
+    "A player who resigns in a 3- or 4-player game leaves it and ranks last; the others play on."
+)
+
+WALLS = [
+    app_commands.Choice(name="Colour: each colour has its printed space", value="colour"),
+    app_commands.Choice(name="Grey: choose the column when a line is tiled", value="grey"),
+]
+
+# Lenient readings of what a player typed in another option, so autocomplete can narrow on it.
+_SOURCE = re.compile(r"^(?:f|fac|factory|display)?\s*(\d+)$")
+_CENTRE_WORDS = frozenset(("c", "centre", "center", "middle"))
+_LINE = re.compile(r"^(?:line|l|row)?\s*(\d+)$")
+_FLOOR_WORDS = frozenset(("floor", "fl", "f", "floor line"))
+_COLOUR_WORDS = {name: k for k, name in enumerate(COLOURS)} | {letter: k for k, letter in enumerate(LETTERS)}
+
+
+def read_source(text: str) -> int | None:
+    """Return the source a player named (0 the centre, 1.. a factory), or ``None`` if blank or unreadable."""
+    clean = " ".join(text.lower().split()).split(" ·")[0]
+    if clean in _CENTRE_WORDS:
+        return CENTRE
+    match = _SOURCE.match(clean)
+    return int(match[1]) if match else None
+
+
+def read_colour(text: str) -> int | None:
+    """Return the colour a player named (by name or letter), or ``None`` if blank or unreadable."""
+    words = text.lower().split()
+    if not words:
+        return None
+    return _COLOUR_WORDS.get(words[0], _COLOUR_WORDS.get(words[0].removesuffix("s")))
+
+
+def read_line(text: str) -> int | None:
+    """Return the destination a player named (1..5, or :data:`FLOOR`), or ``None`` if blank or unreadable."""
+    clean = " ".join(text.lower().split()).split(" (")[0]
+    if clean in _FLOOR_WORDS:
+        return FLOOR
+    match = _LINE.match(clean)
+    return int(match[1]) if match else None
+
+
+def labelled(items: Iterable[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
+    """Return at most 25 choices of ``(value, label)``: values starting with what was typed, then labels holding it."""
+    needle = typed.strip().lower()
+    unique = dict(items)  # first label wins; order kept
+    starting = [value for value in unique if value.startswith(needle)]
+    containing = [value for value, label in unique.items() if value not in starting and needle in label.lower()]
+    return [
+        app_commands.Choice(name=unique[value][:CHOICE_NAME_LIMIT], value=value)
+        for value in (starting + containing)[:CHOICE_LIMIT]
+    ]
+
+
+def _takes(state: AzulState, source: int | None, colour: int | None, line: int | None) -> list[AzulMove]:
+    """Return the legal takes that agree with whatever the player already chose."""
+    return [
+        m
+        for m in state.legal_moves()
+        if m.source != WALL
+        and (source is None or m.source == source)
+        and (colour is None or m.colour == colour)
+        and (line is None or m.line == line)
+    ]
+
+
+def _tiles_phrase(counts: tuple[int, ...]) -> str:
+    """Say tile counts by colour: ``2 red, 1 blue`` (most first)."""
+    order = sorted((k for k in range(5) if counts[k]), key=lambda k: (-counts[k], k))
+    return ", ".join(f"{counts[k]} {COLOURS[k]}" for k in order)
+
+
+def _source_name(source: int) -> str:
+    return "c" if source == CENTRE else f"f{source}"
+
+
+def source_choices(state: AzulState, colour: str, line: str, typed: str) -> list[app_commands.Choice[str]]:
+    """Offer the factories holding tiles and the centre, narrowed by a chosen colour and line."""
+    sources = dict.fromkeys(m.source for m in _takes(state, None, read_colour(colour), read_line(line)))
+    items = []
+    for source in sorted(sources, key=lambda s: (s == CENTRE, s)):  # factories first, as on the board
+        if source == CENTRE:
+            marker = " + first-player marker" if state.marker < 0 else ""
+            items.append(("c", f"c · centre: {_tiles_phrase(state.centre)}{marker}"))
+        else:
+            items.append((f"f{source}", f"f{source} · {_tiles_phrase(state.factories[source - 1])}"))
+    return labelled(items, typed)
+
+
+def colour_choices(state: AzulState, source: str, line: str, typed: str) -> list[app_commands.Choice[str]]:
+    """Offer the colours the chosen source holds (any source's before one is chosen), narrowed by a chosen line."""
+    chosen = read_source(source)
+    moves = _takes(state, chosen, None, read_line(line))
+    items = []
+    for colour in sorted(dict.fromkeys(m.colour for m in moves)):
+        name, letter = COLOURS[colour], LETTERS[colour].upper()
+        if chosen is not None:
+            count = state.centre[colour] if chosen == CENTRE else state.factories[chosen - 1][colour]
+            label = f"{name} ({letter}) · {count} in {_source_name(chosen)}"
+        else:
+            where = ", ".join(_source_name(s) for s in sorted({m.source for m in moves if m.colour == colour}))
+            label = f"{name} ({letter}) · in {where}"
+        items.append((name, label))
+    return labelled(items, typed)
+
+
+def line_choices(state: AzulState, source: str, colour: str, typed: str) -> list[app_commands.Choice[str]]:
+    """Offer the pattern lines that can take the chosen colour, and the floor, saying what each would do."""
+    chosen_source, chosen_colour = read_source(source), read_colour(colour)
+    moves = _takes(state, chosen_source, chosen_colour, None)
+    board = state.boards[state.turn]
+    items = []
+    for line in sorted(dict.fromkeys(m.line for m in moves)):
+        if line == FLOOR:
+            free = FLOOR_SPACES - len(board.floor)
+            label = f"floor ({free} of {FLOOR_SPACES} free)"
+            value = "floor"
+        else:
+            held, held_colour = board.line_counts[line - 1], board.line_colours[line - 1]
+            holding = f"has {held} {COLOURS[held_colour]}, " if held else ""
+            label = f"line {line} ({holding}{line - held} of {line} free)"
+            value = str(line)
+        # Only with the source and colour known is the move itself known: then the engine says where the tiles go.
+        if chosen_source is not None and chosen_colour is not None:
+            label += _consequence(state, AzulMove(chosen_source, chosen_colour, line))
+        items.append((value, label))
+    return labelled(items, typed)
+
+
+def _consequence(state: AzulState, move: AzulMove) -> str:
+    """Say what the engine does with ``move``'s tiles beyond its line: ``: 2 to the floor, 1 to the lid``."""
+    event = state.play(move).last
+    if event is None:
+        return ""
+    parts = []
+    if event.move is not None and event.move.line != FLOOR and event.to_floor:
+        parts.append(f"{event.to_floor} to the floor")
+    if event.to_lid:
+        parts.append(f"{event.to_lid} to the lid")
+    if event.marker:
+        parts.append("with the marker")
+    return f": {', '.join(parts)}" if parts else ""
+
+
+def _wall_moves(state: AzulState) -> list[AzulMove]:
+    return [m for m in state.legal_moves() if m.source == WALL]
+
+
+def wall_line_choices(state: AzulState, typed: str) -> list[app_commands.Choice[str]]:
+    """Offer the pattern line waiting to be tiled on the grey wall."""
+    lines = dict.fromkeys((m.line, m.colour) for m in _wall_moves(state))
+    items = [(str(line), f"line {line} · {line} {COLOURS[colour]}") for line, colour in lines]
+    return labelled(items, typed)
+
+
+def wall_column_choices(state: AzulState, line: str, typed: str) -> list[app_commands.Choice[str]]:
+    """Offer the wall columns the waiting line may go to, with the points the engine would score there."""
+    chosen = read_line(line)
+    items = []
+    for move in _wall_moves(state):
+        if chosen is not None and move.line != chosen:
+            continue
+        event = state.play(move).last
+        points = next((p.points for p in event.placements if p.player == state.turn), 0) if event else 0
+        items.append((str(move.column), f"column {move.column} (+{points})"))
+    return labelled(items, typed.strip().lower().removeprefix("column").removeprefix("c").strip())
+
+
+def take_text(source: str, colour: str, line: str) -> str:
+    """Return the move text for the engine: ``f3 red 4`` (a bare factory number is read as that factory)."""
+    source = source.strip()
+    if source.isdigit():
+        source = f"f{source}"
+    return f"{source} {colour.strip()} {line.strip()}"
+
+
+def _option(interaction: discord.Interaction, name: str) -> str:
+    """Return what the player has put in another option of the command so far."""
+    return str(getattr(interaction.namespace, name, "") or "")
+
+
+def build(ui: MatchUI) -> app_commands.Group:
+    """Build the ``/azul`` command group."""
+    group = new_group(GAME, "Azul: draft tiles from the factories, fill your pattern lines, tile your wall.")
+
+    async def position(interaction: discord.Interaction) -> AzulState | None:
+        return await ui.my_position(interaction, GAME)  # type: ignore[return-value]
+
+    @group.command(name="start", description="Challenge one to three people (or me) in this channel to Azul.")
+    @app_commands.describe(
+        opponent="Who you challenge (pick me, Tabula, to play the computer)",
+        opponent2="A second opponent, for three players (optional)",
+        opponent3="A third opponent, for four players (optional)",
+        wall="Wall side (default Colour)",
+        difficulty="The computer's level, for its seats",
+        computers="How many more seats the computer fills (0 to 3)",
+    )
+    @app_commands.choices(wall=WALLS, difficulty=DIFFICULTIES)
+    async def start(
+        interaction: discord.Interaction,
+        opponent: discord.Member | None = None,
+        opponent2: discord.Member | None = None,
+        opponent3: discord.Member | None = None,
+        wall: str = "colour",
+        difficulty: str | None = None,
+        computers: app_commands.Range[int, 0, 3] = 0,
+    ) -> None:
+        named = [o for o in (opponent, opponent2, opponent3) if o is not None]
+        people, seats = opponents_or_computer(interaction, named, difficulty, computers)
+        options = {} if wall == "colour" else {"wall": wall}
+        await ui.challenge(interaction, GAME, people, options, seats)
+
+    @group.command(name="take", description="Take all tiles of one colour from a factory or the centre.")
+    @app_commands.describe(
+        source="A factory like f3, or c for the centre",
+        color="The colour to take: blue, yellow, red, black or white",
+        line="The pattern line 1 to 5 to put them in, or floor",
+    )
+    async def take(
+        interaction: discord.Interaction,
+        source: app_commands.Range[str, 1, 16],
+        color: app_commands.Range[str, 1, 16],
+        line: app_commands.Range[str, 1, 16],
+    ) -> None:
+        await ui.play(interaction, GAME, take_text(source, color, line))
+
+    @take.autocomplete("source")
+    async def take_sources(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await position(interaction)
+        if state is None:
+            return []
+        return source_choices(state, _option(interaction, "color"), _option(interaction, "line"), typed)
+
+    @take.autocomplete("color")
+    async def take_colours(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await position(interaction)
+        if state is None:
+            return []
+        return colour_choices(state, _option(interaction, "source"), _option(interaction, "line"), typed)
+
+    @take.autocomplete("line")
+    async def take_lines(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await position(interaction)
+        if state is None:
+            return []
+        return line_choices(state, _option(interaction, "source"), _option(interaction, "color"), typed)
+
+    @group.command(name="wall", description="Grey wall: choose the column for the pattern line being tiled.")
+    @app_commands.describe(line="The pattern line being tiled, 1 to 5", column="The wall column, 1 to 5")
+    async def wall(
+        interaction: discord.Interaction,
+        line: app_commands.Range[str, 1, 16],
+        column: app_commands.Range[str, 1, 16],
+    ) -> None:
+        await ui.play(interaction, GAME, f"wall {line.strip()} {column.strip()}")
+
+    @wall.autocomplete("line")
+    async def wall_lines(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await position(interaction)
+        return [] if state is None else wall_line_choices(state, typed)
+
+    @wall.autocomplete("column")
+    async def wall_columns(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await position(interaction)
+        return [] if state is None else wall_column_choices(state, _option(interaction, "line"), typed)
+
+    add_common_commands(group, GAME, ui, rules_text=RULES)
+    return group

@@ -1,0 +1,878 @@
+"""Azul's board picture.
+
+The card shows, top to bottom: a status line (the round and who is to move, or
+the result), a line saying what the last ply did, the factory displays
+(``f1``.. as in the move notation) and the centre (``c``: one tile per colour
+with its count, and the first-player marker while it is there), then one panel
+per player, and a key to the tile letters.
+
+A player's panel holds the pattern lines (numbered 1 to 5, filling from the
+right towards the wall), the wall (on the coloured side its empty spaces show
+their colour faintly; on the grey side their column number), the name in the
+seat's chip, the score, and the floor line with the penalty printed over each
+space.  The player to move has a lighter panel with an amber bar and a
+``to move`` tag; a player who left has a darker panel and a ``left`` tag.
+
+Tiles are double-coded for colour-blind players and greyscale: each carries its
+letter (``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black, ``W`` white), and the
+five fills differ in lightness as well as hue.  The marker is a round token
+marked ``1``, never a square tile.
+
+The last ply is marked by shape: an amber ring around the factory (or the centre
+group) the tiles came from, with faded ghosts of the taken tiles; an amber ring
+around the pattern-line and floor spaces they went to; a ring around every tile
+that went to a wall this ply, with the points each player gained (``+5``), the
+floor penalty they paid (``−2 floor``) and, at the end, the bonus.  During a
+grey-wall tiling the line to tile and its legal wall spaces are outlined in amber
+with their column numbers.
+
+>>> from engines import GAMES
+>>> state = GAMES["azul"].new(players=4, seed=3).play("f1 yellow 1")
+>>> picture = render_azul(state, players=("Ana", "Bo", "Cy", "Dee"), last_move=True)
+>>> picture.image.mode, picture.image.size
+('RGB', (720, 1402))
+>>> last_text(state, ("Ana", "Bo", "Cy", "Dee"))
+'Bo took 2 yellow from f1 → line 1 (1 to floor).'
+
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from PIL import Image, ImageDraw
+
+from engines.azul import (
+    CENTRE,
+    COLOURS,
+    EMPTY5,
+    EMPTY_BOARD,
+    FACTORIES,
+    FLOOR,
+    FLOOR_PENALTIES,
+    FLOOR_SPACES,
+    LETTERS,
+    MARKER,
+    OFFER,
+    OVER,
+    TILING,
+    WALL,
+    WALL_COLOUR,
+    AzulEvent,
+    AzulMove,
+    AzulState,
+    Board,
+    Discard,
+    Placement,
+    bonus_points,
+    wall_free,
+)
+from engines.base import Outcome
+from render.draw import (
+    Ellipse,
+    Layer,
+    Picture,
+    Poly,
+    build_palette,
+    display_name,
+    draw_name_chip,
+    draw_status,
+    new_card,
+    outline_box,
+    paint_sprite,
+    pill_sprite,
+    with_opacity,
+)
+from render.text import draw_text, ellipsize, fit_size, text_width
+from render.theme import DEFAULT_THEME, RGB, Theme
+
+# Tile colours in engine order (blue, yellow, red, black, white).  Their lightness differs as well as their hue
+# (greyscale ~83, 196, 130, 30, 238), and each tile also carries its letter.
+TILE_FILL: tuple[RGB, ...] = ((30, 90, 190), (246, 200, 46), (232, 92, 60), (30, 30, 34), (240, 238, 228))
+TILE_INK: tuple[RGB, ...] = ((250, 250, 250), (30, 24, 6), (36, 10, 4), (236, 236, 236), (30, 30, 34))
+# Black and blue need a light edge to stand out on the dark panels; the others a darker shade of themselves.
+TILE_EDGE: tuple[RGB, ...] = ((120, 160, 230), (150, 112, 10), (120, 36, 20), (150, 150, 158), (120, 118, 108))
+MARKER_FILL: RGB = (250, 246, 236)
+MARKER_EDGE: RGB = (24, 24, 26)
+MARKER_INK: RGB = (24, 24, 26)
+# The factory discs and the centre's tray.
+DISC_FILL: RGB = (40, 100, 112)
+DISC_EDGE: RGB = (24, 68, 78)
+# Empty spaces: pattern lines and floor, and the grey wall.
+SLOT_FILL: RGB = (33, 36, 42)
+SLOT_EDGE: RGB = (84, 90, 100)
+GREY_SPACE: RGB = (92, 96, 104)
+# How strongly an empty coloured-wall space shows its colour, and its letter.
+FAINT_FILL = 0.2
+FAINT_LETTER = 0.3
+# Ghosts of the tiles taken in the last ply.
+GHOST_OPACITY = 0.38
+# The card has room for more shades than the default palette: five tiles, their faint and ghost forms.
+PNG_COLOURS = 128
+DASH = "\u2212"  # a real minus sign: '-' looks like a hyphen next to digits
+# Font sizes: pills (points, tags), factory and centre labels, pattern-line and column numbers, floor penalties.
+PILL_FONT = 20
+LABEL_FONT = 21
+NUMBER_FONT = 20
+PENALTY_FONT = 20
+# Over the floor's narrow spaces the penalties take an en dash: U+2212 is too wide for "−2" to fit with a gap.
+FLOOR_DASH = "\u2013"
+
+
+@functools.cache
+def azul_theme(theme: Theme) -> Theme:
+    """Return ``theme`` with a palette large enough for the tiles, their faint spaces and ghosts."""
+    return replace(theme, name=f"{theme.name}+azul", png_colours=max(theme.png_colours, PNG_COLOURS))
+
+
+def _blend(a: RGB, b: RGB, t: float) -> RGB:
+    """Return the colour ``t`` of the way from ``a`` to ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+# -- sprites ---------------------------------------------------------------------------------------------------------
+
+
+def _rounded_square(half: float, radius: float, steps: int = 6) -> Poly:
+    """Return a square of half-side ``half`` centred in the 100-unit box, its corners rounded by ``radius``."""
+    points = []
+    inner = half - radius
+    for quarter, (sx, sy) in enumerate(((1, 1), (-1, 1), (-1, -1), (1, -1))):
+        cx, cy = 50 + sx * inner, 50 + sy * inner
+        for i in range(steps + 1):
+            angle = math.pi / 2 * (quarter + i / steps)
+            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return Poly(tuple(points))
+
+
+TILE_SHAPE = (_rounded_square(47, 13),)
+
+
+def _letter_size(size: int) -> int:
+    return max(12, round(size * 0.56))
+
+
+@functools.cache
+def tile_sprite(colour: int, size: int, theme: Theme) -> Image.Image:
+    """Return a tile of ``colour`` with its letter, ``size`` pixels square; cached, never drawn into."""
+    sprite = paint_sprite(
+        size,
+        [Layer(TILE_SHAPE, TILE_EDGE[colour]), Layer((_rounded_square(41, 9),), TILE_FILL[colour])],
+        theme.supersample,
+    )
+    # The letter is drawn at the final size rather than scaled down, so its strokes stay sharp.
+    draw_text(
+        ImageDraw.Draw(sprite), (size / 2, size / 2 + 1), LETTERS[colour].upper(), _letter_size(size),
+        TILE_INK[colour], anchor="mm",
+    )  # fmt: skip
+    return sprite
+
+
+@functools.cache
+def ghost_sprite(colour: int, size: int, theme: Theme) -> Image.Image:
+    """Return a faded tile: one taken from here in the last ply."""
+    return with_opacity(tile_sprite(colour, size, theme), GHOST_OPACITY)
+
+
+@functools.cache
+def marker_sprite(size: int, theme: Theme) -> Image.Image:
+    """Return the first-player marker: a round cream token marked ``1`` (round, so never taken for a tile)."""
+    sprite = paint_sprite(
+        size, [Layer((Ellipse(50, 50, 48, 48),), MARKER_EDGE), Layer((Ellipse(50, 50, 42, 42),), MARKER_FILL)],
+        theme.supersample,
+    )  # fmt: skip
+    draw_text(ImageDraw.Draw(sprite), (size / 2, size / 2 + 1), "1", _letter_size(size), MARKER_INK, anchor="mm")
+    return sprite
+
+
+@functools.cache
+def ghost_marker_sprite(size: int, theme: Theme) -> Image.Image:
+    """Return a faded marker: taken from the centre in the last ply."""
+    return with_opacity(marker_sprite(size, theme), GHOST_OPACITY)
+
+
+@functools.cache
+def disc_sprite(diameter: int, theme: Theme) -> Image.Image:
+    """Return a factory display: a disc with a darker rim."""
+    return paint_sprite(
+        diameter, [Layer((Ellipse(50, 50, 49, 49),), DISC_EDGE), Layer((Ellipse(50, 50, 45.5, 45.5),), DISC_FILL)],
+        theme.supersample,
+    )  # fmt: skip
+
+
+@functools.cache
+def ring_sprite(diameter: int, width: int, theme: Theme) -> Image.Image:
+    """Return an amber ring edged in dark lines, ``diameter`` across: the last ply's source display."""
+    unit = 100 / diameter  # one output pixel in box units
+    outer = 50 - unit / 2
+    layers = [
+        Layer((Ellipse(50, 50, outer, outer),), theme.mark_edge),
+        Layer((Ellipse(50, 50, outer - 2 * unit, outer - 2 * unit),), theme.mark),
+        Layer((Ellipse(50, 50, outer - (2 + width) * unit, outer - (2 + width) * unit),), theme.mark_edge),
+        # Painting transparency cuts the hole: the disc and its tiles show through.
+        Layer((Ellipse(50, 50, outer - (4 + width) * unit, outer - (4 + width) * unit),), (0, 0, 0, 0)),
+    ]
+    return paint_sprite(diameter, layers, theme.supersample)
+
+
+def _gain_pill(text: str, theme: Theme) -> Image.Image:
+    """Return an amber pill for points gained (``+5``, ``+19 bonus``)."""
+    return pill_sprite(text, PILL_FONT, theme.mark, theme.mark_edge, theme.mark_edge, theme)
+
+
+def _plain_pill(text: str, theme: Theme) -> Image.Image:
+    """Return a dark pill with light text (``−2 floor``, ``2nd``, ``left``)."""
+    return pill_sprite(text, PILL_FONT, theme.background, theme.text, theme.text_muted, theme)
+
+
+def _label_pill(text: str, theme: Theme) -> Image.Image:
+    """Return the label of a factory or the centre (``f3``, ``c``), in the move notation."""
+    return pill_sprite(text, LABEL_FONT, theme.text, theme.background, theme.background, theme)
+
+
+# -- layout ----------------------------------------------------------------------------------------------------------
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PanelLayout:
+    """Where the parts of one player's panel go, relative to the panel's top left corner."""
+
+    width: int
+    height: int
+    lines: tuple[tuple[Box, ...], ...]  # lines[row][i]: space i of pattern line row + 1, from the right (the wall side)
+    wall: tuple[tuple[Box, ...], ...]  # wall[row][column]
+    floor: tuple[Box, ...]
+    column_left: int  # the right-hand column: name, score, tags, floor
+    column_right: int
+    name_mid: int
+    score_mid: int
+    tag_mid: int
+    floor_label_mid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each part of the card goes for one number of players and theme."""
+
+    width: int
+    height: int
+    status_top: int
+    last_top: int
+    factories: tuple[tuple[int, int], ...]  # disc centres
+    disc: int  # disc diameter
+    factory_tile: int
+    centre_box: Box
+    panel: PanelLayout
+    panel_tops: tuple[int, ...]
+    panel_left: int
+    legend_mid: int
+
+
+def _scaled(value: float, theme: Theme) -> int:
+    return round(value * theme.width / 720)
+
+
+@functools.cache
+def panel_layout(theme: Theme) -> PanelLayout:
+    """Compute one player's panel: pattern lines and wall side by side, the name, score and floor on the right."""
+    width = theme.width - 2 * theme.padding
+    inset, numbers, gap_mid, gap_col, right_inset = 12, 20, 12, 14, 10
+    cell, gap = _scaled(36, theme), _scaled(4, theme)
+    block = 5 * cell + 4 * gap
+    top = 12
+    lines_left = inset + numbers
+    wall_left = lines_left + block + gap_mid
+    column_left = wall_left + block + gap_col
+    column_right = width - right_inset
+    floor_gap = 2
+    floor_cell = min(cell, (column_right - column_left - (FLOOR_SPACES - 1) * floor_gap) // FLOOR_SPACES)
+    lines = []
+    wall = []
+    for row in range(5):
+        y0 = top + row * (cell + gap)
+        # Line row + 1 has row + 1 spaces, numbered from the right: space 0 is next to the wall.
+        lines.append(
+            tuple(
+                (x0, y0, x0 + cell, y0 + cell) for x0 in (lines_left + (4 - i) * (cell + gap) for i in range(row + 1))
+            )
+        )
+        wall.append(tuple((x0, y0, x0 + cell, y0 + cell) for x0 in (wall_left + c * (cell + gap) for c in range(5))))
+    bottom = top + block
+    floor_top = bottom - floor_cell
+    floor_left = column_right - FLOOR_SPACES * floor_cell - (FLOOR_SPACES - 1) * floor_gap
+    floor = tuple(
+        (x0, floor_top, x0 + floor_cell, bottom)
+        for x0 in (floor_left + i * (floor_cell + floor_gap) for i in range(FLOOR_SPACES))
+    )
+    name_mid = top + theme.font_body * 3 // 4 + 4
+    score_mid = name_mid + 46
+    tag_mid = score_mid + 38
+    return PanelLayout(
+        width, bottom + top, tuple(lines), tuple(wall), floor, column_left, column_right, name_mid, score_mid,
+        tag_mid, floor_top - PENALTY_FONT // 2 - 6,
+    )  # fmt: skip
+
+
+FACTORY_ROWS = {5: (5,), 7: (4, 3), 9: (5, 4)}
+
+
+@functools.cache
+def layout(players: int, theme: Theme) -> Layout:
+    """Compute the card layout for ``players`` players: factories in rows of up to five, then a panel per player."""
+    width, pad = theme.width, theme.padding
+    status_top = 14
+    last_top = status_top + theme.font_body + 10
+    factories_top = last_top + theme.font_small + 14
+    disc = _scaled(124, theme)
+    spacing = (width - 2 * pad - 5 * disc) // 4
+    centres: list[tuple[int, int]] = []
+    y = factories_top
+    for count in FACTORY_ROWS[FACTORIES[players]]:
+        row_width = count * disc + (count - 1) * spacing
+        x0 = (width - row_width) // 2
+        centres.extend((x0 + i * (disc + spacing) + disc // 2, y + disc // 2) for i in range(count))
+        y += disc + 8
+    centre_box = (pad, y, width - pad, y + _scaled(60, theme))
+    panel = panel_layout(theme)
+    top = centre_box[3] + 14
+    tops = tuple(top + p * (panel.height + 10) for p in range(players))
+    legend_mid = tops[-1] + panel.height + 30
+    height = legend_mid + 22 + pad
+    return Layout(
+        width, height, status_top, last_top, tuple(centres), disc, _scaled(40, theme), centre_box, panel, tops,
+        pad, legend_mid,
+    )  # fmt: skip
+
+
+def factory_tile_boxes(lay: Layout, number: int) -> tuple[Box, ...]:
+    """Return the four tile places of factory ``number`` (from 1): top left, top right, bottom left, bottom right."""
+    cx, cy = lay.factories[number - 1]
+    size, gap = lay.factory_tile, 5
+    x0, y0 = cx - size - gap // 2, cy - size - gap // 2
+    return tuple((x, y, x + size, y + size) for y in (y0, y0 + size + gap) for x in (x0, x0 + size + gap))
+
+
+# -- the parts that never change -------------------------------------------------------------------------------------
+
+
+@functools.cache
+def static_card(players: int, theme: Theme) -> Image.Image:
+    """Return the parts of the card that never change: background, factory discs and labels, the centre, the key."""
+    lay = layout(players, theme)
+    card = new_card(lay.width, lay.height, theme)
+    draw = ImageDraw.Draw(card)
+    half = lay.disc // 2
+    for number, (cx, cy) in enumerate(lay.factories, start=1):
+        disc = disc_sprite(lay.disc, theme)
+        card.paste(disc, (cx - half, cy - half), disc)
+        _paste_label(card, lay, number, theme)
+    x0, y0, _, y1 = lay.centre_box
+    draw.rounded_rectangle(lay.centre_box, radius=(y1 - y0) // 2, fill=DISC_FILL, outline=DISC_EDGE, width=3)
+    label = _label_pill("c", theme)
+    card.paste(label, (x0 + 12, (y0 + y1) // 2 - label.height // 2), label)
+    _draw_key(card, lay, theme)
+    return card
+
+
+def _draw_key(card: Image.Image, lay: Layout, theme: Theme) -> None:
+    """Draw the key to the tile letters and the marker, as one centred line."""
+    draw = ImageDraw.Draw(card)
+    icon = 30
+    parts: list[tuple[Image.Image, str]] = [(tile_sprite(k, icon, theme), COLOURS[k]) for k in range(5)]
+    parts.append((marker_sprite(icon, theme), "first player"))
+    size, gap = theme.font_small, 6
+    spacing = 16
+    widths = [icon + gap + math.ceil(text_width(text, size)) for _, text in parts]
+    while sum(widths) + spacing * (len(parts) - 1) > lay.width - 2 * theme.padding and size > 14:
+        size -= 1
+        widths = [icon + gap + math.ceil(text_width(text, size)) for _, text in parts]
+    x = (lay.width - sum(widths) - spacing * (len(parts) - 1)) // 2
+    for (sprite, text), part_width in zip(parts, widths, strict=True):
+        card.paste(sprite, (x, lay.legend_mid - icon // 2), sprite)
+        draw_text(draw, (x + icon + gap, lay.legend_mid), text, size, theme.text_muted, anchor="lm")
+        x += part_width + spacing
+
+
+PANEL_IDLE, PANEL_ACTIVE, PANEL_LEFT = "idle", "active", "left"
+
+
+def _panel_fill(kind: str, theme: Theme) -> RGB:
+    return {PANEL_IDLE: theme.panel, PANEL_ACTIVE: theme.panel_active, PANEL_LEFT: theme.background}[kind]
+
+
+@functools.cache
+def panel_base(kind: str, grey: bool, theme: Theme) -> Image.Image:
+    """Return an empty player panel: its fill, line numbers, empty spaces, wall and floor with its penalties."""
+    panel = panel_layout(theme)
+    fill = _panel_fill(kind, theme)
+    image = new_card(panel.width, panel.height, theme)
+    draw = ImageDraw.Draw(image)
+    edge = theme.text_muted if kind == PANEL_LEFT else fill
+    draw.rounded_rectangle((0, 0, panel.width - 1, panel.height - 1), radius=14, fill=fill, outline=edge, width=1)
+    if kind == PANEL_ACTIVE:
+        # The same sign as the player rows of the other games: a solid bar on the left.
+        draw.rounded_rectangle((0, 0, 8, panel.height - 1), radius=4, fill=theme.mark)
+    cell = panel.wall[0][0][2] - panel.wall[0][0][0]
+    radius = max(3, cell // 7)
+    numbers = theme.text_muted
+    for row in range(5):
+        for x0, y0, x1, y1 in panel.lines[row]:
+            draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=SLOT_FILL, outline=SLOT_EDGE)
+        x0, y0, _, y1 = panel.lines[row][-1]
+        draw_text(draw, (x0 - 7, (y0 + y1) / 2 + 1), str(row + 1), NUMBER_FONT, numbers, anchor="rm")
+        for column, (x0, y0, x1, y1) in enumerate(panel.wall[row]):
+            if grey:
+                space = _blend(fill, GREY_SPACE, 0.8)
+                draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=space)
+                ink = _blend(space, theme.text, 0.35)
+                draw_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 1), str(column + 1), NUMBER_FONT, ink, anchor="mm")
+            else:
+                colour = WALL_COLOUR[row][column]
+                space = _blend(fill, TILE_FILL[colour], FAINT_FILL)
+                draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=space)
+                ink = _blend(space, theme.text, FAINT_LETTER)
+                draw_text(
+                    draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 1), LETTERS[colour].upper(), _letter_size(cell), ink,
+                    anchor="mm",
+                )  # fmt: skip
+    for (x0, y0, x1, y1), penalty in zip(panel.floor, FLOOR_PENALTIES, strict=True):
+        draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=SLOT_FILL, outline=SLOT_EDGE)
+        draw_text(
+            draw, ((x0 + x1) / 2, panel.floor_label_mid), f"{FLOOR_DASH}{penalty}", PENALTY_FONT, numbers, anchor="mm"
+        )
+    return image
+
+
+# -- texts -----------------------------------------------------------------------------------------------------------
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def status_text(state: AzulState, names: Sequence[str]) -> str:
+    """Return the status line: the round and who is to move (or must choose a wall column), or the result."""
+    result = state.outcome()
+    if result is None:
+        who = names[state.turn]
+        if state.phase == TILING:
+            return f"Round {state.round} · {who}: choose the wall column for line {state.pending_line()}"
+        return f"Round {state.round} · {who} to move"
+    winners = [names[p] for p in result.winners]
+    best = max(state.scores()[p] for p in result.winners)
+    head = f"{winners[0]} wins with {best}" if len(winners) == 1 else f"{_join(winners)} share the win with {best}"
+    event = state.last
+    if event is not None and event.move is None:
+        why = "the last player left"
+    elif "round limit" in result.reason:
+        why = f"round limit {state.max_rounds} (safety rule)"
+    elif "no tile is left" in result.reason:
+        why = "no tiles left (safety rule)"
+    else:
+        why = "a wall row is complete"
+    return f"{head} · {why}"
+
+
+def last_text(state: AzulState, names: Sequence[str]) -> str:
+    """Return a short line saying what the last ply did (the bot's message says it in full)."""
+    event = state.last
+    if event is None:
+        return "A new game: take all tiles of one colour from a factory or the centre."
+    who = names[event.player]
+    move = event.move
+    if move is None:
+        return f"{who} left the game" + ("; the others play on." if state.outcome() is None else ".")
+    if move.source == WALL:
+        points = next((p.points for p in event.placements if p.player == event.player), 0)
+        text = f"{who} tiled line {move.line} in column {move.column} (+{points})"
+    else:
+        source = "c" if move.source == CENTRE else f"f{move.source}"
+        where = "floor" if move.line == FLOOR else f"line {move.line}"
+        text = f"{who} took {event.taken} {COLOURS[move.colour]} from {source} → {where}"
+        extra = []
+        if event.to_floor and move.line != FLOOR:
+            extra.append(f"{event.to_floor} to floor")
+        if event.to_lid:
+            extra.append(f"{event.to_lid} to lid")
+        if event.marker:
+            extra.append("+ marker")
+        if extra:
+            text += f" ({', '.join(extra)})"
+    for discard in event.discards:
+        text += f" · {names[discard.player]}'s line {discard.row} {COLOURS[discard.colour]} → floor"
+    if event.round_ended:
+        text += f" · round {event.round_ended} scored"
+    return text + "."
+
+
+# -- one frame -------------------------------------------------------------------------------------------------------
+
+
+def _ring(draw: ImageDraw.ImageDraw, boxes: Sequence[Box], theme: Theme, *, grow: int = 5, width: int = 3) -> None:
+    """Outline the smallest box holding ``boxes``, grown by ``grow`` pixels: the last ply's mark."""
+    x0 = min(b[0] for b in boxes) - grow
+    y0 = min(b[1] for b in boxes) - grow
+    x1 = max(b[2] for b in boxes) + grow
+    y1 = max(b[3] for b in boxes) + grow
+    outline_box(draw, (x0, y0, x1, y1), theme, width)
+
+
+def _shift(box: Box, dx: int, dy: int) -> Box:
+    return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+
+
+def _paste(card: Image.Image, sprite: Image.Image, box: Box) -> None:
+    """Paste ``sprite`` centred in ``box``."""
+    x = (box[0] + box[2] - sprite.width) // 2
+    y = (box[1] + box[3] - sprite.height) // 2
+    card.paste(sprite, (x, y), sprite)
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """What the last ply did to one player's board, worked out from the state and its event."""
+
+    line_spaces: tuple[int, ...] = ()  # spaces (from the wall side) of the pattern line the tiles went to
+    line: int = 0  # that line (1..5), 0 for none
+    floor_spaces: tuple[int, ...] = ()  # floor spaces that received the marker or tiles
+    marker_held: bool = False  # the marker was taken onto a full floor: ring it by the name
+    placed: tuple[Placement, ...] = ()
+    gain: int = 0
+    penalty: int = 0
+    bonus: int = 0
+    discarded: tuple[int, ...] = ()  # pattern lines whose tiles had no wall space and fell to the floor
+
+
+def board_marks(state: AzulState, player: int, event: AzulEvent) -> Marks:
+    """Work out where the last ply put tiles on ``player``'s board."""
+    board = state.boards[player]
+    placed = tuple(p for p in event.placements if p.player == player)
+    discarded = tuple(d.row for d in event.discards if d.player == player)
+    gain = sum(p.points for p in placed)
+    penalty = event.penalties[player] if event.penalties else 0
+    bonus = bonus_points(event.bonuses[player]) if event.bonuses else 0
+    marks = Marks(placed=placed, gain=gain, penalty=penalty, bonus=bonus, discarded=discarded)
+    move = event.move
+    if move is None or event.player != player:
+        return marks
+    if move.source == WALL:
+        return replace(marks, line=move.line, line_spaces=tuple(range(move.line)))
+    line_spaces: tuple[int, ...] = ()
+    if move.line != FLOOR and event.to_line:
+        row = move.line - 1
+        emptied = any(p.row == move.line for p in placed) or move.line in discarded
+        filled = move.line if emptied else board.line_counts[row]
+        line_spaces = tuple(range(filled - event.to_line, filled))
+    floor_spaces: tuple[int, ...] = ()
+    marker_on_floor = event.marker and MARKER in board.floor
+    held = event.marker and not marker_on_floor and not event.round_ended
+    if not event.round_ended:
+        count = event.to_floor + (1 if marker_on_floor else 0)
+        # Grey-wall discards of this ply land after the take's tiles.
+        later = sum(d.tiles for d in event.discards if d.player == player)
+        end = max(count, len(board.floor) - later)
+        floor_spaces = tuple(range(end - count, end))
+    return replace(marks, line=move.line if line_spaces else 0, line_spaces=line_spaces, floor_spaces=floor_spaces,
+                   marker_held=held)  # fmt: skip
+
+
+def _panel_kind(state: AzulState, player: int) -> str:
+    if player in state.left:
+        return PANEL_LEFT
+    return PANEL_ACTIVE if state.outcome() is None and state.turn == player else PANEL_IDLE
+
+
+def _draw_panel(
+    card: Image.Image,
+    lay: Layout,
+    state: AzulState,
+    player: int,
+    name: str,
+    event: AzulEvent | None,
+    theme: Theme,
+) -> None:
+    """Draw one player's panel: tiles, name, score, tags, and the marks of the last ply."""
+    dx, dy = lay.panel_left, lay.panel_tops[player]
+    kind = _panel_kind(state, player)
+    card.paste(panel_base(kind, state.grey_wall, theme), (dx, dy))
+    draw = ImageDraw.Draw(card)
+    marks = board_marks(state, player, event) if event is not None else Marks()
+    if state.phase == TILING and state.turn == player:
+        _draw_wall_choices(draw, lay.panel, state, dx, dy, theme)
+    _draw_tiles(card, lay.panel, state.boards[player], dx, dy, theme)
+    _draw_column(card, draw, lay.panel, state, player, name, kind, marks, dx, dy, theme)
+    _draw_marks(draw, lay.panel, marks, dx, dy, theme)
+
+
+def _draw_wall_choices(
+    draw: ImageDraw.ImageDraw, panel: PanelLayout, state: AzulState, dx: int, dy: int, theme: Theme
+) -> None:
+    """Outline the grey-wall line to tile and the wall spaces it may go to, with their column numbers in amber."""
+    # Plain amber outlines, without the dark edge of the last ply's rings: a choice to make, not a move made.
+    line = state.pending_line()
+    spaces = panel.lines[line - 1]
+    boxes = [_shift((spaces[-1][0], spaces[0][1], spaces[0][2], spaces[0][3]), dx, dy)]
+    for column in state.wall_columns(state.turn, line):
+        boxes.append(_shift(panel.wall[line - 1][column - 1], dx, dy))
+        box = boxes[-1]
+        # The column number is what ``/azul wall`` asks for.
+        middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1)
+        draw_text(draw, middle, str(column), NUMBER_FONT, theme.mark, anchor="mm")
+    for x0, y0, x1, y1 in boxes:
+        draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 2, y1 + 2), radius=6, outline=theme.mark, width=3)
+
+
+def _draw_tiles(card: Image.Image, panel: PanelLayout, board: Board, dx: int, dy: int, theme: Theme) -> None:
+    """Draw a board's pattern-line, wall and floor tiles (and the marker on the floor)."""
+    cell = panel.wall[0][0][2] - panel.wall[0][0][0]
+    floor_cell = panel.floor[0][2] - panel.floor[0][0]
+    for row in range(5):
+        colour, count = board.line_colours[row], board.line_counts[row]
+        for i in range(count):
+            _paste(card, tile_sprite(colour, cell, theme), _shift(panel.lines[row][i], dx, dy))
+        for column in range(5):
+            tile = board.wall[5 * row + column]
+            if tile >= 0:
+                _paste(card, tile_sprite(tile, cell, theme), _shift(panel.wall[row][column], dx, dy))
+    for i, tile in enumerate(board.floor):
+        sprite = marker_sprite(floor_cell, theme) if tile == MARKER else tile_sprite(tile, floor_cell, theme)
+        _paste(card, sprite, _shift(panel.floor[i], dx, dy))
+
+
+def _draw_column(
+    card: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    panel: PanelLayout,
+    state: AzulState,
+    player: int,
+    name: str,
+    kind: str,
+    marks: Marks,
+    dx: int,
+    dy: int,
+    theme: Theme,
+) -> None:
+    """Draw the right-hand column: the name chip (and the marker held off the floor), the score, the tags."""
+    left, right = dx + panel.column_left, dx + panel.column_right
+    board = state.boards[player]
+    result = state.outcome()
+    holds_marker = state.marker == player and MARKER not in board.floor and result is None and kind != PANEL_LEFT
+    token = marker_sprite(30, theme)
+    room = right - left - (token.width + 8 if holds_marker else 0)
+    chip_right = draw_name_chip(draw, name, player, left, dy + panel.name_mid, room, theme)
+    if holds_marker:
+        token_box = (chip_right + 8, dy + panel.name_mid - 15, chip_right + 38, dy + panel.name_mid + 15)
+        _paste(card, token, token_box)
+        if marks.marker_held:
+            _ring(draw, [token_box], theme, grow=4, width=2)
+
+    score, score_mid = str(board.score), dy + panel.score_mid
+    ink = theme.text_muted if kind == PANEL_LEFT else theme.text
+    draw_text(draw, (left + 4, score_mid), score, theme.font_title, ink, anchor="lm")
+    x = left + 4 + math.ceil(text_width(score, theme.font_title)) + 6
+    draw_text(draw, (x, score_mid + 2), "pts", theme.font_small, theme.text_muted, anchor="lm")
+    x += math.ceil(text_width("pts", theme.font_small)) + 12
+    if marks.gain:
+        pill = _gain_pill(f"+{marks.gain}", theme)
+        card.paste(pill, (x, score_mid - pill.height // 2), pill)
+    if marks.penalty:
+        # The floor was charged and emptied as the round ended: say what it cost, over the floor itself.
+        pill = _plain_pill(f"{DASH}{marks.penalty} floor", theme)
+        floor_box = (panel.floor[0][0], panel.floor[0][1], panel.floor[-1][2], panel.floor[0][3])
+        _paste(card, pill, _shift(floor_box, dx, dy))
+
+    tags = []
+    place = result.places[player] if result is not None and result.places else 1
+    if player in state.left:
+        # Leavers rank after everyone who stayed: once the game is over, say where.
+        tags.append(_plain_pill("left" if result is None else f"{_ordinal(place)} · left", theme))
+    elif result is not None:
+        tags.append(_gain_pill("winner", theme) if player in result.winners else _plain_pill(_ordinal(place), theme))
+    elif state.turn == player:
+        tags.append(_gain_pill("to choose" if state.phase == TILING else "to move", theme))
+    if marks.bonus:
+        tags.append(_gain_pill(f"+{marks.bonus} bonus", theme))
+    x = left
+    for pill in tags:
+        card.paste(pill, (x, dy + panel.tag_mid - pill.height // 2), pill)
+        x += pill.width + 6
+
+
+def _draw_marks(draw: ImageDraw.ImageDraw, panel: PanelLayout, marks: Marks, dx: int, dy: int, theme: Theme) -> None:
+    """Ring where the last ply put tiles on this board (pattern line, floor, wall); cross out discarded lines."""
+    if marks.line_spaces:
+        _ring(draw, [_shift(panel.lines[marks.line - 1][i], dx, dy) for i in marks.line_spaces], theme)
+    if marks.floor_spaces:
+        _ring(draw, [_shift(panel.floor[i], dx, dy) for i in marks.floor_spaces], theme, grow=4, width=2)
+    for placement in marks.placed:
+        _ring(draw, [_shift(panel.wall[placement.row - 1][placement.column - 1], dx, dy)], theme, grow=4, width=2)
+    for line in marks.discarded:
+        # A grey-wall line with no legal space: its tiles fell to the floor.
+        boxes = [_shift(box, dx, dy) for box in panel.lines[line - 1]]
+        x0, x1, y = boxes[-1][0] + 6, boxes[0][2] - 6, (boxes[0][1] + boxes[0][3]) // 2
+        draw.line((x0, y, x1, y), fill=theme.mark_edge, width=7)
+        draw.line((x0, y, x1, y), fill=theme.mark, width=3)
+
+
+def _take_of(event: AzulEvent | None) -> tuple[AzulMove, AzulEvent] | None:
+    """Return the last ply's take and its event, or ``None`` if it was no take (or is not to be marked)."""
+    if event is None or event.move is None or event.move.source == WALL:
+        return None
+    return event.move, event
+
+
+def _paste_label(card: Image.Image, lay: Layout, number: int, theme: Theme) -> None:
+    """Paste factory ``number``'s label over the top left of its disc."""
+    cx, cy = lay.factories[number - 1]
+    half = lay.disc // 2
+    label = _label_pill(f"f{number}", theme)
+    card.paste(label, (cx - half - 8, cy - half - 6), label)
+
+
+def _draw_table(card: Image.Image, lay: Layout, state: AzulState, event: AzulEvent | None, theme: Theme) -> None:
+    """Draw the factories' tiles, the centre's groups and the marker, and the source of the last take."""
+    draw = ImageDraw.Draw(card)
+    size = lay.factory_tile
+    take = _take_of(event)
+    for number, tiles in enumerate(state.factories, start=1):
+        boxes = factory_tile_boxes(lay, number)
+        if take is not None and take[0].source == number:
+            # The source display: a ring, its label back over the ring, ghosts of the taken tiles inside.
+            cx, cy = lay.factories[number - 1]
+            ring = ring_sprite(lay.disc + 10, 4, theme)
+            card.paste(ring, (cx - ring.width // 2, cy - ring.height // 2), ring)
+            _paste_label(card, lay, number, theme)
+            for box in boxes[: take[1].taken]:
+                _paste(card, ghost_sprite(take[0].colour, size, theme), box)
+        colours = [colour for colour in range(5) for _ in range(tiles[colour])]
+        for colour, box in zip(colours, boxes, strict=False):
+            _paste(card, tile_sprite(colour, size, theme), box)
+
+    # The centre: the marker first while it is there, then one group per colour, in colour order.
+    x0, y0, x1, y1 = lay.centre_box
+    mid = (y0 + y1) // 2
+    tile = size - 2
+    count_font = theme.font_coordinate
+    x = x0 + 12 + _label_pill("c", theme).width + 16
+    from_centre = take is not None and take[0].source == CENTRE
+    marker_here = state.marker < 0 and state.outcome() is None
+    # A ghost marker only while the real one is not back for a new round.
+    ghost_marker = from_centre and take is not None and take[1].marker and not marker_here
+    if marker_here or ghost_marker:
+        box = (x, mid - tile // 2, x + tile, mid + tile // 2)
+        _paste(card, ghost_marker_sprite(tile, theme) if ghost_marker else marker_sprite(tile, theme), box)
+        if ghost_marker:
+            _ring(draw, [box], theme, grow=4, width=2)
+        x += tile + 14
+    for colour in range(5):
+        count = state.centre[colour]
+        ghost = from_centre and take is not None and take[0].colour == colour
+        if ghost and take is not None:
+            count = take[1].taken  # all of that colour went: the centre has none of it now
+        elif not count:
+            continue
+        text = f"×{count}"
+        box = (x, mid - tile // 2, x + tile, mid + tile // 2)
+        _paste(card, (ghost_sprite if ghost else tile_sprite)(colour, tile, theme), box)
+        ink = _blend(DISC_FILL, theme.text, 0.5) if ghost else theme.text
+        draw_text(draw, (x + tile + 4, mid + 1), text, count_font, ink, anchor="lm")
+        end = x + tile + 4 + math.ceil(text_width(text, count_font))
+        if ghost:
+            _ring(draw, [(box[0], box[1], end, box[3])], theme, grow=5, width=2)
+        x = end + 16
+    # The bag and the lid, in small print at the right end of the centre's tray.
+    small = NUMBER_FONT - 2
+    draw_text(draw, (x1 - 22, mid - 2), f"bag {state.bag_count}", small, theme.text, anchor="rs")
+    draw_text(draw, (x1 - 22, mid + 2), f"lid {state.lid_count}", small, theme.text, anchor="rt")
+
+
+def _compose(state: AzulState, names: Sequence[str], event: AzulEvent | None, theme: Theme) -> Image.Image:
+    """Draw one card for ``state``, marking ``event`` (or nothing)."""
+    lay = layout(state.players, theme)
+    card = static_card(state.players, theme).copy()
+    _draw_table(card, lay, state, event, theme)
+    for player in range(state.players):
+        _draw_panel(card, lay, state, player, names[player], event, theme)
+    # Long names are cut in the status lines, so that what happens after them stays readable.
+    draw_status(card, status_text(state, [ellipsize(name, theme.font_body, 220) for name in names]), lay.status_top,
+                theme)  # fmt: skip
+    draw = ImageDraw.Draw(card)
+    text = last_text(state, [ellipsize(name, theme.font_small, 150) for name in names])
+    room = lay.width - 2 * theme.padding
+    size = fit_size(text, theme.font_small, room, 18)
+    draw_text(draw, (lay.width / 2, lay.last_top), ellipsize(text, size, room), size, theme.text_muted, anchor="mt")
+    return card
+
+
+def _sample_states() -> list[AzulState]:
+    """Return made-up positions that hold every tile, ghost, mark, tag and chip a real card can show."""
+    wall = tuple(WALL_COLOUR[r][c] if (r + c) % 2 else -1 for r in range(5) for c in range(5))
+    full = Board(88, (0, 1, 2, 3, 4), (1, 1, 2, 3, 2), wall, (MARKER, 0, 1, 2, 3, 4, 0), wall_free(wall))
+    lines = Board(7, (2, -1, 4, 0, 1), (1, 0, 2, 4, 5), EMPTY_BOARD.wall, (3, 4), EMPTY_BOARD.free)
+    boards = (full, lines, full, lines)
+    factories = tuple((1, 1, 1, 1, 0) if i % 2 else (0, 1, 1, 1, 1) for i in range(9))
+    placements = tuple(Placement(p, r + 1, c + 1, WALL_COLOUR[r][c], 9) for p in range(4) for r, c in ((0, 1), (1, 0)))
+    take = AzulEvent(0, AzulMove(CENTRE, 3, 4), 3, 1, 2, 0, True, placements, (), 3, (14, 4, 0, 1), ((1, 1, 1),) * 4)
+    factory = AzulEvent(1, AzulMove(2, 1, 5), 2, 2, 0, 0, False, discards=(Discard(1, 4, 0, 4),))
+    over = Outcome((0,), (88, 7, 88, 7), "A wall row is complete: Player 1 wins with 88 points.", (1, 3, 2, 4))
+    ended = AzulState(
+        4, 0, False, None, 100, 3, OVER, 0, 0, 0, EMPTY5, EMPTY5, factories, (3, 2, 1, 0, 12), 1, boards, (3,),
+        over, take,
+    )  # fmt: skip
+    tiling = AzulState(
+        4, 0, True, None, 100, 3, TILING, 1, 0, 0, EMPTY5, EMPTY5, factories, (0, 0, 4, 5, 6), 0, boards, (3,),
+        None, factory,
+    )  # fmt: skip
+    offer = replace(tiling, grey_wall=False, phase=OFFER, turn=2, marker=-1, last=replace(factory, discards=()))
+    return [ended, tiling, offer]
+
+
+@functools.cache
+def palette(theme: Theme) -> Image.Image:
+    """Return the fixed PNG palette for Azul cards of one theme, built once from made-up four-player cards.
+
+    Mapping each card to a palette made in advance costs much less than building
+    a palette per card; the sample cards hold every tile, faint space, ghost,
+    mark, pill, tag and chip, so no real card needs a colour they lack.
+    """
+    names = ("Player one", "Player two", "Player three", "Player four")
+    cards = [_compose(state, names, state.last, theme) for state in _sample_states()]
+    # A strip of every ghost on the factories' colour: one card shows only one colour's ghosts.
+    lay = layout(4, theme)
+    strip = Image.new("RGB", (6 * lay.factory_tile, lay.factory_tile), DISC_FILL)
+    for k in range(5):
+        ghost = ghost_sprite(k, lay.factory_tile, theme)
+        strip.paste(ghost, (k * lay.factory_tile, 0), ghost)
+    marker = ghost_marker_sprite(lay.factory_tile, theme)
+    strip.paste(marker, (5 * lay.factory_tile, 0), marker)
+    sample = Image.new("RGB", (sum(card.width for card in cards), max(card.height for card in cards) + strip.height))
+    for i, card in enumerate(cards):
+        sample.paste(card, (i * card.width, 0))
+    sample.paste(strip, (0, sample.height - strip.height))
+    return build_palette(sample, theme)
+
+
+def render_azul(
+    state: AzulState,
+    *,
+    players: Sequence[str] | None = None,
+    last_move: bool = True,
+    theme: Theme = DEFAULT_THEME,
+) -> Picture:
+    """Draw an Azul position (see the module docstring for what the card shows)."""
+    theme = azul_theme(theme)
+    names = tuple(
+        display_name(players[i] if players and i < len(players) else "", f"Player {i + 1}")
+        for i in range(state.players)
+    )
+    event = state.last if last_move else None
+    return Picture(_compose(state, names, event, theme), palette(theme))

@@ -1,0 +1,145 @@
+"""Playing against Tabula: computer seats start at once, move by themselves, survive restarts, stay unrated."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.service import AI_LEVELS, computer_level, computer_seat
+from tests.bot_world import ANA, BO, TABULA, Clock, World, only
+from tests.harness import GUILD_ID, Recorder, install
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
+    recorder = Recorder()
+    install(monkeypatch, recorder)
+    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
+    holder = {"world": running}
+    yield running
+    await holder["world"].stop()
+
+
+def channel_posts(calls) -> list:
+    return [c for c in calls if c.method == "POST" and c.path.startswith("/channels/") and c.path.endswith("/messages")]
+
+
+def test_computer_seats_have_their_own_ids_and_levels() -> None:
+    ids = {computer_seat(level, i).user_id for level in AI_LEVELS for i in range(3)}
+    assert len(ids) == 9 and all(computer_level(i) in AI_LEVELS for i in ids)
+    assert computer_level(ANA.id) is None and computer_seat("hard").name == "Tabula (hard)"
+
+
+async def play_human_moves(world: World, channel: int, person, rng: random.Random, limit: int = 400) -> list:
+    """Move for ``person`` whenever it is their turn, until the game ends; return every call."""
+    calls = []
+    for _ in range(limit):
+        current = await world.bot.service.current(channel)
+        if current is None:
+            break
+        record, state = current
+        if state.outcome() is not None:
+            break
+        assert record.players[state.to_move].user_id == person.id, "the computer must have moved by now"
+        parts = state.move_text(rng.choice(state.legal_moves())).split()
+        if parts[0] == "place":
+            calls += await world.command(person, channel, "pond", "place", cell=parts[1])
+        else:
+            calls += await world.command(person, channel, "pond", "move", from_=parts[1], to=parts[2])
+    return calls
+
+
+async def test_a_whole_game_against_the_computer(world: World) -> None:
+    channel = 801
+    calls = await world.command(ANA, channel, "pond", "start", difficulty="easy", variant="mini")
+    first = only(calls, "followup")
+    assert "Tabula (easy)" in first.content and first.files["board.png"].startswith(PNG)
+    record = await world.bot.service.store.open_match(channel)
+    assert record.status == "active" and not record.rated
+    assert {seat.name for seat in record.players} == {"Ana", "Tabula (easy)"}
+    calls += await play_human_moves(world, channel, ANA, random.Random(2))
+    posts = channel_posts(calls)
+    assert posts, "the computer posts its moves in the channel"
+    assert all(post.files["board.png"].startswith(PNG) for post in posts)
+    assert all("Tabula (easy)" in post.content.split("\n")[0] for post in posts)
+    finished = await world.bot.service.store.get(record.id)
+    assert finished.status == "finished"
+    assert (await world.bot.service.replay(finished)).to_json() == finished.state
+    everything = [c.content for c in calls]
+    assert any("This game was not rated." in text for text in everything)
+    assert await world.bot.service.store.rating(GUILD_ID, "pond", ANA.id) is None
+    stats = only(await world.command(ANA, channel, "stats", ""), "reply")
+    assert "unrated" in stats.data["embeds"][0]["fields"][0]["value"]
+
+
+async def test_naming_tabula_as_the_opponent_plays_the_computer_at_medium(world: World) -> None:
+    only(await world.command(ANA, 802, "pond", "start", opponent=TABULA), "followup")
+    record = await world.bot.service.store.open_match(802)
+    assert "Tabula (medium)" in [seat.name for seat in record.players]
+
+
+async def test_a_person_and_a_difficulty_together_are_refused(world: World) -> None:
+    reply = only(await world.command(ANA, 803, "pond", "start", opponent=BO, difficulty="hard"), "reply")
+    assert reply.ephemeral and "either a person" in reply.content
+    assert await world.bot.service.store.open_match(803) is None
+
+
+async def test_after_a_restart_the_computer_takes_its_pending_turn(world: World, monkeypatch) -> None:
+    # The bot goes down right after the game started, before the computer could move.
+    monkeypatch.setattr(type(world.bot.computer), "wake", lambda self, record, state: None)
+    channel = None
+    for candidate in range(804, 830):
+        await world.command(ANA, candidate, "pond", "start", difficulty="hard")
+        record = await world.bot.service.store.open_match(candidate)
+        state = world.bot.service.state_of(record)
+        if computer_level(record.players[state.to_move].user_id):
+            channel = candidate
+            break
+        await world.command(ANA, candidate, "pond", "resign")
+    assert channel is not None, "the computer never drew the first move"
+    monkeypatch.undo()
+    install(monkeypatch, world.recorder)
+    restarted = await world.restart()
+    world.bot = restarted.bot
+    assert await restarted.bot.computer.resume_all() == 1  # what setup_hook does at start
+    from tests.harness import settle
+
+    await settle()
+    record = await restarted.bot.service.store.open_match(channel)
+    state = restarted.bot.service.state_of(record)
+    assert state.ply == 1 and record.players[state.to_move].user_id == ANA.id
+    assert channel_posts(world.recorder.calls)
+
+
+async def test_the_computer_thinks_in_a_worker_process_within_its_budget() -> None:
+    import time
+
+    from bot.computer import think
+    from engines import GAMES
+
+    state = GAMES["pond"].new()
+    started = time.perf_counter()
+    text = think("pond", state.to_json(), "easy", 5, 0.2, None)
+    assert time.perf_counter() - started < 0.2 * 1.2 + 0.15
+    assert state.parse_move(text) in state.legal_moves()
+
+
+async def test_azul_seats_can_be_filled_by_the_computer(world: World) -> None:
+    channel = 840
+    reply = only(
+        await world.command(ANA, channel, "azul", "start", opponent=BO, computers=2, difficulty="easy"), "reply"
+    )
+    assert f"<@{BO.id}>" in reply.content
+    calls = await world.discord.press(BO, channel, reply.custom_ids[0])
+    assert only(calls, "edit").content.endswith("accepted: the game is on!")
+    record = await world.bot.service.store.open_match(channel)
+    names = sorted(seat.name for seat in record.players)
+    assert names == ["Ana", "Bo", "Tabula (easy)", "Tabula (easy)"] and not record.rated
+    assert len({seat.user_id for seat in record.players}) == 4
+    state = world.bot.service.state_of(record)
+    assert computer_level(record.players[state.to_move].user_id) is None  # the computers moved until a person is due
