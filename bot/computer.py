@@ -42,7 +42,10 @@ def think(game: str, state_json: dict, level: str, seed: int, budget: float | No
 
 
 def _warm() -> None:
-    import engines.ai  # noqa: F401
+    """Load every engine and its search knowledge in a new worker, so its first move is on time."""
+    from engines.ai import warm_up
+
+    warm_up()
 
 
 class ComputerPlayers:
