@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import formatting
-from bot.service import Refusal, computer_level
+from bot.service import Refusal, computer_ids, computer_level
 from bot.storage import MatchRecord
 from bot.workers import WorkerPool
 from engines import GameState
@@ -74,7 +74,8 @@ class ComputerPlayers:
     async def resume_all(self) -> int:
         """Wake every running match where a computer is to move (after a restart); return how many."""
         woken = 0
-        for record in await self.bot.service.store.active_matches():
+        low, high = computer_ids()
+        for record in await self.bot.service.store.active_matches_seating(low, high):
             state = self.bot.service.state_of(record)
             if state.to_move is not None and computer_level(record.players[state.to_move].user_id):
                 self.wake(record, state)
