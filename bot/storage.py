@@ -243,10 +243,6 @@ class MatchStore:
             (channel_id,),
         )
 
-    async def active_matches(self) -> list[MatchRecord]:
-        """Return every running match (used at start and by the deadline sweeper)."""
-        return await self._fetch_all(f"SELECT {_COLUMNS} FROM matches WHERE status = 'active' ORDER BY id")
-
     async def active_matches_seating(self, low: int, high: int) -> list[MatchRecord]:
         """Return running matches with a seat whose user ID lies in ``low..high`` (computer seats)."""
         return await self._fetch_all(
