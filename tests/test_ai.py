@@ -227,7 +227,7 @@ def test_finds_an_immediate_win(level: str, seed: int) -> None:
     assert winning and len(winning) < len(state.legal_moves())
     result = analyse(state, level=level, seed=seed, iterations=60)
     assert result.move in winning
-    assert result.proven
+    assert result.solved
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
@@ -251,12 +251,12 @@ def test_the_same_tactics_for_dark() -> None:
 def test_three_players_take_their_own_win() -> None:
     state = CountState(players=3, counter=8)
     result = search(state, iterations=50, seed=0)
-    assert result.move == 2 and result.proven
+    assert result.move == 2 and result.solved
     # The whole tree is small enough for the solver to settle the root.
     state = CountState(players=3, counter=5, turn=1)
     result = search(state, iterations=2000, seed=0)
     assert result.move in state.legal_moves()
-    assert result.proven
+    assert result.solved
 
 
 # -- hidden chance ----------------------------------------------------------------------------------------------------

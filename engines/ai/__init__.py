@@ -62,8 +62,8 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0.2, 150, temperature=1.0),
-    "medium": Level("medium", 1.0, 3000, temperature=0.0),
-    "hard": Level("hard", 3.0, 30000, temperature=0.0),
+    "medium": Level("medium", 1.0, 5000, temperature=0.0),
+    "hard": Level("hard", 3.0, 100_000, temperature=0.0),
 }
 
 # The search (including freeing its tree, which it budgets for itself) uses this

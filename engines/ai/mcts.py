@@ -12,10 +12,13 @@ The search needs only ``legal_moves()``, ``play()``, ``to_move``, ``outcome()``,
 * Simulation: a rollout of at most ``rollout_depth`` plies (the game's rollout
   policy), then the game's evaluation; finished games are scored from
   ``Outcome.places``.
-* A solver marks nodes whose value is exact: a finished game, or a node where
-  the mover has a move to an exact sole win (reward 1), or where every move is
-  exact.  So an immediate win is found at once and a move that lets the
-  opponent win at once is recognised as such.
+* A solver settles nodes whose value more search cannot change: a finished
+  game, a position beyond the game's horizon (valued by its evaluation), a
+  node where the mover has a move to a settled sole win (reward 1), or one
+  where every move is settled (max^n: the mover's best).  So an immediate win
+  is found at once, a move that lets the opponent win at once is recognised
+  as such, and a search that reaches the end or the horizon on every line
+  stops with the exact answer.
 * Determinism: all chance comes from one :class:`~engines.rng.Rng`; with an
   iteration budget the same seed gives the same move.  A time budget reads the
   injected ``clock`` between iterations and every few rollout plies.
@@ -56,7 +59,6 @@ class Node:
         "mover",
         "next_states",
         "prior",
-        "proven",
         "state",
         "total",
         "untried",
@@ -74,8 +76,8 @@ class Node:
         # Moves not yet made into children, best prior last so that ``pop()`` takes it.
         self.untried: list[tuple[float, int, Any]] | None = None
         self.next_states: list[GameState] | None = None
-        self.exact: Reward | None = None  # a known value: a finished game, a horizon, or a solved node
-        self.proven = False  # ``exact`` is the game-theoretic value (not a horizon estimate)
+        # The settled value: a finished game's, a horizon's evaluation, or the solver's.
+        self.exact: Reward | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,7 @@ class SearchResult:
     move: Any
     iterations: int
     root_visits: tuple[tuple[Any, int, float], ...]  # (move, visits, mean reward for the mover)
-    proven: bool  # the root's value is exact
+    solved: bool  # the root's value is settled (every line reaches the end or the horizon)
 
 
 def search(
@@ -160,13 +162,13 @@ def _run(root: Node, tree: _Tree, iterations: int, temperature: float, rng: Rng,
             break
         tree.iterate(root)
         done += 1
-        if root.proven:
+        if root.exact is not None:
             break
     move = _final_choice(root, temperature, rng)
     stats = tuple(
         (child.move, child.visits, child.total / child.visits if child.visits else 0.0) for child in root.children
     )
-    return SearchResult(move, done, stats, root.proven)
+    return SearchResult(move, done, stats, root.exact is not None)
 
 
 class _Tree:
@@ -229,7 +231,6 @@ class _Tree:
         outcome = state.outcome()
         if outcome is not None:
             node.exact = reward_from_outcome(outcome, state.players)
-            node.proven = True
             node.untried = []
             return
         know = self.know
@@ -264,7 +265,6 @@ class _Tree:
         outcome = after.outcome()
         if outcome is not None:
             child.exact = reward_from_outcome(outcome, after.players)
-            child.proven = True
             child.untried = []
         elif self.know.has_horizon and self.know.horizon(after):
             # Beyond a horizon lies chance the player cannot see: the evaluation is all we know.
@@ -281,9 +281,8 @@ class _Tree:
         best_score = -math.inf
         for child in node.children:
             n = child.visits
-            if child.proven:
-                # An exact child needs no exploration: its value is its score.
-                assert child.exact is not None
+            if child.exact is not None:
+                # A settled child needs no exploration: its value is its score.
                 score = child.exact[child.mover]
             else:
                 score = child.total / n + c * math.sqrt(log_n / n) + w * child.prior / (n + 1)
@@ -321,17 +320,16 @@ class _Tree:
         """Propagate exact values up ``path``: a sole win for the mover, or every move exact."""
         for i in range(len(path) - 1, 0, -1):
             child, parent = path[i], path[i - 1]
-            if not child.proven or parent.proven:
+            if child.exact is None or parent.exact is not None:
                 return
             player = parent.state.to_move
             assert player is not None and child.exact is not None
             if child.exact[player] >= 1.0:
                 parent.exact = child.exact
-            elif parent.untried or not all(c.proven for c in parent.children):
+            elif parent.untried or not all(c.exact is not None for c in parent.children):
                 return
             else:
                 parent.exact = max(parent.children, key=lambda c: c.exact[player] if c.exact else 0.0).exact
-            parent.proven = True
 
 
 def _final_choice(root: Node, temperature: float, rng: Rng) -> Any:
@@ -344,14 +342,13 @@ def _final_choice(root: Node, temperature: float, rng: Rng) -> Any:
         if root.untried:
             return root.untried[-1][2]
         return root.state.legal_moves()[0]
-    if root.proven:
-        assert root.exact is not None
+    if root.exact is not None:
         target = root.exact[player]
         for child in children:
-            if child.proven and child.exact is not None and child.exact[player] >= target:
+            if child.exact is not None and child.exact[player] >= target:
                 return child.move
-    # A move proven to lose is never chosen while another move remains in doubt.
-    candidates = [c for c in children if not (c.proven and c.exact is not None and c.exact[player] <= 0.0)]
+    # A move settled as a loss is never chosen while another move remains in doubt.
+    candidates = [c for c in children if not (c.exact is not None and c.exact[player] <= 0.0)]
     if not candidates:
         candidates = children
     if temperature > 0.0:
