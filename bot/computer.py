@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import formatting
-from bot.service import Refusal, computer_level
+from bot.service import Refusal, computer_ids, computer_level
 from bot.storage import MatchRecord
 from bot.workers import WorkerPool
 from engines import GameState
@@ -42,7 +42,10 @@ def think(game: str, state_json: dict, level: str, seed: int, budget: float | No
 
 
 def _warm() -> None:
-    import engines.ai  # noqa: F401
+    """Load every engine and its search knowledge in a new worker, so its first move is on time."""
+    from engines.ai import warm_up
+
+    warm_up()
 
 
 class ComputerPlayers:
@@ -71,7 +74,8 @@ class ComputerPlayers:
     async def resume_all(self) -> int:
         """Wake every running match where a computer is to move (after a restart); return how many."""
         woken = 0
-        for record in await self.bot.service.store.active_matches():
+        low, high = computer_ids()
+        for record in await self.bot.service.store.active_matches_seating(low, high):
             state = self.bot.service.state_of(record)
             if state.to_move is not None and computer_level(record.players[state.to_move].user_id):
                 self.wake(record, state)

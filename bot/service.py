@@ -41,6 +41,11 @@ def computer_seat(level: str, index: int = 0) -> Seat:
     return Seat(AI_ID_BASE + 10 * AI_LEVELS.index(level) + index, f"Tabula ({level})")
 
 
+def computer_ids() -> tuple[int, int]:
+    """The lowest and highest user ID a computer seat can have."""
+    return AI_ID_BASE, AI_ID_BASE + 10 * len(AI_LEVELS) - 1
+
+
 def computer_level(user_id: int) -> str | None:
     """The level of a computer seat's ID, or ``None`` for a person."""
     offset = user_id - AI_ID_BASE

@@ -243,9 +243,13 @@ class MatchStore:
             (channel_id,),
         )
 
-    async def active_matches(self) -> list[MatchRecord]:
-        """Return every running match (used at start and by the deadline sweeper)."""
-        return await self._fetch_all(f"SELECT {_COLUMNS} FROM matches WHERE status = 'active' ORDER BY id")
+    async def active_matches_seating(self, low: int, high: int) -> list[MatchRecord]:
+        """Return running matches with a seat whose user ID lies in ``low..high`` (computer seats)."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = 'active' AND EXISTS (SELECT 1 FROM json_each(players) "
+            "WHERE json_extract(value, '$.id') BETWEEN ? AND ?) ORDER BY id",
+            (low, high),
+        )
 
     async def expired_challenges(self, now: float) -> list[MatchRecord]:
         """Return pending challenges whose expiry has passed."""

@@ -143,3 +143,12 @@ async def test_azul_seats_can_be_filled_by_the_computer(world: World) -> None:
     assert len({seat.user_id for seat in record.players}) == 4
     state = world.bot.service.state_of(record)
     assert computer_level(record.players[state.to_move].user_id) is None  # the computers moved until a person is due
+
+
+async def test_only_matches_with_a_computer_seat_are_looked_at_when_resuming(world: World) -> None:
+    await world.start_pond(850)
+    await world.command(ANA, 851, "pond", "start", difficulty="easy")
+    from bot.service import computer_ids
+
+    found = await world.bot.service.store.active_matches_seating(*computer_ids())
+    assert [record.channel_id for record in found] == [851]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer
+from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer, typed_option
 from engines.azul import CENTRE, COLOURS, FLOOR, FLOOR_SPACES, LETTERS, WALL, AzulMove, AzulState
 
 if TYPE_CHECKING:
@@ -223,11 +223,6 @@ def take_text(source: str, colour: str, line: str) -> str:
     return f"{source} {colour.strip()} {line.strip()}"
 
 
-def _option(interaction: discord.Interaction, name: str) -> str:
-    """Return what the player has put in another option of the command so far."""
-    return str(getattr(interaction.namespace, name, "") or "")
-
-
 def build(ui: MatchUI) -> app_commands.Group:
     """Build the ``/azul`` command group."""
     group = new_group(GAME, "Azul: draft tiles from the factories, fill your pattern lines, tile your wall.")
@@ -278,21 +273,21 @@ def build(ui: MatchUI) -> app_commands.Group:
         state = await position(interaction)
         if state is None:
             return []
-        return source_choices(state, _option(interaction, "color"), _option(interaction, "line"), typed)
+        return source_choices(state, typed_option(interaction, "color"), typed_option(interaction, "line"), typed)
 
     @take.autocomplete("color")
     async def take_colours(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
         if state is None:
             return []
-        return colour_choices(state, _option(interaction, "source"), _option(interaction, "line"), typed)
+        return colour_choices(state, typed_option(interaction, "source"), typed_option(interaction, "line"), typed)
 
     @take.autocomplete("line")
     async def take_lines(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
         if state is None:
             return []
-        return line_choices(state, _option(interaction, "source"), _option(interaction, "color"), typed)
+        return line_choices(state, typed_option(interaction, "source"), typed_option(interaction, "color"), typed)
 
     @group.command(name="wall", description="Grey wall: choose the column for the pattern line being tiled.")
     @app_commands.describe(line="The pattern line being tiled, 1 to 5", column="The wall column, 1 to 5")
@@ -311,7 +306,7 @@ def build(ui: MatchUI) -> app_commands.Group:
     @wall.autocomplete("column")
     async def wall_columns(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
-        return [] if state is None else wall_column_choices(state, _option(interaction, "line"), typed)
+        return [] if state is None else wall_column_choices(state, typed_option(interaction, "line"), typed)
 
     add_common_commands(group, GAME, ui, rules_text=RULES)
     return group

@@ -46,6 +46,11 @@ def opponents_or_computer(
     return people, computers
 
 
+def typed_option(interaction: discord.Interaction, name: str) -> str:
+    """Return what the player has typed so far in another option of the command (for autocomplete)."""
+    return str(getattr(interaction.namespace, name, "") or "")
+
+
 def new_group(game: str, description: str) -> app_commands.Group:
     """Create a game's command group, usable only in servers."""
     return app_commands.Group(name=game, description=description, guild_only=True)

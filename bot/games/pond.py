@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer
+from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer, typed_option
 from bot.ui import choices
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def build(ui: MatchUI) -> app_commands.Group:
         state = await ui.my_position(interaction, "pond")
         if state is None:
             return []
-        chosen = str(getattr(interaction.namespace, "from", "") or "").strip().lower()
+        chosen = typed_option(interaction, "from").strip().lower()
         moves = [state.move_text(m).split() for m in state.legal_moves() if m.frm >= 0]
         return choices([parts[2] for parts in moves if not chosen or parts[1] == chosen], typed)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import add_common_commands, new_group
+from bot.games.common import add_common_commands, new_group, typed_option
 from engines import GameError
 from engines.querni import DEFAULT_DRAW_PLIES, NEAR_SET
 
@@ -136,11 +136,6 @@ def _route(state: QuerniState, move: QuerniMove, name_start: bool) -> str:
     return f"{target} · {how}"
 
 
-def _option(interaction: discord.Interaction, name: str) -> str:
-    """Return what the player has put in another option of the command so far."""
-    return str(getattr(interaction.namespace, name, "") or "")
-
-
 def build(ui: MatchUI) -> app_commands.Group:
     """Build the ``/querni`` command group."""
     group = new_group(GAME, "Querni: move and jump your numbered pieces, and remove them in chains.")
@@ -177,14 +172,14 @@ def build(ui: MatchUI) -> app_commands.Group:
     @move.autocomplete("to")
     async def move_targets(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
-        return [] if state is None else target_choices(state, _option(interaction, "from"), typed)
+        return [] if state is None else target_choices(state, typed_option(interaction, "from"), typed)
 
     @move.autocomplete("remove")
     async def move_removals(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
         if state is None:
             return []
-        chosen_from, chosen_to = _option(interaction, "from"), _option(interaction, "to")
+        chosen_from, chosen_to = typed_option(interaction, "from"), typed_option(interaction, "to")
         return removal_choices(state, chosen_from, chosen_to, typed, after_move=True)
 
     @group.command(name="remove", description="Remove a chain of 3 or more of your consecutive numbers.")

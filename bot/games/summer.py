@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import add_common_commands, new_group
+from bot.games.common import add_common_commands, new_group, typed_option
 from bot.ui import choices
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def build(ui: MatchUI) -> app_commands.Group:
         state = await ui.my_position(interaction, "summer")
         if state is None:
             return []
-        chosen = "".join(str(getattr(interaction.namespace, "from", "") or "").lower().split())
+        chosen = "".join(typed_option(interaction, "from").lower().split())
         moves = [state.move_text(m).split("-") for m in state.legal_moves()]
         return choices([to for frm, to in moves if not chosen or frm == chosen], typed)
 
