@@ -3,6 +3,8 @@
 * Horizon: the factories of the next round are drawn from the bag at random, so
   the search stops where a round ends and evaluates; it never looks at tiles it
   could not see (the bag's order is in the state, but a fair player ignores it).
+  Near the end of a round every line reaches the horizon, and the search
+  settles the position exactly (max^n over the evaluations) and stops early.
 * Evaluation, per player: the current score, plus the points the complete
   pattern lines will score at this round's tiling (placed top to bottom as the
   rules do), minus the floor line's penalty, plus a share of what the
@@ -11,9 +13,11 @@
   once the game is about to end).  Players are compared pairwise through a
   logistic, so two to four players all work.
 * Priors: the evaluation one ply ahead (the search reuses those positions as
-  its children).
-* Rollouts: the best of a few random takes by a quick look at the tiles that
-  would fall to the floor, up to the end of the round.
+  its children); a small exploration constant, as moves differ by little.
+* No rollouts: a new leaf is valued by the evaluation itself, which knows the
+  round's tiling already.  (A rollout policy is here for tuning with
+  ``rollout_depth``: the best of a few random takes by the tiles they would
+  drop to the floor.)
 
 >>> from engines import azul
 >>> state = azul.new(players=2, seed=16, first_player=0)

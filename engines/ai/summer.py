@@ -13,7 +13,8 @@ scores.  So the evaluation models the race:
 
 The difference goes through a logistic scaled to the board's total weight.
 Priors are the evaluation one ply ahead (the search reuses those positions as
-the children), so winning collisions and good merges are tried first.
+the children), so winning collisions and good merges are tried first, and with
+progressive widening only the best of a turn's forty-odd moves compete at first.
 Rollouts are short and lean forward: of two random moves the one that advances
 more is played.
 
