@@ -181,6 +181,44 @@ def test_every_registered_game_gets_legal_moves(name: str) -> None:
         assert result.move in state.legal_moves()
 
 
+CONFIGS = [
+    pytest.param(name, config, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in config.items()) or 'default'}")
+    for name, spec in sorted(GAMES.items())
+    for config in spec.test_configs
+]
+
+
+@pytest.mark.parametrize(("name", "config"), CONFIGS)
+def test_every_option_combination_gets_legal_moves_to_the_end(name: str, config: dict[str, Any]) -> None:
+    """Play a whole game at easy against random moves: every position the options lead to must be searchable."""
+    spec = GAMES[name]
+    rng = random.Random(5)
+    state = spec.new(players=spec.max_players, seed=5, **config)
+    ply = 0
+    while state.outcome() is None and ply < 400:
+        moves = state.legal_moves()
+        move = choose_move(state, level="easy", seed=ply, iterations=8) if ply % 2 == 0 else rng.choice(moves)
+        assert move in moves
+        state = state.play(move)
+        ply += 1
+
+
+def test_azul_grey_wall_tiling_choices_are_searched() -> None:
+    """On the grey wall a round ends with players choosing columns: the search must handle those moves too."""
+    rng = random.Random(3)
+    state = azul.new(players=2, seed=3, wall="grey")
+    seen = 0
+    while state.outcome() is None and seen < 3:
+        if state.phase == azul.TILING:
+            move = choose_move(state, level="hard", seed=seen, iterations=100)
+            assert move in state.legal_moves() and move.source == azul.WALL
+            seen += 1
+            state = state.play(move)
+        else:
+            state = state.play(rng.choice(state.legal_moves()))
+    assert seen
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_think_round_trips_through_json(name: str) -> None:
     for i, state in enumerate(random_positions(name, 2, seed=21)):
