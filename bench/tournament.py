@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines import GAMES
-from engines.ai import BUDGET_SHARE, LEVELS, Level, analyse
+from ai import BUDGET_SHARE, LEVELS, Level, analyse
 
 # A move over its budget by more than this share counts as an overrun.
 OVERRUN = 0.2
@@ -73,7 +73,7 @@ def parse_level(text: str) -> Level:
     """Read a level variant for tuning, e.g. ``wide=hard,widening=1.5,temperature=0.5``.
 
     A name that is a :class:`Level` field changes the level; any other changes
-    the game's knowledge (see ``engines.ai.knowledge``).  Values are numbers,
+    the game's knowledge (see ``ai.knowledge``).  Values are numbers,
     ``none``, ``true`` or ``false``.
     """
     head, *settings = text.split(",")

@@ -1,7 +1,7 @@
 """Tabula's own seats: the computer thinks in worker processes and moves by itself.
 
 When a computer seat is to move, :class:`ComputerPlayers` runs the search
-(``engines.ai.think``) in a process pool with the level's time budget, so the
+(``ai.think``) in a process pool with the level's time budget, so the
 event loop never waits on it and other matches keep flowing; then it plays the
 move through the same match service as everyone else and posts the board in the
 channel.  At start and on every sweep it resumes any match whose turn is a
@@ -35,7 +35,7 @@ TIME_BUDGETS = {"easy": 0.2, "medium": 1.0, "hard": 3.0}
 
 def think(game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None) -> str:
     """Run the search for one move (in a worker process); return the move's text."""
-    from engines.ai import think as search
+    from ai import think as search
 
     clock = time.perf_counter if budget is not None else None
     return search(game, state_json, level, seed, time_limit=budget, clock=clock, iterations=iterations)
@@ -43,7 +43,7 @@ def think(game: str, state_json: dict, level: str, seed: int, budget: float | No
 
 def _warm() -> None:
     """Load every engine and its search knowledge in a new worker, so its first move is on time."""
-    from engines.ai import warm_up
+    from ai import warm_up
 
     warm_up()
 

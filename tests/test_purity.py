@@ -27,6 +27,25 @@ FORBIDDEN = {
         "bot",
         "render",
     },
+    # The computer's search keeps the engines' rules: pure, seeded, clock injected by the caller.
+    "ai": {
+        "discord",
+        "PIL",
+        "random",
+        "aiosqlite",
+        "sqlite3",
+        "asyncio",
+        "time",
+        "datetime",
+        "os",
+        "socket",
+        "requests",
+        "aiohttp",
+        "threading",
+        "subprocess",
+        "bot",
+        "render",
+    },
     "render": {"discord", "aiosqlite", "sqlite3", "asyncio", "random", "socket", "requests", "aiohttp", "bot"},
 }
 

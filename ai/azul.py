@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines import azul
-from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
 from engines.rng import Rng
 
 # An unfinished pattern line is worth this share of its tile's points, times its fill.

@@ -2,7 +2,7 @@
 
 The search needs only ``legal_moves()``, ``play()``, ``to_move``, ``outcome()``,
 ``scores()`` and ``players``; what it knows about a particular game comes from a
-:class:`~engines.ai.knowledge.Knowledge`.
+:class:`~ai.knowledge.Knowledge`.
 
 * Selection: UCT with progressive bias (a move's prior fades as its visits grow)
   and optional progressive widening (only the best-prior moves of a young node
@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engines.ai.knowledge import Knowledge, Reward, knowledge_for, reward_from_outcome
+from ai.knowledge import Knowledge, Reward, knowledge_for, reward_from_outcome
 from engines.base import GameState
 from engines.rng import Rng
 

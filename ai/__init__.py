@@ -14,9 +14,9 @@ budget counts, and the same seed gives the same move.
 
 For the bot, in a process pool (the search holds the GIL for its whole budget)::
 
-    pool = ProcessPoolExecutor(max_workers=1, initializer=engines.ai.warm_up)
+    pool = ProcessPoolExecutor(max_workers=1, initializer=ai.warm_up)
     text = await loop.run_in_executor(
-        pool, engines.ai.think, game, state.to_json(), level, seed, None, time.perf_counter
+        pool, ai.think, game, state.to_json(), level, seed, None, time.perf_counter
     )
     state = state.play(text)
 
@@ -38,12 +38,12 @@ from dataclasses import dataclass
 from typing import Any
 
 # Importing a game's module registers its knowledge.
-from engines.ai import azul as _azul  # noqa: F401
-from engines.ai import pond as _pond  # noqa: F401
-from engines.ai import querni as _querni  # noqa: F401
-from engines.ai import summer as _summer  # noqa: F401
-from engines.ai.knowledge import knowledge_for
-from engines.ai.mcts import Clock, SearchResult, search
+from ai import azul as _azul  # noqa: F401
+from ai import pond as _pond  # noqa: F401
+from ai import querni as _querni  # noqa: F401
+from ai import summer as _summer  # noqa: F401
+from ai.knowledge import knowledge_for
+from ai.mcts import Clock, SearchResult, search
 from engines.base import GameState
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engines.ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
 from engines.pond import PondState
 
 

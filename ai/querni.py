@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines import querni
-from engines.ai.knowledge import Knowledge, Reward, register, soft_reward
+from ai.knowledge import Knowledge, Reward, register, soft_reward
 from engines.rng import Rng
 
 PIECES = querni.PIECES
