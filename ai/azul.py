@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engines import azul
 from ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from engines import azul
 from engines.rng import Rng
 
 # An unfinished pattern line is worth this share of its tile's points, times its fill.

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engines import querni
 from ai.knowledge import Knowledge, Reward, register, soft_reward
+from engines import querni
 from engines.rng import Rng
 
 PIECES = querni.PIECES

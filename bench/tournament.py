@@ -30,8 +30,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from engines import GAMES
 from ai import BUDGET_SHARE, LEVELS, Level, analyse
+from engines import GAMES
 
 # A move over its budget by more than this share counts as an overrun.
 OVERRUN = 0.2

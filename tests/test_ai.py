@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from engines import GAMES, GameState, IllegalMove, Outcome, azul, pond
 from ai import LEVELS, analyse, choose_move, think, warm_up
 from ai.knowledge import Knowledge, knowledge_for, reward_from_outcome, reward_from_places, soft_reward
 from ai.mcts import search
+from engines import GAMES, GameState, IllegalMove, Outcome, azul, pond
 
 # -- helpers --------------------------------------------------------------------------------------------------------
 
