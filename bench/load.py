@@ -33,7 +33,7 @@ from typing import Any
 from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
 from bot.storage import MatchStore, Seat
-from tests.harness import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
+from bot.testing import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 
 GUILD_PLAYERS = 4000
 RENDER_PROCESSES = 2  # as the bot runs by default (TABULA_RENDER_PROCESSES)
@@ -114,7 +114,7 @@ class Load:
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
         store = await MatchStore.open(str(self.path))
-        settings = Settings(database=str(self.path), render_processes=self.render_processes)
+        settings = Settings(database=str(self.path), render_processes=self.render_processes, ai_processes=0)
         self.bot = TabulaBot(settings, store=store, rng=random.Random(1))
         await self.bot._async_setup_hook()
         self.bot._connection.application_id = APP_ID

@@ -7,6 +7,7 @@ import gc
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Awaitable
 from typing import Any
 
@@ -104,12 +105,25 @@ class TabulaBot(discord.Client):
         }
         self._service = MatchService(self._store, **options)
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Open the database first, so a file the bot cannot use stops it before it logs in."""
+        await self.prepare()
+        await super().start(token, reconnect=reconnect)
+
     async def setup_hook(self) -> None:
         await self.prepare()
         await self.sync_commands()
         await self.computer.resume_all()
         settle_memory()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="tabula-sweeper")
+
+    async def on_ready(self) -> None:
+        log.info(
+            "Tabula is ready as %s in %d servers; database %s",
+            self.user,
+            len(self.guilds),
+            os.path.abspath(self.settings.database),
+        )
 
     async def close(self) -> None:
         if self._sweeper is not None:

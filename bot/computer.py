@@ -90,7 +90,7 @@ class ComputerPlayers:
                 if current is None or current[1] is None:
                     return
                 record, state = current
-                if state.to_move is None:
+                if state is None or state.to_move is None:
                     return
                 seat = record.players[state.to_move]
                 level = computer_level(seat.user_id)

@@ -84,7 +84,7 @@ class LadderPageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LadderPageButton:
         return cls(match["game"], int(match["page"]), match["dir"])
 

@@ -30,8 +30,8 @@ class Settings:
     dev_guild_id: int | None = None
     challenge_minutes: float = 15.0
     turn_hours: float = 24.0
-    render_processes: int = 0
-    ai_processes: int = 0
+    render_processes: int = 2
+    ai_processes: int = 1
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
@@ -57,19 +57,31 @@ class Settings:
                 raise SettingsError(f"{name} must be at least {minimum}.")
             return value
 
+        def whole(name: str, default: int, minimum: int) -> int:
+            raw = text(name)
+            if raw is None:
+                return default
+            try:
+                value = int(raw)
+            except ValueError:
+                raise SettingsError(f"{name} must be a whole number, not {raw!r}.") from None
+            if value < minimum:
+                raise SettingsError(f"{name} must be at least {minimum}.")
+            return value
+
         guild = text("TABULA_DEV_GUILD_ID")
         if guild is not None and not guild.isdigit():
             raise SettingsError("TABULA_DEV_GUILD_ID must be a server ID (a number).")
-        level = (text("TABULA_LOG_LEVEL") or "INFO").upper()
+        level = (text("TABULA_LOG_LEVEL") or cls.log_level).upper()
         if level not in LOG_LEVELS:
             raise SettingsError(f"TABULA_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
         return cls(
             token=text("DISCORD_TOKEN"),
-            database=text("TABULA_DATABASE") or "tabula.sqlite3",
+            database=text("TABULA_DATABASE") or cls.database,
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
-            challenge_minutes=number("TABULA_CHALLENGE_MINUTES", 15.0, 1.0),
-            turn_hours=number("TABULA_TURN_HOURS", 24.0, 0.01),
-            render_processes=int(number("TABULA_RENDER_PROCESSES", 2, 0)),
-            ai_processes=int(number("TABULA_AI_PROCESSES", 1, 0)),
+            challenge_minutes=number("TABULA_CHALLENGE_MINUTES", cls.challenge_minutes, 1.0),
+            turn_hours=number("TABULA_TURN_HOURS", cls.turn_hours, 0.01),
+            render_processes=whole("TABULA_RENDER_PROCESSES", cls.render_processes, 0),
+            ai_processes=whole("TABULA_AI_PROCESSES", cls.ai_processes, 0),
         )

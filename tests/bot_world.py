@@ -52,7 +52,11 @@ class World:
     async def start(cls, path: Path, recorder: Recorder, clock: Clock, seed: int = 7) -> World:
         store = await MatchStore.open(str(path))
         bot = TabulaBot(
-            Settings(database=str(path)), store=store, clock=clock, rng=random.Random(seed), computer_iterations=40
+            Settings(database=str(path), render_processes=0, ai_processes=0),
+            store=store,
+            clock=clock,
+            rng=random.Random(seed),
+            computer_iterations=40,
         )
         await bot._async_setup_hook()  # binds the loop, as discord.py does at login
         bot._connection.application_id = APP_ID

@@ -73,8 +73,24 @@ def test_no_privileged_intents() -> None:
     assert wanted.guilds
 
 
-def test_the_command_hash_is_stable() -> None:
-    assert TabulaBot(Settings()).command_hash() == TabulaBot(Settings()).command_hash()
+def test_the_command_hash_is_the_same_in_another_process_and_follows_the_commands(tmp_path: Path) -> None:
+    bot = TabulaBot(Settings())
+    digest = bot.command_hash()
+    assert re.fullmatch(r"[0-9a-f]{64}", digest)
+    # A restart is a new process with other string hashing: the hash must not depend on it.
+    code = "from bot.client import TabulaBot as B; from bot.settings import Settings as S; print(B(S()).command_hash())"
+    other = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "12345"},
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert other.returncode == 0, other.stderr
+    assert other.stdout.strip() == digest
+    bot.tree.remove_command("pond")
+    assert bot.command_hash() != digest
 
 
 def run_bot(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.client import TabulaBot
+from bot.settings import Settings
 from engines import GAMES
 from engines.pond import PondMove
 from tests.bot_world import ANA, BO, CY, MOD, ROBOT, Clock, World, only
@@ -311,5 +313,10 @@ async def test_commands_sync_only_when_they_changed(world: World) -> None:
     assert len(world.recorder.of_kind("sync")) == 1
 
 
-def test_pond_is_registered() -> None:
-    assert "pond" in GAMES
+def test_pond_start_offers_exactly_the_engines_variants() -> None:
+    variant = next(option for option in GAMES["pond"].options if option.name == "variant")
+    pond = next(c for c in TabulaBot(Settings()).command_payload() if c["name"] == "pond")
+    start = next(sub for sub in pond["options"] if sub["name"] == "start")
+    offered = next(option for option in start["options"] if option["name"] == "variant")
+    assert variant.choices is not None
+    assert [choice["value"] for choice in offered["choices"]] == list(variant.choices)

@@ -1,5 +1,7 @@
 """Drive the real bot without Discord: Discord-shaped payloads in, a recorder at the HTTP edge.
 
+Used by the tests (through ``tests.harness``) and by ``bench/load.py``.
+
 Interactions are built from payloads shaped like Discord's gateway events and fed
 to discord.py's own ``ConnectionState.parse_interaction_create``, so the real
 ``CommandTree``, option transformers, autocomplete and ``DynamicItem`` dispatch
@@ -49,7 +51,7 @@ class Call:
     def kind(self) -> str:
         """Name the call the way a test thinks of it."""
         if self.path.endswith("/callback"):
-            response_type = (self.payload or {}).get("type")  # type: ignore[union-attr]
+            response_type: int = (self.payload or {}).get("type")  # type: ignore[union-attr, assignment]
             return {4: "reply", 5: "defer", 6: "defer-update", 7: "edit", 8: "autocomplete"}.get(
                 response_type, "callback"
             )
@@ -331,7 +333,7 @@ class Discord:
     async def send(self, payload: dict[str, Any]) -> list[Call]:
         """Deliver one interaction through discord.py's gateway handler; return the calls it caused."""
         start = len(self.recorder.calls)
-        self.bot._connection.parse_interaction_create(payload)  # type: ignore[attr-defined]
+        self.bot._connection.parse_interaction_create(payload)  # type: ignore[attr-defined, arg-type]
         await settle()
         return self.recorder.calls[start:]
 
