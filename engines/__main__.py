@@ -2,7 +2,7 @@
 
 Examples::
 
-    python -m engines pond --option variant=mini "place b2" "place c2"
+    python -m engines pond -o variant=mini "place b2" "place c2"
     python -m engines pond --moves-file game.txt
     python -m engines --list
 
@@ -15,21 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from engines import GAMES, GameError
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """Split ``key=value``; values that look like JSON (numbers, objects) are decoded."""
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"{text!r} is not key=value")
-    key, _, value = text.partition("=")
-    try:
-        decoded: Any = json.loads(value)
-    except json.JSONDecodeError:
-        decoded = value
-    return key.strip(), decoded
+from engines.cli import add_game_arguments, new_game, player_count
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,9 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engines", description="Replay a game and show the position.")
     parser.add_argument("game", nargs="?", help=f"one of: {', '.join(sorted(GAMES))}")
     parser.add_argument("moves", nargs="*", help="moves in the game's notation, each quoted")
-    parser.add_argument("--players", type=int, default=None, help="number of players (default: the minimum)")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the game's randomness (default 0)")
-    parser.add_argument("--option", "-o", action="append", type=parse_option, default=[], help="game option key=value")
+    add_game_arguments(parser)
     parser.add_argument("--moves-file", help="read further moves from this file, one per line ('#' comments)")
     parser.add_argument("--json", action="store_true", help="print the final state as JSON")
     parser.add_argument("--list", action="store_true", help="list the games and their options")
@@ -47,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.list or not args.game:
         for name, spec in sorted(GAMES.items()):
-            print(f"{name}: {spec.title}, {spec.min_players}-{spec.max_players} players")
+            print(f"{name}: {spec.title}, {player_count(spec)}")
             for option in spec.options:
                 print(f"  {option.name} (default {option.default!r}): {option.description}")
         return 0 if args.list else 2
@@ -61,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.moves_file, encoding="utf-8") as handle:
             moves += [line.split("#")[0].strip() for line in handle if line.split("#")[0].strip()]
     try:
-        state = spec.new(players=args.players or spec.min_players, seed=args.seed, **dict(args.option))
+        state = new_game(spec, args)
     except GameError as error:
         print(f"Cannot start the game: {error}", file=sys.stderr)
         return 2

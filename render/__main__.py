@@ -1,11 +1,12 @@
 """Replay a game from its moves and write its picture to a PNG file.
 
-    python -m render GAME [--players 2] [--seed 7] [--option key=value ...]
+    python -m render GAME [--players 2] [--seed 7] [-o key=value ...]
                           [--names Ana Bo] [--out board.png] [--no-last] MOVE ...
 
-Moves are the engine's texts, each one argument (quote them: ``"place b2"``).
-``--names`` takes one name per player; anything after those is read as moves.
-A bad game, option or move prints a readable message and exits with code 2.
+Moves are the engine's texts, each one argument (quote them: ``"place b2"``).  The game
+options are those of ``python -m engines`` (``--list`` there shows them).  ``--names`` takes
+exactly one name per seat; end the names with another option, or with ``--`` before the moves.
+A bad game, option, name list or move prints a readable message and exits with code 2.
 """
 
 from __future__ import annotations
@@ -13,19 +14,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from engines import GAMES, GameError
+from engines.cli import add_game_arguments, new_game, players
 from render import has_renderer, render
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """Split ``key=value``; whole numbers become ints (the engines also accept their texts)."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"options look like key=value, not {text!r}")
-    value = value.strip()
-    return key.strip(), int(value) if value.lstrip("-").isdigit() else value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,10 +25,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__.splitlines()[0])
     parser.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
     parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves in the engine's notation, e.g. 'place b2'")
-    parser.add_argument("--players", type=int, default=None, help="number of players (default: the game's minimum)")
-    parser.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
-    parser.add_argument("--option", type=parse_option, action="append", default=[], help="a game option, key=value")
-    parser.add_argument("--names", nargs="+", default=None, help="players' display names, in seat order")
+    add_game_arguments(parser)
+    parser.add_argument("--names", nargs="+", default=None, help="players' display names, one per seat in order")
     parser.add_argument("--out", default="board.png", help="the PNG file to write (default board.png)")
     parser.add_argument("--no-last", action="store_true", help="do not mark the last move")
     # Intermixed parsing lets the moves follow the options, as in the usage line.
@@ -49,16 +39,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not has_renderer(spec.name):
         print(f"{spec.title} has no picture yet.", file=sys.stderr)
         return 2
-    players = args.players if args.players is not None else spec.min_players
-    if args.names and len(args.names) > players:
-        # ``--names Ana Bo "place b2"``: --names takes one name per player; the rest are moves.
-        args.moves = args.names[players:] + args.moves
-        args.names = args.names[:players]
+    seats = players(spec, args)
+    if args.names is not None and len(args.names) != seats:
+        given = ", ".join(repr(name) for name in args.names)
+        print(
+            f"--names needs one name per seat ({seats} players), but got {len(args.names)}: {given}. "
+            "End the names with another option, or with -- before the moves.",
+            file=sys.stderr,
+        )
+        return 2
     try:
-        state = spec.new(players=players, seed=args.seed, **dict(args.option))
+        state = new_game(spec, args)
     except GameError as error:
         print(f"Cannot start {spec.title}: {error}", file=sys.stderr)
         return 2
+    seat_names = [name[:1].upper() + name[1:] for name in spec.seat_names(state.players)]
+    names = list(args.names) if args.names is not None else seat_names
     for number, text in enumerate(args.moves, start=1):
         try:
             state = state.play(text)
@@ -72,7 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"Cannot write {args.out}: {error.strerror}.", file=sys.stderr)
         return 2
-    print(f"{args.out}: {len(png):,} bytes after {len(args.moves)} moves. {state.last_summary()}")
+    moves = f"{len(args.moves)} move{'' if len(args.moves) == 1 else 's'}"
+    summary = f" {state.last_summary(names)}" if args.moves else ""
+    if state.outcome() is None and state.to_move is not None:
+        summary += f" {names[state.to_move]} to move."
+    print(f"{args.out}: {len(png):,} bytes after {moves}.{summary}")
     return 0
 
 

@@ -338,3 +338,14 @@ def test_the_command_line_tool_replays_and_reports(capsys: pytest.CaptureFixture
     assert "to move: light" in out and "legal moves (17)" in out and "lT" in out
     assert main(["pond", "place b2", "place b2"]) == 2
     assert "b2 is occupied" in capsys.readouterr().err
+    assert main(["pond", "-o", "variant=mini", "place b2"]) == 0  # -o is short for --option
+    assert "legal moves (" in capsys.readouterr().out
+
+
+def test_the_command_line_lists_games_with_their_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    from engines.__main__ import main
+
+    assert main(["--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "pond: Pond, 2 players" in lines and "azul: Azul, 2-4 players" in lines
+    assert not any("2-2" in line for line in lines)

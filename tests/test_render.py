@@ -202,12 +202,12 @@ def test_pill_holds_its_text() -> None:
 
 def test_cli_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "board.png"
-    code = main(
-        ["pond", "--option", "variant=large", "--names", "Ana", "Bo", "place c3", "place c4", "--out", str(out)]
-    )
+    code = main(["pond", "-o", "variant=large", "--names", "Ana", "Bo", "--out", str(out), "place c3", "place c4"])
     assert code == 0
     assert decode(out.read_bytes()).size[0] == DEFAULT_THEME.width
-    assert "Dark placed an egg on c4" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "after 2 moves. Bo placed an egg on c4" in printed and "Ana to move." in printed
+    assert "Dark" not in printed and "Light" not in printed
     state = GAMES["pond"].new(variant="large").play("place c3").play("place c4")
     assert out.read_bytes() == render.render(state, players=["Ana", "Bo"])
 
@@ -219,6 +219,9 @@ def test_cli_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         (["pond", "plaice b2"], "I can't read"),
         (["pond", "--option", "variant=huge"], "variant must be one of"),
         (["chess"], "Unknown game"),
+        # An extra name is not read as a move: --names takes exactly one name per seat.
+        (["pond", "--names", "Ana", "Bo", "place b2"], "--names needs one name per seat (2 players), but got 3"),
+        (["azul", "--players", "3", "--names", "Ana", "Bo"], "(3 players), but got 2"),
     ],
 )
 def test_cli_reports_bad_input_with_exit_code_2(
@@ -227,6 +230,20 @@ def test_cli_reports_bad_input_with_exit_code_2(
     assert main([*argv, "--out", str(tmp_path / "x.png")]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_cli_names_end_at_two_dashes_and_default_to_the_seats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "board.png"
+    assert main(["pond", "--out", str(out), "--names", "Ana", "Bo", "--", "place b2"]) == 0
+    assert capsys.readouterr().out.endswith("after 1 move. Ana placed an egg on b2. Bo to move.\n")
+    assert out.read_bytes() == render.render(GAMES["pond"].new().play("place b2"), players=["Ana", "Bo"])
+    assert main(["pond", "--out", str(out), "place b2"]) == 0
+    assert "Light placed an egg on b2. Dark to move." in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["pond", "-o", "variant", "--out", str(out)])
+    assert "key=value, not 'variant'" in capsys.readouterr().err
 
 
 def test_cli_runs_as_a_module(tmp_path: Path) -> None:
