@@ -1,6 +1,6 @@
 """Azul: draft tiles from factory displays, fill pattern lines, tile a wall.
 
-Rules in brief (``shared/rules/azul.md`` is the specification).  2 to 4 players;
+Rules in brief (``docs/azul.md`` gives them in full).  2 to 4 players;
 100 tiles, 20 each of blue, yellow, red, black and white, start in the bag; there
 are 5, 7 or 9 factories (2, 3 or 4 players), each filled with 4 tiles per round.
 A round has two phases:

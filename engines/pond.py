@@ -1,6 +1,6 @@
 """Pond: eggs, tadpoles and frogs on a 4x4 or 5x5 pond.
 
-Rules in brief (``shared/rules/pond.md`` is the specification).  Two players,
+Rules in brief (``docs/pond.md`` gives them in full).  Two players,
 light (moves first) and dark.  A turn is *Action*, *Develop*, *Score*:
 
 * Action: place an egg from your spawn on any empty cell, move one of your

@@ -1,6 +1,6 @@
 """Querni: race to clear your 16 numbered pieces off a 10x7 board in chains.
 
-Rules in brief (``shared/rules/querni.md`` is the specification).  Two players,
+Rules in brief (``docs/querni.md`` gives them in full).  Two players,
 blue (moves first) and red, each own 16 pieces numbered 1 to 16.  Blue starts on
 files b-i of ranks 1-2, red on files b-i of ranks 6-7; the numbers on those
 squares are shuffled from the game's seed, each side independently (the

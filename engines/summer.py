@@ -1,6 +1,6 @@
 """Summer: two players race weighted pieces across plus and minus cells.
 
-Rules in brief (``shared/rules/summer.md`` is the specification).  An N×N board
+Rules in brief (``docs/summer.md`` gives them in full).  An N×N board
 (``size`` 3 to 12, default 8), square or hexagonal.  White fills rank 1 and moves
 first, Black fills rank N; White's weights are drawn from 1 to N and Black's are
 a permutation of them.  Every cell between the start rows is *plus* or *minus*.

@@ -1,4 +1,4 @@
-"""Azul: the worked examples of ``shared/rules/azul.md``, tile conservation, the grey wall, leaving, notation, JSON."""
+"""Azul: worked examples of the rules (``docs/azul.md``), tile conservation, the grey wall, leaving, notation, JSON."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Summer: the worked examples of ``shared/rules/summer.md``, geometry, setup, notation, errors and saved games."""
+"""Summer: worked examples of the rules (``docs/summer.md``), geometry, setup, notation, errors and saved games."""
 
 from __future__ import annotations
 
