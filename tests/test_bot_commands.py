@@ -135,3 +135,16 @@ def test_env_example_lists_every_setting() -> None:
     source = (ROOT / "bot" / "settings.py").read_text()
     for name in set(re.findall(r'"((?:DISCORD|TABULA)_[A-Z_]+)"', source)):
         assert f"{name}=" in example, name
+
+
+def test_the_dataclass_defaults_are_the_defaults_load_gives() -> None:
+    assert Settings() == Settings.load({}, None)
+    assert Settings().render_processes == 2 and Settings().ai_processes == 1  # as .env.example says
+
+
+@pytest.mark.parametrize("name", ["TABULA_RENDER_PROCESSES", "TABULA_AI_PROCESSES"])
+@pytest.mark.parametrize("raw", ["1.7", "two", "2e0", "-1"])
+def test_process_counts_must_be_whole_numbers(name: str, raw: str) -> None:
+    with pytest.raises(SettingsError, match=f"^{name} must be (a whole number, not '{re.escape(raw)}'|at least 0)\\.$"):
+        Settings.load({name: raw}, None)
+    assert getattr(Settings.load({name: " 3 "}, None), name.removeprefix("TABULA_").lower()) == 3
