@@ -126,7 +126,8 @@ def unprivileged() -> tuple[str, ...]:
     """A command prefix under which file modes apply (root ignores them), or skip saying why."""
     if os.geteuid() != 0:
         return ()
-    probe = [sys.executable, "-c", "import bot.storage"]
+    # The probe must import this checkout's bot (not another copy installed in the venv).
+    probe = [sys.executable, "-c", f"import bot.storage as s; assert s.__file__.startswith({str(ROOT)!r})"]
     tried = []
     candidates = [
         # Another user, as the brief of a real deployment would be.
