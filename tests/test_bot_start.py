@@ -136,10 +136,12 @@ def unprivileged() -> tuple[str, ...]:
         # Root without the capabilities that bypass file modes (when the repository is private to root).
         ("setpriv", "--bounding-set=-all", "--inh-caps=-all"),
     ]
-    for prefix in candidates:
-        if shutil.which(prefix[0]) is None:
-            tried.append(f"{prefix[0]} not found")
+    for candidate in candidates:
+        found = shutil.which(candidate[0], path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin:/usr/bin:/bin")
+        if found is None:
+            tried.append(f"{candidate[0]} not found")
             continue
+        prefix = (found, *candidate[1:])
         result = subprocess.run(
             [*prefix, *probe],
             capture_output=True,
