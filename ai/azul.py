@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, reward_from_outcome, soft_reward
 from engines import azul
 from engines.rng import Rng
 
@@ -164,7 +164,6 @@ def expected_points(state: azul.AzulState, cache: SummaryCache | None = None) ->
     return tuple(out)
 
 
-@register("azul")
 class AzulKnowledge(Knowledge[azul.AzulState]):
     """Azul's horizon, evaluation, priors and rollout policy."""
 
@@ -234,3 +233,7 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
         board = state.boards[state.turn]
         room = line - board.line_counts[line - 1]
         return max(0, taken - room) - (0.5 if taken >= room else 0.0)
+
+
+# The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
+KNOWLEDGE = AzulKnowledge

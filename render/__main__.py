@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines import GAMES, GameError
+from i18n import summary_text
 from render import has_renderer, render
 
 
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"Cannot write {args.out}: {error.strerror}.", file=sys.stderr)
         return 2
-    print(f"{args.out}: {len(png):,} bytes after {len(args.moves)} moves. {state.last_summary()}")
+    print(f"{args.out}: {len(png):,} bytes after {len(args.moves)} moves. {summary_text(state)}")
     return 0
 
 
