@@ -774,12 +774,17 @@ def _sample_states() -> list[AzulState]:
     take = AzulEvent(0, AzulMove(CENTRE, 3, 4), 3, 1, 2, 0, True, placements, (), 3, (14, 4, 0, 1), ((1, 1, 1),) * 4)
     factory = AzulEvent(1, AzulMove(2, 1, 5), 2, 2, 0, 0, False, discards=(Discard(1, 4, 0, 4),))
     over = Outcome((0,), (88, 7, 88, 7), Termination.WALL_ROW, (1, 3, 2, 4))
-    common = {"players": 4, "seed": 0, "first_player": None, "max_rounds": 100, "round": 3, "starter": 0, "rng": 0}
     ended = AzulState(
-        **common,
+        players=4,
+        seed=0,
         grey_wall=False,
+        first_player=None,
+        max_rounds=100,
+        round=3,
         phase=OVER,
         turn=0,
+        starter=0,
+        rng=0,
         bag=EMPTY5,
         lid=EMPTY5,
         factories=factories,
@@ -790,19 +795,8 @@ def _sample_states() -> list[AzulState]:
         result=over,
         last=take,
     )
-    tiling = AzulState(
-        **common,
-        grey_wall=True,
-        phase=TILING,
-        turn=1,
-        bag=EMPTY5,
-        lid=EMPTY5,
-        factories=factories,
-        centre=(0, 0, 4, 5, 6),
-        marker=0,
-        boards=boards,
-        left=(3,),
-        last=factory,
+    tiling = replace(
+        ended, grey_wall=True, phase=TILING, turn=1, centre=(0, 0, 4, 5, 6), marker=0, result=None, last=factory
     )
     offer = replace(tiling, grey_wall=False, phase=OFFER, turn=2, marker=-1, last=replace(factory, discards=()))
     return [ended, tiling, offer]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import copy
+import dataclasses
 import json
 import random
 from typing import Any
@@ -543,9 +542,9 @@ def test_forfeit_with_three_players_lets_the_others_play_on() -> None:
     assert state.outcome() is None and state.left == (mover,) and state.to_move == (mover + 1) % 3
     assert state.boards[mover].line_counts == azul.EMPTY5 and state.boards[mover].floor == ()
     assert state.last_event == azul.AzulEvent(mover, None, left="timeout")
-    assert summary_text(state, ["Ana", "Bo", "Cy"]) == (
-        f"{['Ana', 'Bo', 'Cy'][mover]} left the game ({['Ana', 'Bo', 'Cy'][mover]} ran out of time); the others play on."
-    )
+    who = ["Ana", "Bo", "Cy"][mover]
+    expected = f"{who} left the game ({who} ran out of time); the others play on."
+    assert summary_text(state, ["Ana", "Bo", "Cy"]) == expected
     check_invariants(state)
     frozen = state.boards[mover]
     with pytest.raises(IllegalMove, match="already left"):
