@@ -51,9 +51,7 @@ def _best_column(wall: list[int], row: int, colour: int, grey: bool) -> int:
         column = azul.WALL_COLUMN[row][colour]
         return column if wall[5 * row + column] < 0 else -1
     best, best_points = -1, -1
-    for column in range(5):
-        if wall[5 * row + column] >= 0 or colour in wall[column::5]:
-            continue
+    for column in azul.grey_columns(wall, row, colour):
         wall[5 * row + column] = colour
         points = azul.tile_points(wall, row, column)
         wall[5 * row + column] = -1

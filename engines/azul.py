@@ -500,7 +500,7 @@ class AzulState:
         if colour < 0:
             return ()
         if self.grey_wall:
-            return tuple(c + 1 for c in _grey_columns(board.wall, row, colour))
+            return tuple(c + 1 for c in grey_columns(board.wall, row, colour))
         column = WALL_COLUMN[row][colour]
         return (column + 1,) if board.wall[5 * row + column] < 0 else ()
 
@@ -880,8 +880,8 @@ def _first_active_from(seat: int, players: int, left: tuple[int, ...]) -> int:
     return seat if seat not in left else _next_active(seat, players, left)
 
 
-def _grey_columns(wall: tuple[int, ...], row: int, colour: int) -> list[int]:
-    """Return the free columns (0..4) of ``row`` whose column lacks ``colour``."""
+def grey_columns(wall: Sequence[int], row: int, colour: int) -> list[int]:
+    """Return the columns (0..4) where the grey wall's ``row`` may take ``colour``: free, and lacking it."""
     return [c for c in range(5) if wall[5 * row + c] < 0 and colour not in wall[c::5]]
 
 
@@ -1005,7 +1005,7 @@ class _Tiling:
                     continue
                 colour = board.line_colours[row]
                 if grey:
-                    columns = _grey_columns(board.wall, row, colour)
+                    columns = grey_columns(board.wall, row, colour)
                     if len(columns) > 1 or (columns and not AUTO_TILE_FORCED):
                         return player
                     if not columns:

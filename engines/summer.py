@@ -376,6 +376,22 @@ class SummerState:
         """Return ``(colour, weight)`` or ``None`` for every cell, in cell order (for the renderer)."""
         return tuple(None if v == 0 else (0, v) if v > 0 else (1, -v) for v in self.board)
 
+    def board_before(self) -> tuple[int, ...]:
+        """Return the board as it was before the last ply (the event says what stood on both cells)."""
+        event = self.last
+        if event is None:
+            return self.board
+        before = list(self.board)
+        before[event.move.frm] = event.weight if event.player == 0 else -event.weight
+        before[event.move.to] = event.resident
+        return tuple(before)
+
+    def goal_gains(self) -> tuple[int, int]:
+        """Return how much the last ply changed each side's goal-row total (the score)."""
+        then = _goal_totals(self.board_before(), self.size)
+        now = _goal_totals(self.board, self.size)
+        return (now[0] - then[0], now[1] - then[1])
+
     def goal_totals(self) -> tuple[int, int]:
         """Return White's weight on rank N and Black's on rank 1 (the scores so far)."""
         return _goal_totals(self.board, self.size)

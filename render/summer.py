@@ -558,23 +558,8 @@ def marks_of(state: SummerState) -> Marks | None:
 
 
 def goal_gains(state: SummerState) -> tuple[int, int]:
-    """Return how much the last ply changed each side's goal-row total."""
-    before = board_before(state)
-    size = state.size
-    then = (sum(v for v in before[size * size - size :] if v > 0), -sum(v for v in before[:size] if v < 0))
-    now = state.goal_totals()
-    return (now[0] - then[0], now[1] - then[1])
-
-
-def board_before(state: SummerState) -> tuple[int, ...]:
-    """Return the board as it was before the last ply (the event says what stood on both cells)."""
-    event = state.last
-    if event is None:
-        return state.board
-    before = list(state.board)
-    before[event.move.frm] = event.weight if event.player == 0 else -event.weight
-    before[event.move.to] = event.resident
-    return tuple(before)
+    """Return how much the last ply changed each side's goal-row total (the engine says)."""
+    return state.goal_gains()
 
 
 def _rows(state: SummerState, names: Sequence[str], gains: tuple[int, int], theme: Theme) -> list[PlayerRow]:
