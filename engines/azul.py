@@ -1454,9 +1454,20 @@ def _event_from_json(data: Any, players: int, factories: int, version: int = SAV
     if bonuses and (len(bonuses) != players or not round_ended):
         raise InvalidState("The saved bonuses are impossible.")
     return AzulEvent(
-        player, move, taken, to_line, to_floor, to_lid, data["marker"], tuple(placements), tuple(discards),
-        round_ended, penalties, tuple(bonuses), left,
-    )  # fmt: skip
+        player=player,
+        move=move,
+        taken=taken,
+        to_line=to_line,
+        to_floor=to_floor,
+        to_lid=to_lid,
+        marker=data["marker"],
+        placements=tuple(placements),
+        discards=tuple(discards),
+        round_ended=round_ended,
+        penalties=penalties,
+        bonuses=tuple(bonuses),
+        left=left,
+    )
 
 
 def _list(value: Any, what: str) -> list[Any]:

@@ -771,8 +771,19 @@ def _sample_states() -> list[AzulState]:
     boards = (full, lines, full, lines)
     factories = tuple((1, 1, 1, 1, 0) if i % 2 else (0, 1, 1, 1, 1) for i in range(9))
     placements = tuple(Placement(p, r + 1, c + 1, WALL_COLOUR[r][c], 9) for p in range(4) for r, c in ((0, 1), (1, 0)))
-    take = AzulEvent(0, AzulMove(CENTRE, 3, 4), 3, 1, 2, 0, True, placements, (), 3, (14, 4, 0, 1), ((1, 1, 1),) * 4)
-    factory = AzulEvent(1, AzulMove(2, 1, 5), 2, 2, 0, 0, False, discards=(Discard(1, 4, 0, 4),))
+    take = AzulEvent(
+        player=0,
+        move=AzulMove(CENTRE, 3, 4),
+        taken=3,
+        to_line=1,
+        to_floor=2,
+        marker=True,
+        placements=placements,
+        round_ended=3,
+        penalties=(14, 4, 0, 1),
+        bonuses=((1, 1, 1),) * 4,
+    )
+    factory = AzulEvent(player=1, move=AzulMove(2, 1, 5), taken=2, to_line=2, discards=(Discard(1, 4, 0, 4),))
     over = Outcome((0,), (88, 7, 88, 7), Termination.WALL_ROW, (1, 3, 2, 4))
     ended = AzulState(
         players=4,
