@@ -20,9 +20,10 @@ For the bot, in a process pool (the search holds the GIL for its whole budget)::
     )
     state = state.play(text)
 
-``time_limit=None`` takes the level's budget; a seed derived from the match and
-the ply makes a game replayable.  ``think`` raises ``ValueError`` for an unknown
-game or level and :class:`~engines.base.InvalidState` for a damaged state.
+``time_limit=None`` takes the level's budget; :func:`search_seed` derives the seed
+from the game's seed and the ply, so a game replays and every move searches
+afresh.  ``think`` raises ``ValueError`` for an unknown game or level and
+:class:`~engines.base.InvalidState` for a damaged state.
 
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(variant="mini")
@@ -37,11 +38,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# Importing a game's module registers its knowledge.
-from ai import azul as _azul  # noqa: F401
-from ai import pond as _pond  # noqa: F401
-from ai import querni as _querni  # noqa: F401
-from ai import summer as _summer  # noqa: F401
 from ai.knowledge import knowledge_for
 from ai.mcts import Clock, SearchResult, search
 from engines.base import GameState
@@ -59,12 +55,30 @@ class Level:
     # Settings of the knowledge to change, e.g. (("widening", 1.0),); the game's own by default.
     tuning: tuple[tuple[str, Any], ...] = ()
 
+    @property
+    def label(self) -> str:
+        """Return the name a computer seat of this level goes by, e.g. ``Tabula (medium)``."""
+        return f"Tabula ({self.name})"
 
+
+# Every level, easiest first: the one place they are defined (the bot and the benchmarks read them here).
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0.2, 150, temperature=1.0),
     "medium": Level("medium", 1.0, 5000, temperature=0.0),
     "hard": Level("hard", 3.0, 100_000, temperature=0.0),
 }
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+SEED_BITS = 63
+
+
+def search_seed(game_seed: int, ply: int) -> int:
+    """Return the search's seed for the move at ``ply`` of a game seeded ``game_seed``: a different one every ply.
+
+    >>> search_seed(5, 0) != search_seed(5, 1) != search_seed(5, 2)
+    True
+    """
+    return (game_seed * 1_000_003 + 7919 * (ply + 1)) % (1 << SEED_BITS)
+
 
 # The search (including freeing its tree, which it budgets for itself) uses this
 # share of the time budget, keeping the rest for the work around it: rebuilding
@@ -173,11 +187,13 @@ def think(
 __all__ = [
     "BUDGET_SHARE",
     "LEVELS",
+    "LEVEL_NAMES",
     "Level",
     "SearchResult",
     "analyse",
     "choose_move",
     "level_named",
+    "search_seed",
     "think",
     "warm_up",
 ]

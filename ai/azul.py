@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, reward_from_outcome, soft_reward
 from engines import azul
 from engines.rng import Rng
 
@@ -51,9 +51,7 @@ def _best_column(wall: list[int], row: int, colour: int, grey: bool) -> int:
         column = azul.WALL_COLUMN[row][colour]
         return column if wall[5 * row + column] < 0 else -1
     best, best_points = -1, -1
-    for column in range(5):
-        if wall[5 * row + column] >= 0 or colour in wall[column::5]:
-            continue
+    for column in azul.grey_columns(wall, row, colour):
         wall[5 * row + column] = colour
         points = azul.tile_points(wall, row, column)
         wall[5 * row + column] = -1
@@ -164,7 +162,6 @@ def expected_points(state: azul.AzulState, cache: SummaryCache | None = None) ->
     return tuple(out)
 
 
-@register("azul")
 class AzulKnowledge(Knowledge[azul.AzulState]):
     """Azul's horizon, evaluation, priors and rollout policy."""
 
@@ -234,3 +231,7 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
         board = state.boards[state.turn]
         room = line - board.line_counts[line - 1]
         return max(0, taken - room) - (0.5 if taken >= room else 0.0)
+
+
+# The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
+KNOWLEDGE = AzulKnowledge

@@ -2,8 +2,9 @@
 
 :class:`Knowledge` is the game-independent default: it knows nothing but the
 engine contract, so every registered game works with it.  A game's own module in
-this package subclasses it where knowledge pays, and :func:`knowledge_for` picks
-the right one by the game's name.
+this package (``ai/<name>.py``, the game's name in :data:`engines.GAMES`) subclasses
+it where knowledge pays and names it ``KNOWLEDGE``; :func:`knowledge_for` imports
+that module by the game's name and picks it.
 
 Rewards are tuples with one float per player in ``[0, 1]``: 1 for sole first
 place, 0 for sole last place, shared places splitting the difference, so two- to
@@ -17,6 +18,7 @@ four-player games are searched max^n style (each player maximises their own).
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
@@ -132,18 +134,22 @@ class Knowledge(Generic[S]):
 
 
 KnowledgeFactory = Callable[[], "Knowledge[Any]"]
-_REGISTRY: dict[str, KnowledgeFactory] = {}
-K = TypeVar("K", bound="type[Knowledge[Any]]")
 
 
-def register(game: str) -> Callable[[K], K]:
-    """Register a :class:`Knowledge` subclass as the knowledge of ``game`` (a class decorator)."""
+def knowledge_class(game: str) -> KnowledgeFactory | None:
+    """Return ``KNOWLEDGE`` of the module ``ai/<game>.py`` for a registered game, or ``None`` if it has none."""
+    from engines import GAMES
 
-    def decorate(cls: K) -> K:
-        _REGISTRY[game] = cls
-        return cls
-
-    return decorate
+    if game not in GAMES:
+        return None
+    try:
+        module = importlib.import_module(f"ai.{game}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"ai.{game}":
+            raise
+        return None
+    found: KnowledgeFactory | None = getattr(module, "KNOWLEDGE", None)
+    return found
 
 
 def knowledge_for(game: str, overrides: Sequence[tuple[str, Any]] = (), generic: bool = False) -> Knowledge[Any]:
@@ -152,7 +158,7 @@ def knowledge_for(game: str, overrides: Sequence[tuple[str, Any]] = (), generic:
     ``overrides`` sets attributes on the instance, e.g. ``(("widening", 1.0),)``;
     an unknown name raises ``ValueError``.
     """
-    factory = None if generic else _REGISTRY.get(game)
+    factory = None if generic else knowledge_class(game)
     know = factory() if factory is not None else Knowledge[Any]()
     for name, value in overrides:
         if name.startswith("_") or not hasattr(know, name) or callable(getattr(know, name)):

@@ -20,11 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, reward_from_outcome, soft_reward
 from engines.pond import PondState
 
 
-@register("pond")
 class PondKnowledge(Knowledge[PondState]):
     """Pond's evaluation and move priors."""
 
@@ -61,3 +60,7 @@ class PondKnowledge(Knowledge[PondState]):
             net = (after[player] - mine) - (after[1 - player] - theirs)
             out.append(min(0.95, max(0.05, 0.5 + self.gain_prior * net)))
         return out
+
+
+# The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
+KNOWLEDGE = PondKnowledge

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ai.knowledge import Knowledge, Reward, register, soft_reward
+from ai.knowledge import Knowledge, Reward, soft_reward
 from engines import querni
 from engines.rng import Rng
 
@@ -35,7 +35,7 @@ CELLS = querni.CELLS
 # What a link between numbers n and n + 1 is worth by the king distance of their squares.
 LINK_VALUE = (0.0, 1.0, 0.45, 0.2, 0.08)
 
-STRANDS, SAFE, WINS = 0, 1, 2
+STRANDS, SAFE, WINS = querni.STRANDS, querni.SAFE, querni.WINS
 
 DISTANCE = tuple(
     tuple(max(abs(a % WIDTH - b % WIDTH), abs(a // WIDTH - b // WIDTH)) for b in range(CELLS)) for a in range(CELLS)
@@ -45,32 +45,8 @@ LINK_BY_DISTANCE = tuple(tuple(LINK_VALUE[d] if d < len(LINK_VALUE) else 0.0 for
 _SAFETY: dict[tuple[int, int, int, bool], int] = {}
 
 
-def present_mask(where: Sequence[int], player: int) -> int:
-    """Return the numbers ``player`` still has on the board as bits (bit n - 1 for number n)."""
-    base = player * PIECES
-    mask = 0
-    for n in range(1, PIECES + 1):
-        if where[base + n] >= 0:
-            mask |= 1 << (n - 1)
-    return mask
-
-
-def _judge(mask: int, lo: int, hi: int, any_stranded: bool) -> int:
-    """Judge removing ``lo..hi`` from the numbers in ``mask``: STRANDS, SAFE or WINS."""
-    left = mask & ~(((1 << (hi - lo + 1)) - 1) << (lo - 1))
-    if not left:
-        return WINS
-    runs = []
-    length = 0
-    for n in range(PIECES + 1):
-        if n < PIECES and left >> n & 1:
-            length += 1
-        elif length:
-            runs.append(length)
-            length = 0
-    if any_stranded:
-        return SAFE if min(runs) >= 3 else STRANDS
-    return SAFE if max(runs) >= 3 else STRANDS
+# The rules' own judgement of a removal (stranding), from the engine: this module only remembers answers.
+present_mask = querni.present_numbers
 
 
 def removal_safety(state: querni.QuerniState, move: Any) -> int:
@@ -88,7 +64,8 @@ def removal_safety_for(mask: int, lo: int, hi: int, any_stranded: bool) -> int:
     key = (mask, lo, hi, any_stranded)
     found = _SAFETY.get(key)
     if found is None:
-        found = _SAFETY[key] = _judge(mask, lo, hi, any_stranded)
+        isolation = "any_stranded" if any_stranded else "no_triple_left"
+        found = _SAFETY[key] = querni.judge_removal(mask, lo, hi, isolation)
     return found
 
 
@@ -119,7 +96,6 @@ def link_gain(where: Sequence[int], board: Sequence[int], player: int, frm: int,
     return gain
 
 
-@register("querni")
 class QuerniKnowledge(Knowledge[querni.QuerniState]):
     """Querni's evaluation, priors and rollout policy."""
 
@@ -200,3 +176,7 @@ class QuerniKnowledge(Knowledge[querni.QuerniState]):
             if gain > pick_gain:
                 pick, pick_gain = other, gain
         return pick
+
+
+# The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
+KNOWLEDGE = QuerniKnowledge

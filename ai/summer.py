@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ai.knowledge import Knowledge, Reward, register, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, reward_from_outcome, soft_reward
 from engines.rng import Rng
 from engines.summer import SummerState
 
@@ -92,7 +92,6 @@ def expected_totals(state: SummerState) -> tuple[float, float]:
     return (round(totals[0], 6), round(totals[1], 6))
 
 
-@register("summer")
 class SummerKnowledge(Knowledge[SummerState]):
     """Summer's evaluation, priors and rollout policy."""
 
@@ -135,3 +134,7 @@ class SummerKnowledge(Knowledge[SummerState]):
         if sign * (second.to // size - second.frm // size) > sign * (first.to // size - first.frm // size):
             return second
         return first
+
+
+# The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
+KNOWLEDGE = SummerKnowledge

@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image
 
 from engines import GAMES, GameState
-from render import RENDERERS, render
+from render import has_renderer, render
 
 CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "pond": [(2, {"variant": "standard"}), (2, {"variant": "large"})],
@@ -90,7 +90,7 @@ def run(count: int = 200, games: list[str] | None = None) -> list[dict[str, Any]
     """Measure every configuration of the selected games that have a renderer (all of them by default)."""
     rows = []
     for name in games or sorted(GAMES):
-        if name not in RENDERERS:
+        if not has_renderer(name):
             continue
         for players, config in CONFIGS.get(name, [(GAMES[name].min_players, {})]):
             rows.append(measure(name, players, config, count))

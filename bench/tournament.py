@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from ai import BUDGET_SHARE, LEVELS, Level, analyse
+from ai import BUDGET_SHARE, LEVELS, Level, analyse, search_seed
 from engines import GAMES
 
 # A move over its budget by more than this share counts as an overrun.
@@ -130,7 +130,7 @@ def play_game(
             result = analyse(
                 rebuilt,
                 level=level,
-                seed=(seed << 16) ^ ply,
+                seed=search_seed(seed, state.ply),
                 time_limit=level.time_limit,
                 clock=time.perf_counter,
                 started=started,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from ai import LEVELS, search_seed
 from bot import formatting
 from bot.service import Refusal, computer_ids, computer_level
 from bot.storage import MatchRecord
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Seconds a level may think per move (the search stops a little before, keeping a margin).
-TIME_BUDGETS = {"easy": 0.2, "medium": 1.0, "hard": 3.0}
+TIME_BUDGETS = {name: level.time_limit for name, level in LEVELS.items()}
 
 
 def think(game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None) -> str:
@@ -108,7 +109,7 @@ class ComputerPlayers:
 
     async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]
-        seed = (record.seed + 7919 * getattr(state, "ply", 0)) & ((1 << 63) - 1)
+        seed = search_seed(record.seed, state.ply)
         return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations)
 
     async def _post(self, record: MatchRecord, state: GameState, content: str) -> None:

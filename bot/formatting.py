@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import i18n
 from bot.service import Turn
 from bot.storage import MatchRecord, Seat
 from engines import GAMES, GameState
@@ -94,7 +95,7 @@ def result_text(record: MatchRecord, state: GameState) -> str:
         headline = f"🏆 **{winners[0]}** wins!"
     else:
         headline = f"🏆 Shared victory: {', '.join(f'**{w}**' for w in winners)}."
-    return f"{headline} {outcome.reason}"
+    return f"{headline} {i18n.result_text(state, [seat.name for seat in record.players])}"
 
 
 def start_text(record: MatchRecord, state: GameState) -> str:
@@ -107,7 +108,7 @@ def turn_text(turn: Turn, extra: Sequence[str] = ()) -> str:
     """The message that goes with the board after an accepted move, resignation or claim."""
     record, state = turn.record, turn.state
     names = [seat.name for seat in record.players]
-    lines = [state.last_summary(names) if turn.kind == "move" else turn.text]
+    lines = [i18n.summary_text(state, names) if turn.kind == "move" else turn.text]
     lines.append(f"Score: {scores_text(record, state)}")
     if turn.finished:
         lines.append(result_text(record, state))

@@ -18,6 +18,7 @@ import sys
 
 from engines import GAMES, GameError
 from engines.cli import add_game_arguments, new_game, player_count
+from i18n import result_text, summary_text  # the command line speaks like the bot (i18n is pure)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             print(state.board_text())
             print(f"Move {number} ({text!r}) was refused: {error}", file=sys.stderr)
             return 2
-        print(f"{number:>3}. {text:<14} {state.last_summary()}")
+        print(f"{number:>3}. {text:<14} {summary_text(state)}")
     if args.json:
         print(json.dumps(state.to_json(), indent=2))
         return 0
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     print("scores: " + ", ".join(f"{names[i]} {score}" for i, score in enumerate(state.scores())))
     outcome = state.outcome()
     if outcome is not None or state.to_move is None:
-        print(f"game over: {outcome.reason if outcome else 'no move left'}")
+        print(f"game over: {result_text(state) if outcome else 'no move left'}")
     else:
         print(f"to move: {names[state.to_move]}")
         legal = state.legal_moves()

@@ -63,8 +63,8 @@ line 4``.  Grey-wall tiling: ``wall 3 c2``; also ``row 3 column 2``, or just
 >>> state = state.play("F1 y 2").play("centre B floor")
 >>> state.centre_text(), state.boards[1].floor, state.scores()
 ('r', (5, 0), (0, 0))
->>> state.last_summary()
-'Player 2 took 1 blue from the centre to the floor line, with the first-player marker.'
+>>> state.ply, state.last_event.taken, state.last_event.marker
+(2, 1, True)
 """
 
 from __future__ import annotations
@@ -72,9 +72,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engines.base import (
+    FORFEIT,
+    SAVE_FORMAT,
+    TIMEOUT,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
@@ -82,9 +86,12 @@ from engines.base import (
     InvalidState,
     OptionSpec,
     Outcome,
+    check_forfeit,
     check_players,
     check_seed,
+    forfeit_kind,
     int_list,
+    keyword_replace,
     load_saved,
     outcome_by_keys,
     resolve_options,
@@ -145,6 +152,27 @@ EMPTY_WALL = (-1,) * 25
 # A board's ``free`` mask has bit 5 * colour + row set while that wall row may still take that colour.
 ALL_FREE = (1 << 25) - 1
 ROW_BITS = tuple(sum(1 << (5 * k + r) for k in range(5)) for r in range(5))
+
+
+class Termination(StrEnum):
+    """How a game of Azul ends."""
+
+    WALL_ROW = "wall_row"  # a player completed a wall row: the game ended after that round's tiling
+    ROUND_LIMIT = "round_limit"  # the max_rounds safety limit
+    NO_TILES = "no_tiles"  # no tile was left to fill the factories (a safety rule)
+    FORFEIT = FORFEIT  # the last but one player resigned (with two players: the other resigned)
+    TIMEOUT = TIMEOUT  # the last but one player let the deadline pass
+
+
+def _legacy_termination(reason: str) -> Termination:
+    """Return the code of a format-1 result sentence."""
+    if reason.startswith("A wall row is complete"):
+        return Termination.WALL_ROW
+    if reason.startswith("Ended by the round limit"):
+        return Termination.ROUND_LIMIT
+    if reason.startswith("Ended as no tile is left"):
+        return Termination.NO_TILES
+    return Termination(forfeit_kind(reason))
 
 
 def seat_names(players: int) -> tuple[str, ...]:
@@ -255,8 +283,8 @@ class AzulEvent:
     round's tiling finished, ``round_ended`` is that round's number and
     ``penalties`` the floor points each player lost (as printed; a score stops at
     0); when the game ended, ``bonuses`` holds each player's (complete rows,
-    columns, colours).  A player leaving has ``move is None`` and the reason in
-    ``left``.
+    columns, colours).  A player leaving has ``move is None`` and how they left
+    in ``left`` (``forfeit`` or ``timeout``).
     """
 
     player: int
@@ -290,6 +318,14 @@ class AzulEvent:
             "bonuses": [list(b) for b in self.bonuses],
             "left": self.left,
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> AzulEvent:
+        """Rebuild an event saved by :meth:`to_json`; raise :class:`InvalidState` if malformed."""
+        # An event alone does not say how many play: a round's end lists one penalty per player.
+        penalties = data.get("penalties") if isinstance(data, Mapping) else None
+        players = len(penalties) if isinstance(penalties, list) and len(penalties) in FACTORIES else max(FACTORIES)
+        return _event_from_json(data, players, FACTORIES[players])
 
 
 # Every take move, precomputed so that generating moves allocates nothing:
@@ -367,11 +403,17 @@ class AzulState:
     left: tuple[int, ...] = ()
     result: Outcome | None = None
     last: AzulEvent | None = None
+    ply: int = 0
     _legal: tuple[AzulMove, ...] | None = field(default=None, compare=False, repr=False)
 
     game = "azul"
 
     # -- reading the position -------------------------------------------------
+
+    @property
+    def last_event(self) -> AzulEvent | None:
+        """Return what the last ply did, or who left (``None`` before the first ply)."""
+        return self.last
 
     @property
     def to_move(self) -> int | None:
@@ -393,6 +435,23 @@ class AzulState:
             "wall": "grey" if self.grey_wall else "colour",
             "max_rounds": self.max_rounds,
         }
+
+    def victory(self) -> tuple[int, int, int | None]:
+        """Return how a game that ended on the wall was won: the winners' points, their complete rows,
+        and the most complete rows among the other players tied on points (``None`` if nobody else was).
+        """
+        result = self.result
+        if result is None:
+            raise ValueError("The game is not over.")
+        scores = self.scores()
+        best = scores[result.winners[0]]
+        rows = self.boards[result.winners[0]].complete_rows()
+        others = [
+            self.boards[p].complete_rows()
+            for p in self.active_players()
+            if scores[p] == best and p not in result.winners
+        ]
+        return best, rows, max(others) if others else None
 
     def active_players(self) -> tuple[int, ...]:
         """Return the seats still taking part, in seat order."""
@@ -441,7 +500,7 @@ class AzulState:
         if colour < 0:
             return ()
         if self.grey_wall:
-            return tuple(c + 1 for c in _grey_columns(board.wall, row, colour))
+            return tuple(c + 1 for c in grey_columns(board.wall, row, colour))
         column = WALL_COLUMN[row][colour]
         return (column + 1,) if board.wall[5 * row + column] < 0 else ()
 
@@ -670,14 +729,21 @@ class AzulState:
         turn = player + 1 if player + 1 < self.players else 0
         if self.left:
             turn = _next_active(player, self.players, self.left)
-        return AzulState(
-            self.players, self.seed, self.grey_wall, self.first_player, self.max_rounds, self.round, OFFER,
-            turn, self.starter, self.rng, self.bag, lid, factories, centre, marker, boards, self.left, None, event,
-        )  # fmt: skip
+        return _replace(
+            self,
+            turn=turn,
+            lid=lid,
+            factories=factories,
+            centre=centre,
+            marker=marker,
+            boards=boards,
+            last=event,
+            ply=self.ply + 1,
+        )
 
     def _end_offer(self, boards: tuple[Board, ...], lid: tuple[int, ...], marker: int, event: AzulEvent) -> AzulState:
         """Run wall tiling once the table is empty (all of it, or up to a grey-wall choice)."""
-        draft = _Tiling(self, boards, lid, marker)
+        draft = _Tiling(self, boards, lid, marker, self.ply + 1)
         return draft.run(event)
 
     def _tile(self, move: AzulMove) -> AzulState:
@@ -699,34 +765,27 @@ class AzulState:
             raise IllegalMove(f"Row {line}, column {column} of your wall is already tiled.")
         if column not in self.wall_columns(self.turn, line):
             raise IllegalMove(f"Column {column} of your wall already has {COLOURS[colour]}.")
-        draft = _Tiling(self, self.boards, self.lid, self.marker)
+        draft = _Tiling(self, self.boards, self.lid, self.marker, self.ply + 1)
         draft.place(self.turn, line - 1, column - 1)
         return draft.run(AzulEvent(self.turn, move))
 
-    def forfeit(self, player: int, reason: str) -> AzulState:
-        """Return the state after ``player`` leaves the game (see the module docstring)."""
-        if self.result is not None:
-            raise IllegalMove("The game is over.")
-        if type(player) is not int or not 0 <= player < self.players:
-            raise IllegalMove("There is no such player.")
-        names = seat_names(self.players)
+    def forfeit(self, player: int, how: str = FORFEIT) -> AzulState:
+        """Return the state after ``player`` leaves the game: ``how`` is ``forfeit`` (resigned) or ``timeout``.
+
+        With two players the other wins; with more, see the module docstring.
+        """
+        check_forfeit(self.result, player, self.players)
         if player in self.left:
-            raise IllegalMove(f"{names[player].capitalize()} has already left the game.")
-        reason = (reason.strip() if isinstance(reason, str) else "") or _default_leave_reason(player)
+            raise IllegalMove(f"{seat_names(self.players)[player].capitalize()} has already left the game.")
+        kind = Termination(forfeit_kind(how))
         left = (*self.left, player)
-        event = AzulEvent(player, None, left=reason)
+        event = AzulEvent(player, None, left=str(kind))
         remaining = [p for p in range(self.players) if p not in left]
         if len(remaining) == 1:
             winner = remaining[0]
-            if self.players > 2:
-                reason = f"{reason} {names[winner].capitalize()} is the last player left and wins."
             keys = tuple((1, 0) if p == winner else (0, left.index(p)) for p in range(self.players))
-            result = outcome_by_keys(keys, self.scores(), reason)
-            return AzulState(
-                self.players, self.seed, self.grey_wall, self.first_player, self.max_rounds, self.round, OVER,
-                self.turn, self.starter, self.rng, self.bag, self.lid, self.factories, self.centre, self.marker,
-                self.boards, left, result, event, (),
-            )  # fmt: skip
+            result = outcome_by_keys(keys, self.scores(), kind)
+            return _replace(self, phase=OVER, left=left, result=result, last=event, _legal=())
         # The leaver's tiles in play go back to the box lid; their wall and score stay as they were.
         board = self.boards[player]
         lid = list(self.lid)
@@ -739,102 +798,13 @@ class AzulState:
         board = board._replace(line_colours=NO_LINES, line_counts=EMPTY5, floor=())
         boards = (*self.boards[:player], board, *self.boards[player + 1 :])
         turn = self.turn if self.turn != player else _next_active(player, self.players, left)
-        state = AzulState(
-            self.players, self.seed, self.grey_wall, self.first_player, self.max_rounds, self.round, self.phase,
-            turn, self.starter, self.rng, self.bag, tuple(lid), self.factories, self.centre, self.marker,
-            boards, left, None, event,
-        )  # fmt: skip
+        state = _replace(self, turn=turn, lid=tuple(lid), boards=boards, left=left, last=event)
         if self.phase == TILING:
             # The leaver may have been the one choosing; carry on with whoever is next.
-            return _Tiling(state, boards, tuple(lid), self.marker).run(event)
+            return _Tiling(state, boards, tuple(lid), self.marker, self.ply).run(event)
         return state
 
     # -- text -----------------------------------------------------------------
-
-    def last_summary(self, names: Sequence[str] | None = None) -> str:
-        """Say what the last ply did, naming seats by ``names`` (default ``player 1``...)."""
-        if names is None or len(names) != self.players:
-            names = [name.capitalize() for name in seat_names(self.players)]
-        event = self.last
-        if event is None:
-            return f"Round 1 begins; {names[self.turn]} starts."
-        who = names[event.player]
-        sentences: list[str] = []
-        move = event.move
-        if move is None:
-            text = f"{who} left the game"
-            if event.left != _default_leave_reason(event.player):
-                text += f" ({event.left.rstrip('.')})"
-            if self.result is None:
-                text += "; the others play on"
-            else:
-                text += f"; {_names_text(self.result.winners, names)} wins"
-            sentences.append(text)
-        elif move.source == WALL:
-            points = next((p.points for p in event.placements if p.player == event.player), 0)
-            colour = COLOURS[move.colour]
-            sentences.append(f"{who} tiled line {move.line}'s {colour} in column {move.column} (+{points})")
-        else:
-            sentences.append(self._take_sentence(event, who))
-        placements = event.placements[1:] if move is not None and move.source == WALL else event.placements
-        if event.round_ended:
-            sentences.append(self._round_sentence(event, placements, names))
-        elif placements or event.discards:
-            sentences.append("Tiled: " + "; ".join(_tiling_bits(placements, event.discards, names)))
-        if self.result is None:
-            if event.round_ended:
-                sentences.append(f"Round {self.round} begins; {names[self.turn]} starts")
-            elif self.phase == TILING:
-                sentences.append(f"{names[self.turn]} chooses where line {self.pending_line()} goes on the wall")
-        elif move is not None:
-            # Say the result again with the names given (the stored reason names seats).
-            why = self.result.reason.partition(": ")[0]
-            sentences.append(_final_outcome(self.boards, self.left, self.players, why, names).reason.rstrip("."))
-        return ". ".join(sentences) + "."
-
-    def _take_sentence(self, event: AzulEvent, who: str) -> str:
-        move = event.move
-        assert move is not None
-        source = "the centre" if move.source == CENTRE else f"factory {move.source}"
-        text = f"{who} took {event.taken} {COLOURS[move.colour]} from {source}"
-        extra = []
-        if move.line == FLOOR:
-            text += " to the floor line"
-            if event.to_lid:
-                extra.append(f"{event.to_lid} to the lid as the floor was full")
-        else:
-            text += f" into line {move.line}"
-            if event.to_floor:
-                extra.append(f"{event.to_floor} fell to the floor")
-            if event.to_lid:
-                extra.append(f"{event.to_lid} to the lid as the floor was full")
-        if extra:
-            text += f" ({', '.join(extra)})"
-        if event.marker:
-            text += ", with the first-player marker"
-        return text
-
-    def _round_sentence(self, event: AzulEvent, placements: Sequence[Placement], names: Sequence[str]) -> str:
-        parts = []
-        for p in range(self.players):
-            if p in self.left:
-                continue
-            mine = [pl for pl in placements if pl.player == p]
-            gained = sum(pl.points for pl in mine)
-            text = f"{names[p]} +{gained}"
-            details = [f"row {pl.row} {COLOURS[pl.colour]} +{pl.points}" for pl in mine]
-            details += [f"line {d.row} {COLOURS[d.colour]} to the floor" for d in event.discards if d.player == p]
-            if details:
-                text += f" ({', '.join(details)})"
-            if event.penalties and event.penalties[p]:
-                text += f", floor −{event.penalties[p]}"
-            if event.bonuses and any(event.bonuses[p]):
-                counts = zip(event.bonuses[p], ("row", "column", "colour"), strict=True)
-                counted = ", ".join(_plural(n, what) for n, what in counts if n)
-                text += f", bonus +{bonus_points(event.bonuses[p])} ({counted})"
-            text += f": {_plural(self.boards[p].score, 'point')}"
-            parts.append(text)
-        return f"Round {event.round_ended} ended: " + "; ".join(parts)
 
     def board_text(self) -> str:
         """Return the position as plain text."""
@@ -874,7 +844,7 @@ class AzulState:
         """Return a JSON-safe dict from which :func:`from_json` rebuilds this state exactly."""
         return {
             "game": "azul",
-            "format": 1,
+            "format": SAVE_FORMAT,
             "seed": self.seed,
             "players": self.players,
             "options": self.options(),
@@ -890,32 +860,10 @@ class AzulState:
             "marker": self.marker,
             "boards": [_board_to_json(board) for board in self.boards],
             "left": list(self.left),
+            "ply": self.ply,
             "result": None if self.result is None else self.result.to_json(),
             "last": None if self.last is None else self.last.to_json(),
         }
-
-
-def _default_leave_reason(player: int) -> str:
-    """Return the reason recorded when a player leaves without giving one."""
-    return f"Player {player + 1} left the game."
-
-
-def _names_text(seats: Sequence[int], names: Sequence[str]) -> str:
-    """Join seat names: ``A``, ``A and B``, ``A, B and C``."""
-    if len(seats) == 1:
-        return names[seats[0]]
-    return ", ".join(names[p] for p in seats[:-1]) + f" and {names[seats[-1]]}"
-
-
-def _plural(n: int, word: str) -> str:
-    """Return ``n word`` with an English plural."""
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _tiling_bits(placements: Sequence[Placement], discards: Sequence[Discard], names: Sequence[str]) -> list[str]:
-    bits = [f"{names[pl.player]} row {pl.row} {COLOURS[pl.colour]} +{pl.points}" for pl in placements]
-    bits += [f"{names[d.player]} line {d.row} {COLOURS[d.colour]} to the floor" for d in discards]
-    return bits
 
 
 def _next_active(player: int, players: int, left: tuple[int, ...]) -> int:
@@ -932,8 +880,8 @@ def _first_active_from(seat: int, players: int, left: tuple[int, ...]) -> int:
     return seat if seat not in left else _next_active(seat, players, left)
 
 
-def _grey_columns(wall: tuple[int, ...], row: int, colour: int) -> list[int]:
-    """Return the free columns (0..4) of ``row`` whose column lacks ``colour``."""
+def grey_columns(wall: Sequence[int], row: int, colour: int) -> list[int]:
+    """Return the columns (0..4) where the grey wall's ``row`` may take ``colour``: free, and lacking it."""
     return [c for c in range(5) if wall[5 * row + c] < 0 and colour not in wall[c::5]]
 
 
@@ -996,10 +944,13 @@ def fill_factories(
 class _Tiling:
     """Mutable scratch for the end of a round; it never escapes the ply that made it."""
 
-    __slots__ = ("boards", "discards", "lid", "marker", "placements", "state")
+    __slots__ = ("boards", "discards", "lid", "marker", "placements", "ply", "state")
 
-    def __init__(self, state: AzulState, boards: tuple[Board, ...], lid: tuple[int, ...], marker: int) -> None:
+    def __init__(
+        self, state: AzulState, boards: tuple[Board, ...], lid: tuple[int, ...], marker: int, ply: int
+    ) -> None:
         self.state = state
+        self.ply = ply  # the ply count of the state being made
         self.boards = list(boards)
         self.lid = list(lid)
         self.marker = marker
@@ -1054,7 +1005,7 @@ class _Tiling:
                     continue
                 colour = board.line_colours[row]
                 if grey:
-                    columns = _grey_columns(board.wall, row, colour)
+                    columns = grey_columns(board.wall, row, colour)
                     if len(columns) > 1 or (columns and not AUTO_TILE_FORCED):
                         return player
                     if not columns:
@@ -1074,11 +1025,18 @@ class _Tiling:
             event, placements=event.placements + tuple(self.placements), discards=(*event.discards, *self.discards)
         )
         if chooser >= 0:
-            return AzulState(
-                state.players, state.seed, state.grey_wall, state.first_player, state.max_rounds, state.round, TILING,
-                chooser, state.starter, state.rng, state.bag, tuple(self.lid), (EMPTY5,) * len(state.factories),
-                EMPTY5, self.marker, tuple(self.boards), state.left, None, event,
-            )  # fmt: skip
+            return _replace(
+                state,
+                phase=TILING,
+                turn=chooser,
+                lid=tuple(self.lid),
+                factories=(EMPTY5,) * len(state.factories),
+                centre=EMPTY5,
+                marker=self.marker,
+                boards=tuple(self.boards),
+                last=event,
+                ply=self.ply,
+            )
         return self._finish(event)
 
     def _finish(self, event: AzulEvent) -> AzulState:
@@ -1100,37 +1058,60 @@ class _Tiling:
         event = _with(event, round_ended=state.round, penalties=tuple(penalties))
         active = [p for p in range(players) if p not in left]
         boards = self.boards
-        reason = ""
+        ending: Termination | None = None
         # Tiling only happens once the table is empty.
         factories: tuple[tuple[int, ...], ...] = (EMPTY5,) * len(state.factories)
         bag, rng = state.bag, state.rng
         lid_t = tuple(lid)
         if any(boards[p].complete_rows() for p in active):
-            reason = "A wall row is complete"
+            ending = Termination.WALL_ROW
         elif state.round >= state.max_rounds:
-            reason = f"Ended by the round limit ({_plural(state.max_rounds, 'round')}, a safety rule)"
+            ending = Termination.ROUND_LIMIT
         else:
             factories, bag, lid_t, rng = fill_factories(bag, lid_t, rng, len(factories))
             if all(tiles == EMPTY5 for tiles in factories):
-                reason = "Ended as no tile is left to fill the factories (a safety rule)"
+                ending = Termination.NO_TILES
         holder = self.marker if self.marker >= 0 else state.starter
         starter = _first_active_from(holder, players, left)
-        if not reason:
-            return AzulState(
-                players, state.seed, state.grey_wall, state.first_player, state.max_rounds, state.round + 1, OFFER,
-                starter, starter, rng, bag, lid_t, factories, EMPTY5, -1, tuple(boards), left, None, event,
-            )  # fmt: skip
+        if ending is None:
+            return _replace(
+                state,
+                round=state.round + 1,
+                phase=OFFER,
+                turn=starter,
+                starter=starter,
+                rng=rng,
+                bag=bag,
+                lid=lid_t,
+                factories=factories,
+                centre=EMPTY5,
+                marker=-1,
+                boards=tuple(boards),
+                last=event,
+                ply=self.ply,
+            )
         bonuses = [(0, 0, 0)] * players
         for p in active:
             bonuses[p] = boards[p].bonuses()
             boards[p] = boards[p]._replace(score=boards[p].score + bonus_points(bonuses[p]))
         event = _with(event, bonuses=tuple(bonuses))
-        result = _final_outcome(tuple(boards), left, players, reason)
-        return AzulState(
-            players, state.seed, state.grey_wall, state.first_player, state.max_rounds, state.round, OVER,
-            starter, state.starter, rng, bag, lid_t, factories, EMPTY5, self.marker, tuple(boards), left, result, event,
-            (),
-        )  # fmt: skip
+        result = final_outcome(tuple(boards), left, players, ending)
+        return _replace(
+            state,
+            phase=OVER,
+            turn=starter,
+            rng=rng,
+            bag=bag,
+            lid=lid_t,
+            factories=factories,
+            centre=EMPTY5,
+            marker=self.marker,
+            boards=tuple(boards),
+            result=result,
+            last=event,
+            ply=self.ply,
+            _legal=(),
+        )
 
 
 def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
@@ -1138,29 +1119,12 @@ def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
     return replace(event, **changes)
 
 
-def _final_outcome(
-    boards: tuple[Board, ...], left: tuple[int, ...], players: int, why: str, names: Sequence[str] | None = None
-) -> Outcome:
+def final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, ending: Termination) -> Outcome:
     """Rank the remaining players by (score, complete rows); leavers come last, the latest leaver first."""
-    if names is None:
-        names = [name.capitalize() for name in seat_names(players)]
     active = [p for p in range(players) if p not in left]
     rows = {p: boards[p].complete_rows() for p in active}
     keys = tuple((1, boards[p].score, rows[p]) if p in rows else (0, left.index(p), 0) for p in range(players))
-    scores = tuple(board.score for board in boards)
-    best = max(scores[p] for p in active)
-    tied = [p for p in active if scores[p] == best]
-    most_rows = max(rows[p] for p in tied)
-    winners = [p for p in tied if rows[p] == most_rows]
-    if len(winners) > 1:
-        who = ", ".join(names[p] for p in winners[:-1]) + f" and {names[winners[-1]]}"
-        text = f"{who} share the victory with {best} points and {_plural(most_rows, 'complete row')} each"
-    elif len(tied) > 1:
-        others = max(rows[p] for p in tied if p != winners[0])
-        text = f"{names[winners[0]]} wins the tie at {best} points with more complete rows ({most_rows} to {others})"
-    else:
-        text = f"{names[winners[0]]} wins with {best} points"
-    return outcome_by_keys(keys, scores, f"{why}: {text}.")
+    return outcome_by_keys(keys, tuple(board.score for board in boards), ending)
 
 
 # -- starting and loading -------------------------------------------------------------
@@ -1190,9 +1154,23 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> AzulState:
     full_bag = (TILES_PER_COLOUR,) * 5
     factories, bag, lid, rng = fill_factories(full_bag, EMPTY5, generator.state, FACTORIES[players])
     return AzulState(
-        players, seed, opts["wall"] == "grey", first_option, opts["max_rounds"], 1, OFFER, first, first, rng,
-        bag, lid, factories, EMPTY5, -1, (EMPTY_BOARD,) * players,
-    )  # fmt: skip
+        players=players,
+        seed=seed,
+        grey_wall=opts["wall"] == "grey",
+        first_player=first_option,
+        max_rounds=opts["max_rounds"],
+        round=1,
+        phase=OFFER,
+        turn=first,
+        starter=first,
+        rng=rng,
+        bag=bag,
+        lid=lid,
+        factories=factories,
+        centre=EMPTY5,
+        marker=-1,
+        boards=(EMPTY_BOARD,) * players,
+    )
 
 
 def from_json(data: Mapping[str, Any]) -> AzulState:
@@ -1239,6 +1217,7 @@ _SPACE_VALUE = {letter: k for k, letter in enumerate(LETTERS)} | {".": -1, MARKE
 
 _ROW_COLOURS: dict[str, int] = {}
 # _SPREAD[mask] moves colour bit k of a 5-bit mask to bit 5 * k, the layout of ``Board.free``.
+_replace = keyword_replace(AzulState)
 _SPREAD = tuple(sum(1 << (5 * k) for k in range(5) if mask >> k & 1) for mask in range(32))
 
 
@@ -1348,12 +1327,36 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
     if phase != OVER and marker >= 0 and not carriers and marker not in left and len(boards[marker].floor) < 7:
         raise InvalidState("The first-player marker's holder does not have it on their floor line.")
 
-    result = None if data["result"] is None else Outcome.from_json(data["result"], players)
-    last = None if data["last"] is None else _event_from_json(data["last"], players, len(factories))
+    version = data["format"]
+    legacy = _legacy_termination if version == 1 else None
+    result = None if data["result"] is None else Outcome.from_json(data["result"], players, Termination, legacy)
+    last = None if data["last"] is None else _event_from_json(data["last"], players, len(factories), version)
+    # Format 1 did not count plies: such a game counts them from where it was saved.
+    ply = 0 if version == 1 else data["ply"]
+    if type(ply) is not int or ply < 0:
+        raise InvalidState("The saved ply count is impossible.")
     state = AzulState(
-        players, seed, grey, opts["first_player"], max_rounds, round_, phase, turn, starter, rng,
-        bag, lid, factories, centre, marker, boards, left, result, last,
-    )  # fmt: skip
+        players=players,
+        seed=seed,
+        grey_wall=grey,
+        first_player=opts["first_player"],
+        max_rounds=max_rounds,
+        round=round_,
+        phase=phase,
+        turn=turn,
+        starter=starter,
+        rng=rng,
+        bag=bag,
+        lid=lid,
+        factories=factories,
+        centre=centre,
+        marker=marker,
+        boards=boards,
+        left=left,
+        result=result,
+        last=last,
+        ply=ply,
+    )
     active = [p for p in range(players) if p not in left]
     if (phase == OVER) != (result is not None):
         raise InvalidState("The saved phase and result disagree.")
@@ -1378,13 +1381,13 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
     else:
         if not table_empty:
             raise InvalidState("The saved wall tiling still has tiles on the table.")
-        draft = _Tiling(state, boards, lid, marker)
+        draft = _Tiling(state, boards, lid, marker, state.ply)
         if draft.waiting() != turn or draft.placements or draft.discards:
             raise InvalidState("The saved wall tiling is not waiting for this player.")
     return state
 
 
-def _event_from_json(data: Any, players: int, factories: int) -> AzulEvent:
+def _event_from_json(data: Any, players: int, factories: int, version: int = SAVE_FORMAT) -> AzulEvent:
     """Rebuild the last ply's event, checking its ranges."""
     if not isinstance(data, Mapping):
         raise InvalidState("The saved last move is not an object.")
@@ -1411,7 +1414,9 @@ def _event_from_json(data: Any, players: int, factories: int) -> AzulEvent:
     if taken != to_line + to_floor + to_lid or taken > 4 * factories * 5:
         raise InvalidState("The saved last move's tile counts do not add up.")
     left = data["left"]
-    if not isinstance(left, str) or (move is None) != bool(left):
+    if version == 1 and isinstance(left, str) and left:
+        left = forfeit_kind(left)  # format 1 kept the bot's sentence ("Bo resigned.")
+    if not isinstance(left, str) or (move is None) != bool(left) or left not in ("", FORFEIT, TIMEOUT):
         raise InvalidState("The saved last move's leaving reason is malformed.")
     placements = []
     for item in _list(data["placements"], "placements"):
@@ -1449,9 +1454,20 @@ def _event_from_json(data: Any, players: int, factories: int) -> AzulEvent:
     if bonuses and (len(bonuses) != players or not round_ended):
         raise InvalidState("The saved bonuses are impossible.")
     return AzulEvent(
-        player, move, taken, to_line, to_floor, to_lid, data["marker"], tuple(placements), tuple(discards),
-        round_ended, penalties, tuple(bonuses), left,
-    )  # fmt: skip
+        player=player,
+        move=move,
+        taken=taken,
+        to_line=to_line,
+        to_floor=to_floor,
+        to_lid=to_lid,
+        marker=data["marker"],
+        placements=tuple(placements),
+        discards=tuple(discards),
+        round_ended=round_ended,
+        penalties=penalties,
+        bonuses=tuple(bonuses),
+        left=left,
+    )
 
 
 def _list(value: Any, what: str) -> list[Any]:

@@ -14,11 +14,13 @@ message a player can read, and never half-applies a move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 S = TypeVar("S")
+E = TypeVar("E", bound=StrEnum)
 
 
 class GameError(ValueError):
@@ -41,18 +43,25 @@ class InvalidState(GameError):
     """A serialised state is malformed or describes an impossible position."""
 
 
+# The two ways a player leaves a game, shared by every game's termination codes.
+FORFEIT = "forfeit"  # the player resigned (or left)
+TIMEOUT = "timeout"  # the player let their turn's deadline pass and another player claimed it
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended.
 
     ``winners`` are the players sharing first place (a two-player draw names
     both), ``places`` gives each player's finishing place (1 is first; tied
-    players share a place), and ``reason`` is a sentence for the players.
+    players share a place), and ``termination`` is the game's code for how it
+    ended (a member of the engine's ``Termination`` enum, e.g. ``target``).
+    Sentences for the players come from the text layer (:mod:`i18n`), not from here.
     """
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
-    reason: str
+    termination: StrEnum
     places: tuple[int, ...] = ()
 
     @property
@@ -60,34 +69,54 @@ class Outcome:
         """Tell whether every player shares first place."""
         return len(self.winners) == len(self.scores) > 1
 
+    def __str__(self) -> str:
+        """Describe the outcome in plain English for logs and the command line."""
+        return f"{self.termination}: winners {list(self.winners)}, scores {list(self.scores)}"
+
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-safe dict of this outcome."""
         return {
             "winners": list(self.winners),
             "scores": list(self.scores),
-            "reason": self.reason,
+            "termination": str(self.termination),
             "places": list(self.places),
         }
 
     @classmethod
-    def from_json(cls, data: Any, players: int) -> Outcome:
-        """Rebuild an outcome, rejecting anything malformed with :class:`InvalidState`."""
+    def from_json(
+        cls,
+        data: Any,
+        players: int,
+        codes: type[StrEnum],
+        legacy: Callable[[str], StrEnum] | None = None,
+    ) -> Outcome:
+        """Rebuild an outcome, rejecting anything malformed with :class:`InvalidState`.
+
+        ``codes`` is the game's termination enum; ``legacy`` maps the ``reason`` sentence of a
+        format-1 save to a code (given only when loading format 1).
+        """
         if not isinstance(data, Mapping):
             raise InvalidState("The saved result is not an object.")
         try:
             winners = tuple(int_list(data["winners"], "winners"))
             scores = tuple(int_list(data["scores"], "scores"))
             places = tuple(int_list(data.get("places", []), "places"))
-            reason = data["reason"]
+            if legacy is not None:
+                reason = data["reason"]
+                if not isinstance(reason, str) or not reason:
+                    raise InvalidState("The saved result has no reason.")
+                termination = legacy(reason)
+            else:
+                termination = codes(data["termination"])
         except KeyError as missing:
             raise InvalidState(f"The saved result lacks {missing}.") from None
-        if not isinstance(reason, str) or not reason:
-            raise InvalidState("The saved result has no reason.")
+        except ValueError:
+            raise InvalidState("The saved result's termination is not one of this game's.") from None
         if len(scores) != players or len(places) not in (0, players):
             raise InvalidState("The saved result does not match the number of players.")
         if not winners or any(not 0 <= w < players for w in winners) or len(set(winners)) != len(winners):
             raise InvalidState("The saved result names impossible winners.")
-        return cls(winners, scores, reason, places)
+        return cls(winners, scores, termination, places)
 
 
 def places_from_ranking(keys: tuple[Any, ...]) -> tuple[int, ...]:
@@ -95,11 +124,76 @@ def places_from_ranking(keys: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
 
 
-def outcome_by_keys(keys: tuple[Any, ...], scores: tuple[int, ...], reason: str) -> Outcome:
+def outcome_by_keys(keys: tuple[Any, ...], scores: tuple[int, ...], termination: StrEnum) -> Outcome:
     """Build an outcome where the players with the best key share first place."""
     places = places_from_ranking(keys)
     winners = tuple(i for i, place in enumerate(places) if place == 1)
-    return Outcome(winners, scores, reason, places)
+    return Outcome(winners, scores, termination, places)
+
+
+def places_for_winner(winner: int) -> tuple[int, int]:
+    """Return the finishing places of a two-player game that ``winner`` (0 or 1) won."""
+    return (1, 2) if winner == 0 else (2, 1)
+
+
+def win_for(winner: int, scores: tuple[int, ...], termination: StrEnum) -> Outcome:
+    """Return the outcome of a two-player game won by ``winner``."""
+    return Outcome((winner,), scores, termination, places_for_winner(winner))
+
+
+def draw_of_two(scores: tuple[int, ...], termination: StrEnum) -> Outcome:
+    """Return the outcome of a drawn two-player game."""
+    return Outcome((0, 1), scores, termination, (1, 1))
+
+
+def forfeit_kind(how: str) -> str:
+    """Return :data:`FORFEIT` or :data:`TIMEOUT` for a forfeit given as a code (or, from old logs, a sentence).
+
+    Move logs written before termination codes hold the bot's sentence ("Ana ran out of
+    time; Bo claimed the win."); only a lost deadline was worded with "ran out of time".
+    """
+    text = str(how).strip().lower()
+    if text in (FORFEIT, TIMEOUT):
+        return text
+    return TIMEOUT if "ran out of time" in text else FORFEIT
+
+
+def check_forfeit(result: Outcome | None, player: Any, players: int) -> None:
+    """Raise :class:`IllegalMove` unless ``player`` may leave now."""
+    if result is not None:
+        raise IllegalMove("The game is over.")
+    if type(player) is not int or not 0 <= player < players:
+        raise IllegalMove("There is no such player.")
+
+
+def forfeit_of_two(player: int, scores: tuple[int, ...], how: str, codes: type[E]) -> Outcome:
+    """Return the outcome when ``player`` of a two-player game leaves: the other wins."""
+    return win_for(1 - player, scores, codes(forfeit_kind(how)))
+
+
+def keyword_replace(cls: type[S]) -> Callable[..., S]:
+    """Return a fast keyword-only ``replace(state, **changes)`` for the frozen, slotted dataclass ``cls``.
+
+    Like :func:`dataclasses.replace`, but several times faster (the engines build a state on
+    every ply): fields not given are copied, except cache fields (names starting with ``_``),
+    which start empty (``None``) unless given.  Build the first state with the class's own
+    keyword constructor.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {"_MISSING": _MISSING, "_new": object.__new__, "_cls": cls}
+    lines = [f"def replace(self, *, {', '.join(f'{n}=_MISSING' for n in names)}):", "    new = _new(_cls)"]
+    for name in names:
+        namespace[f"_set{name}"] = cls.__dict__[name].__set__
+        kept = "None" if name.startswith("_") else f"self.{name}"
+        lines.append(f"    _set{name}(new, {kept} if {name} is _MISSING else {name})")
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)  # generated once per class, like the dataclass methods themselves
+    function: Callable[..., S] = namespace["replace"]
+    function.__doc__ = f"Return a copy of a {cls.__name__} with the given fields changed (keywords only)."
+    return function
+
+
+_MISSING: Any = object()
 
 
 def int_list(value: Any, what: str) -> list[int]:
@@ -129,6 +223,14 @@ class GameState(Protocol):
     def to_move(self) -> int | None:
         """Index of the player to move; ``None`` once the game is over."""
 
+    @property
+    def ply(self) -> int:
+        """How many plies have been played so far."""
+
+    @property
+    def last_event(self) -> Any:
+        """What the last ply did, as a frozen value with ``to_json()`` (``None`` before the first ply)."""
+
     def legal_moves(self) -> tuple[Any, ...]:
         """Every legal move, sorted, without duplicates; empty exactly when over."""
 
@@ -141,17 +243,14 @@ class GameState(Protocol):
     def play(self, move: Any) -> GameState:
         """Return the state after ``move`` (a move value or its text)."""
 
-    def forfeit(self, player: int, reason: str) -> GameState:
-        """Return the state after ``player`` leaves the game (resignation, lost deadline)."""
+    def forfeit(self, player: int, how: str = FORFEIT) -> GameState:
+        """Return the state after ``player`` leaves the game: ``how`` is ``forfeit`` (resigned) or ``timeout``."""
 
     def scores(self) -> tuple[int, ...]:
         """One int per player."""
 
     def outcome(self) -> Outcome | None:
         """``None`` while the game runs; how it ended otherwise."""
-
-    def last_summary(self, names: Sequence[str] | None = None) -> str:
-        """One line saying what the last ply did, for the chat, naming players by ``names`` if given."""
 
     def board_text(self) -> str:
         """The position as plain text, for the command-line tool and the logs."""
@@ -236,9 +335,15 @@ def load_saved(title: str, loader: Callable[[Mapping[str, Any]], S], data: Mappi
         raise InvalidState(f"The saved {title} game is damaged ({type(exc).__name__}).") from None
 
 
+# Save format 2 (issue 14) stores termination codes instead of sentences; format 1 still loads.
+SAVE_FORMAT = 2
+SAVE_FORMATS = (1, 2)
+
+
 def saved_options(data: Any, game: str, title: str) -> Mapping[str, Any]:
-    """Check that ``data`` is a save of ``game`` in format 1 and return its options object."""
-    if not isinstance(data, Mapping) or data.get("game") != game or data.get("format") != 1:
+    """Check that ``data`` is a save of ``game`` (format 1 or 2) and return its options object."""
+    version = data.get("format") if isinstance(data, Mapping) else None
+    if type(version) is not int or version not in SAVE_FORMATS or data.get("game") != game:
         raise InvalidState(f"That is not a saved {title} game.")
     options = data["options"]
     if not isinstance(options, Mapping):

@@ -27,24 +27,34 @@ moves ``place b3`` and ``move a3 c3``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engines.base import (
+    FORFEIT,
+    SAVE_FORMAT,
+    TIMEOUT,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
     InvalidState,
     OptionSpec,
     Outcome,
+    check_forfeit,
     check_players,
     check_seed,
+    draw_of_two,
+    forfeit_kind,
+    forfeit_of_two,
     int_list,
+    keyword_replace,
     load_saved,
     outcome_by_keys,
     resolve_options,
     saved_options,
+    win_for,
 )
 
 SEATS = ("light", "dark")
@@ -132,6 +142,27 @@ class Geometry:
 GEOMETRY = {size: Geometry(size) for size in (4, 5)}
 
 
+class Termination(StrEnum):
+    """How a game of Pond ends."""
+
+    TARGET = "target"  # a player reached the target (more scored pieces wins; equal is a draw)
+    ELIMINATION = "elimination"  # the player to move had no legal action and lost
+    MOVE_LIMIT = "move_limit"  # the max_plies safety limit: a draw
+    FORFEIT = FORFEIT  # a player resigned
+    TIMEOUT = TIMEOUT  # a player let the deadline pass
+
+
+def _legacy_termination(reason: str) -> Termination:
+    """Return the code of a format-1 result sentence."""
+    if reason.startswith("The target of"):
+        return Termination.TARGET
+    if "has no legal action" in reason or "eliminated" in reason:
+        return Termination.ELIMINATION
+    if reason.startswith("Ended by the move limit"):
+        return Termination.MOVE_LIMIT
+    return Termination(forfeit_kind(reason))
+
+
 class PondMove(NamedTuple):
     """A Pond action: ``frm`` is -1 for placing an egg on ``to``."""
 
@@ -151,6 +182,7 @@ class PondEvent:
     gains: tuple[int, int]
 
     def to_json(self) -> dict[str, Any]:
+        """Return a JSON-safe dict of this event."""
         return {
             "player": self.player,
             "move": list(self.move),
@@ -159,6 +191,11 @@ class PondEvent:
             "scored": [list(pair) for pair in self.scored],
             "gains": list(self.gains),
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> PondEvent:
+        """Rebuild an event saved by :meth:`to_json` (on the largest board); raise :class:`InvalidState`."""
+        return _event_from_json(data, GEOMETRY[5])
 
 
 _CELL = r"([a-z])\s*(\d{1,2})"
@@ -191,6 +228,11 @@ class PondState:
     # -- reading the position -------------------------------------------------
 
     @property
+    def last_event(self) -> PondEvent | None:
+        """Return what the last ply did (``None`` before the first)."""
+        return self.last
+
+    @property
     def geometry(self) -> Geometry:
         return GEOMETRY[self.size]
 
@@ -209,6 +251,10 @@ class PondState:
 
     def options(self) -> dict[str, Any]:
         return {"variant": self.variant, "spawn": self.spawn_size, "target": self.target, "max_plies": self.max_plies}
+
+    def can_act(self, player: int) -> bool:
+        """Tell whether ``player`` would have a legal action on this board (the elimination rule)."""
+        return bool(_moves_for(self.board, self.spawn, player, self.size))
 
     def legal_moves(self) -> tuple[PondMove, ...]:
         legal = self._legal
@@ -315,19 +361,24 @@ class PondState:
         result: Outcome | None = None
         legal: tuple[PondMove, ...] = ()
         if scored_t[0] >= self.target or scored_t[1] >= self.target:
-            result = outcome_by_keys(scored_t, scored_t, _target_reason(scored_t, self.target))
+            result = outcome_by_keys(scored_t, scored_t, Termination.TARGET)
         elif ply >= self.max_plies:
-            result = Outcome((0, 1), scored_t, f"Ended by the move limit ({self.max_plies} plies): a draw.", (1, 1))
+            result = draw_of_two(scored_t, Termination.MOVE_LIMIT)
         else:
             legal = _moves_for(board_t, spawn_t, nxt, self.size)
             if not legal:
-                winner = player
-                reason = f"{SEATS[nxt].capitalize()} has no legal action and is eliminated: {SEATS[winner]} wins."
-                result = Outcome((winner,), scored_t, reason, (1, 2) if winner == 0 else (2, 1))
-        return PondState(
-            self.variant, self.size, self.spawn_size, self.target, self.max_plies, self.seed,
-            board_t, spawn_t, scored_t, nxt, ply, result, event, legal,
-        )  # fmt: skip
+                result = win_for(player, scored_t, Termination.ELIMINATION)
+        return _replace(
+            self,
+            board=board_t,
+            spawn=spawn_t,
+            scored=scored_t,
+            turn=nxt,
+            ply=ply,
+            result=result,
+            last=event,
+            _legal=legal,
+        )
 
     def _check(self, move: PondMove) -> None:
         if self.result is not None:
@@ -357,39 +408,12 @@ class PondState:
         if face == 2 and move.to not in geo.frog[move.frm]:
             raise IllegalMove("A frog moves one or two cells in a straight line up, down, left or right.")
 
-    def forfeit(self, player: int, reason: str) -> PondState:
-        if self.result is not None:
-            raise IllegalMove("The game is over.")
-        if player not in (0, 1):
-            raise IllegalMove("There is no such player.")
-        winner = 1 - player
-        result = Outcome((winner,), self.scored, reason, (1, 2) if winner == 0 else (2, 1))
-        return PondState(
-            self.variant, self.size, self.spawn_size, self.target, self.max_plies, self.seed,
-            self.board, self.spawn, self.scored, self.turn, self.ply, result, self.last, (),
-        )  # fmt: skip
+    def forfeit(self, player: int, how: str = FORFEIT) -> PondState:
+        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins."""
+        check_forfeit(self.result, player, 2)
+        return _replace(self, result=forfeit_of_two(player, self.scored, how, Termination), _legal=())
 
     # -- text -----------------------------------------------------------------
-
-    def last_summary(self, names: Sequence[str] | None = None) -> str:
-        """Say what the last ply did; ``names`` are the players' display names (default: the seats)."""
-        event = self.last
-        if event is None:
-            return "The game has begun."
-        players = names or [seat.capitalize() for seat in SEATS]
-        cell = GEOMETRY[self.size].names
-        who = players[event.player]
-        if event.move.frm < 0:
-            parts = [f"{who} placed an egg on {cell[event.move.to]}"]
-        else:
-            kind = FACES[FACE[event.actor]]
-            parts = [f"{who} moved a {kind} from {cell[event.move.frm]} to {cell[event.move.to]}"]
-        if event.developed:
-            parts.append("developed " + ", ".join(cell[c] for c in event.developed))
-        if event.scored:
-            gains = " and ".join(f"{players[p]} +{g}" for p, g in enumerate(event.gains) if g)
-            parts.append(f"scored {', '.join(cell[c] for c, _ in event.scored)} ({gains})")
-        return "; ".join(parts) + "."
 
     def board_text(self) -> str:
         files = "abcde"[: self.size]
@@ -406,7 +430,7 @@ class PondState:
         size = self.size
         return {
             "game": "pond",
-            "format": 1,
+            "format": SAVE_FORMAT,
             "seed": self.seed,
             "options": self.options(),
             "board": [[piece_code(self.board[r * size + f]) for f in range(size)] for r in range(size)],
@@ -435,14 +459,6 @@ def _moves_for(board: tuple[int, ...], spawn: tuple[int, int], player: int, size
     return tuple(moves)
 
 
-def _target_reason(scored: tuple[int, int], target: int) -> str:
-    light, dark = scored
-    if light == dark:
-        return f"The target of {target} was reached and the scores are level at {light}: a draw."
-    winner = 0 if light > dark else 1
-    return f"The target of {target} was reached: {SEATS[winner]} wins {max(scored)} to {min(scored)}."
-
-
 def new(players: int = 2, seed: int = 0, **options: Any) -> PondState:
     """Start a game of Pond; options: ``variant``, ``spawn``, ``target``, ``max_plies``."""
     check_players(players, 2, 2)
@@ -452,17 +468,17 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> PondState:
     spawn = opts["spawn"] if opts["spawn"] is not None else spawn
     target = opts["target"] if opts["target"] is not None else target
     return PondState(
-        opts["variant"],
-        size,
-        spawn,
-        target,
-        opts["max_plies"],
-        seed,
-        (EMPTY,) * (size * size),
-        (spawn, spawn),
-        (0, 0),
-        0,
-        0,
+        variant=opts["variant"],
+        size=size,
+        spawn_size=spawn,
+        target=target,
+        max_plies=opts["max_plies"],
+        seed=seed,
+        board=(EMPTY,) * (size * size),
+        spawn=(spawn, spawn),
+        scored=(0, 0),
+        turn=0,
+        ply=0,
     )
 
 
@@ -496,14 +512,21 @@ def _from_json(data: Mapping[str, Any]) -> PondState:
             raise InvalidState("The saved board holds a set that should have scored.")
     if not 0 <= ply <= state.max_plies or turn != ply % 2:
         raise InvalidState("The saved turn and ply count disagree.")
-    result = None if data["result"] is None else Outcome.from_json(data["result"], 2)
+    legacy = _legacy_termination if data["format"] == 1 else None
+    result = None if data["result"] is None else Outcome.from_json(data["result"], 2, Termination, legacy)
     last = None if data["last"] is None else _event_from_json(data["last"], geo)
     if last is not None and ply == 0:
         raise InvalidState("The saved last move does not match the ply count.")
-    state = PondState(
-        state.variant, size, state.spawn_size, state.target, state.max_plies, state.seed,
-        board, (spawn[0], spawn[1]), (scored[0], scored[1]), turn, ply, result, last,
-    )  # fmt: skip
+    state = _replace(
+        state,
+        board=board,
+        spawn=(spawn[0], spawn[1]),
+        scored=(scored[0], scored[1]),
+        turn=turn,
+        ply=ply,
+        result=result,
+        last=last,
+    )
     if result is None:
         over = max(scored) >= state.target or ply >= state.max_plies or not state.legal_moves()
         if over:
@@ -542,6 +565,9 @@ def _event_from_json(data: Any, geo: Geometry) -> PondEvent:
     if not ok:
         raise InvalidState("The saved last move is impossible.")
     return PondEvent(player, PondMove(move[0], move[1]), actor, tuple(developed), pairs, (gains[0], gains[1]))
+
+
+_replace = keyword_replace(PondState)
 
 
 def seat_names(players: int) -> tuple[str, ...]:

@@ -34,20 +34,24 @@ first) and ``pass``.
 >>> [state.cell_name(c) for c in state.path("c3-e5")]
 ['c3', 'e5']
 >>> after = state.play("c3-e5 x1-3")
->>> after.outcome().reason
-'Blue removed all their pieces: blue wins.'
+>>> after.outcome().termination, after.outcome().winners
+(<Termination.CLEARED: 'cleared'>, (0,))
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import pairwise
 from typing import Any, NamedTuple
 
 from engines.base import (
+    FORFEIT,
+    SAVE_FORMAT,
+    TIMEOUT,
     GameError,
     GameSpec,
     IllegalMove,
@@ -56,12 +60,18 @@ from engines.base import (
     InvalidState,
     OptionSpec,
     Outcome,
+    check_forfeit,
     check_players,
     check_seed,
+    draw_of_two,
+    forfeit_kind,
+    forfeit_of_two,
     int_list,
+    keyword_replace,
     load_saved,
     resolve_options,
     saved_options,
+    win_for,
 )
 from engines.rng import Rng
 
@@ -99,6 +109,35 @@ OPTIONS = (
     OptionSpec("draw_plies", DEFAULT_DRAW_PLIES, "Turns in a row without a removal that draw the game.", None, 1, 1000),
     OptionSpec("draw_count", "plies", "Count draw_plies in plies (one player's turn) or full moves.", DRAW_COUNTS),
 )
+
+
+class Termination(StrEnum):
+    """How a game of Querni ends."""
+
+    CLEARED = "cleared"  # the mover removed their last piece and wins
+    STRANDED = "stranded"  # (any_stranded) the mover's removal left a number in a run under three: they lose
+    NO_TRIPLE = "no_triple"  # (no_triple_left) the mover's removal left no three consecutive numbers: they lose
+    NO_REMOVAL = "no_removal"  # draw_plies turns (or full moves) without a removal: a draw
+    FORFEIT = FORFEIT  # a player resigned
+    TIMEOUT = TIMEOUT  # a player let the deadline pass
+
+
+def _legacy_termination(reason: str) -> Termination:
+    """Return the code of a format-1 result sentence."""
+    if "removed all their pieces" in reason:
+        return Termination.CLEARED
+    if "'s removal stranded" in reason:
+        return Termination.STRANDED
+    if "'s removal left no three consecutive numbers" in reason:
+        return Termination.NO_TRIPLE
+    if reason.startswith("No chain was removed"):
+        return Termination.NO_REMOVAL
+    return Termination(forfeit_kind(reason))
+
+
+# Verdicts of :func:`judge_removal`.
+STRANDS, SAFE, WINS = -1, 0, 1
+
 
 # -- the board ------------------------------------------------------------------
 #
@@ -302,29 +341,55 @@ def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tu
     return tuple(out)
 
 
-def _runs(where: tuple[int, ...] | list[int], base: int) -> list[tuple[int, int]]:
-    """Return the maximal runs ``(lo, hi)`` of consecutive numbers the colour still has on the board."""
-    runs: list[tuple[int, int]] = []
-    lo = 0
+def present_numbers(where: tuple[int, ...] | list[int], colour: int) -> int:
+    """Return a mask of ``colour``'s numbers still on the board: bit ``n - 1`` for number ``n``."""
+    base = colour * PIECES
+    mask = 0
+    for n in range(1, PIECES + 1):
+        if where[base + n] >= 0:
+            mask |= 1 << (n - 1)
+    return mask
+
+
+def short_runs(present: int) -> tuple[int, ...]:
+    """Return the numbers of ``present`` (a mask) standing in a run of consecutive numbers shorter than a chain."""
+    short: list[int] = []
+    run: list[int] = []
     for n in range(1, PIECES + 2):
-        present = n <= PIECES and where[base + n] >= 0
-        if present and not lo:
-            lo = n
-        elif not present and lo:
-            runs.append((lo, n - 1))
-            lo = 0
-    return runs
+        if n <= PIECES and present >> (n - 1) & 1:
+            run.append(n)
+            continue
+        if 0 < len(run) < MIN_CHAIN:
+            short.extend(run)
+        run = []
+    return tuple(short)
+
+
+def has_chain_left(present: int) -> bool:
+    """Tell whether ``present`` (a mask) still holds three consecutive numbers."""
+    return bool(present & present >> 1 & present >> 2)
+
+
+def judge_removal(present: int, lo: int, hi: int, isolation: str) -> int:
+    """Judge removing ``lo..hi`` from the numbers in ``present``: :data:`WINS`, :data:`SAFE` or :data:`STRANDS`.
+
+    Clearing the board wins (checked first); otherwise, under ``any_stranded`` a number left
+    in a run shorter than a chain loses, under ``no_triple_left`` having no chain left loses.
+    """
+    left = present & ~(((1 << (hi - lo + 1)) - 1) << (lo - 1))
+    if not left:
+        return WINS
+    if isolation == "any_stranded":
+        return STRANDS if short_runs(left) else SAFE
+    return SAFE if has_chain_left(left) else STRANDS
 
 
 def _stranding(where: tuple[int, ...] | list[int], base: int, isolation: str) -> tuple[int, ...] | None:
     """Return the numbers that doom a removal under ``isolation`` (empty if none single out), or None if safe."""
-    runs = _runs(where, base)
+    present = present_numbers(where, base // PIECES)
     if isolation == "any_stranded":
-        short = [n for lo, hi in runs if hi - lo + 1 < MIN_CHAIN for n in range(lo, hi + 1)]
-        return tuple(short) if short else None
-    if any(hi - lo + 1 >= MIN_CHAIN for lo, hi in runs):
-        return None
-    return ()
+        return short_runs(present) or None
+    return None if has_chain_left(present) else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +429,11 @@ class QuerniEvent:
             "removed": [list(pair) for pair in self.removed],
             "counter": self.counter,
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> QuerniEvent:
+        """Rebuild an event saved by :meth:`to_json`; raise :class:`InvalidState` if malformed."""
+        return _event_from_json(data)
 
 
 _SQUARE = r"([a-z])\s*(\d{1,2})"
@@ -406,6 +476,26 @@ class QuerniState:
     players = 2
 
     # -- reading the position -------------------------------------------------
+
+    @property
+    def last_event(self) -> QuerniEvent | None:
+        """Return what the last ply did (``None`` before the first)."""
+        return self.last
+
+    def short_runs(self, colour: int) -> tuple[int, ...]:
+        """Return ``colour``'s remaining numbers that stand in a run of consecutive numbers shorter than a chain."""
+        return short_runs(present_numbers(self.where(), colour))
+
+    def has_chain_left(self, colour: int) -> bool:
+        """Tell whether ``colour`` still has three consecutive numbers on the board."""
+        return has_chain_left(present_numbers(self.where(), colour))
+
+    def stranded(self, colour: int) -> tuple[int, ...]:
+        """Return the numbers whose stranding lost ``colour`` the game (a ``stranded`` ending), else ``()``."""
+        result = self.result
+        if result is None or result.termination != Termination.STRANDED or colour in result.winners:
+            return ()
+        return self.short_runs(colour)
 
     @property
     def to_move(self) -> int | None:
@@ -584,37 +674,29 @@ class QuerniState:
         else:
             counter = self.counter + 1
             if counter >= self.draw_limit:
-                result = Outcome((0, 1), removed, self._draw_reason(), (1, 1))
+                result = draw_of_two(removed, Termination.NO_REMOVAL)
         event = QuerniEvent(player, move, number, path, gone, counter)
-        return QuerniState(
-            self.seed, self.layout, self.isolation, self.draw_plies, self.draw_count,
-            tuple(board), removed, counter, 1 - player, self.ply + 1, result, event,
-            None if result is None else (), tuple(where),
-        )  # fmt: skip
+        return _replace(
+            self,
+            board=tuple(board),
+            removed=removed,
+            counter=counter,
+            turn=1 - player,
+            ply=self.ply + 1,
+            result=result,
+            last=event,
+            _legal=None if result is None else (),
+            _where=tuple(where),
+        )
 
     def _after_removal(self, where: list[int], removed: tuple[int, int], player: int) -> Outcome | None:
         """Judge a removal by ``player``: clearing wins (checked first), stranding loses."""
-        who = SEATS[player]
-        other = 1 - player
-        places = (1, 2) if player == 0 else (2, 1)
         if removed[player] == PIECES:
-            return Outcome((player,), removed, f"{who.capitalize()} removed all their pieces: {who} wins.", places)
+            return win_for(player, removed, Termination.CLEARED)
         doomed = _stranding(where, player * PIECES, self.isolation)
         if doomed is None:
             return None
-        if doomed:
-            numbers = ", ".join(str(n) for n in doomed)
-            why = f"stranded {numbers}, which can never form a chain again"
-        else:
-            why = "left no three consecutive numbers"
-        reason = f"{who.capitalize()}'s removal {why}: {SEATS[other]} wins."
-        return Outcome((other,), removed, reason, (places[1], places[0]))
-
-    def _draw_reason(self) -> str:
-        """Say why the game was drawn."""
-        if self.draw_count == "moves":
-            return f"No chain was removed for {self.draw_plies} full moves: a draw."
-        return f"No chain was removed for {self.draw_plies} plies: a draw."
+        return win_for(1 - player, removed, Termination.STRANDED if doomed else Termination.NO_TRIPLE)
 
     def _check_piece_move(self, move: QuerniMove) -> None:
         """Raise :class:`IllegalMove` unless the player to move can move ``move.frm`` to ``move.to``."""
@@ -668,50 +750,19 @@ class QuerniState:
                 return IllegalMove(f"Your {n + 1} does not touch your {n}{moved}, so {lo}-{hi} is not a chain.")
         return IllegalMove("That turn is not allowed here.")
 
-    def forfeit(self, player: int, reason: str) -> QuerniState:
-        """Return the state after ``player`` leaves the game; the other player wins."""
-        if self.result is not None:
-            raise IllegalMove("The game is over.")
-        if player not in (0, 1):
-            raise IllegalMove("There is no such player.")
-        winner = 1 - player
-        result = Outcome((winner,), self.removed, reason, (1, 2) if winner == 0 else (2, 1))
-        return QuerniState(
-            self.seed, self.layout, self.isolation, self.draw_plies, self.draw_count,
-            self.board, self.removed, self.counter, self.turn, self.ply, result, self.last, (), self._where,
-        )  # fmt: skip
+    def forfeit(self, player: int, how: str = FORFEIT) -> QuerniState:
+        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins."""
+        check_forfeit(self.result, player, 2)
+        result = forfeit_of_two(player, self.removed, how, Termination)
+        return _replace(self, result=result, _legal=(), _where=self._where)
 
     # -- text -----------------------------------------------------------------
 
-    def counter_text(self) -> str:
-        """Return how close the draw is, e.g. ``4 of 30 plies without a removal``."""
+    def _counter_text(self) -> str:
+        """Say how close the draw is, in English, for the command line and the logs."""
         if self.draw_count == "moves":
             return f"{self.counter} plies without a removal (a draw after {self.draw_plies} full moves)"
         return f"{self.counter} of {self.draw_plies} plies without a removal"
-
-    def last_summary(self, names: Sequence[str] | None = None) -> str:
-        """Return one line saying what the last ply did."""
-        event = self.last
-        if event is None:
-            if self.result is not None:
-                return self.result.reason
-            return "The game has begun: blue moves first."
-        who = names[event.player] if names else SEATS[event.player].capitalize()
-        parts = []
-        if event.path:
-            route = "-".join(NAMES[c] for c in event.path)
-            verb = "jumped" if event.jumped else "moved"
-            parts.append(f"{who} {verb} {event.piece} {route}")
-        if event.removed:
-            squares = " ".join(NAMES[c] for _, c in event.removed)
-            lo, hi = event.removed[0][0], event.removed[-1][0]
-            parts.append(f"{'and' if parts else who} removed the chain {lo}-{hi} ({squares})")
-        if not parts:
-            parts.append(f"{who} passed")
-        line = " ".join(parts) + f"; {self.counter_text()}."
-        if self.result is not None:
-            line += f" {self.result.reason}"
-        return line
 
     def board_text(self) -> str:
         """Return the position as text, rank 7 at the top."""
@@ -722,7 +773,7 @@ class QuerniState:
         lines.append(" " + "".join(f"{f:>4}" for f in FILES))
         whose = "game over" if self.result is not None else f"{SEATS[self.turn]} to move"
         lines.append(
-            f"removed: blue {self.removed[0]}, red {self.removed[1]} of {PIECES}; {self.counter_text()}; {whose}"
+            f"removed: blue {self.removed[0]}, red {self.removed[1]} of {PIECES}; {self._counter_text()}; {whose}"
         )
         return "\n".join(lines)
 
@@ -730,7 +781,7 @@ class QuerniState:
         """Return a JSON-safe dict from which :func:`from_json` rebuilds this state exactly."""
         return {
             "game": "querni",
-            "format": 1,
+            "format": SAVE_FORMAT,
             "seed": self.seed,
             "options": self.options(),
             "board": [[piece_code(v) for v in self.board[r * WIDTH : (r + 1) * WIDTH]] for r in range(HEIGHT)],
@@ -820,7 +871,18 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> QuerniState:
         if value:
             on_board[COLOUR[value]] += 1
     removed = (PIECES - on_board[0], PIECES - on_board[1])
-    return QuerniState(seed, layout, opts["isolation"], opts["draw_plies"], opts["draw_count"], board, removed, 0, 0, 0)
+    return QuerniState(
+        seed=seed,
+        layout=layout,
+        isolation=opts["isolation"],
+        draw_plies=opts["draw_plies"],
+        draw_count=opts["draw_count"],
+        board=board,
+        removed=removed,
+        counter=0,
+        turn=0,
+        ply=0,
+    )
 
 
 def from_json(data: Mapping[str, Any]) -> QuerniState:
@@ -861,16 +923,14 @@ def _from_json(data: Mapping[str, Any]) -> QuerniState:
         raise InvalidState("The saved board is not this game's start.")
     if not 0 <= counter <= min(ply, start.draw_limit):
         raise InvalidState("The saved draw counter is out of range.")
-    result = None if data["result"] is None else Outcome.from_json(data["result"], 2)
-    last = None if data["last"] is None else _event_from_json(data["last"], board)
+    legacy = _legacy_termination if data["format"] == 1 else None
+    result = None if data["result"] is None else Outcome.from_json(data["result"], 2, Termination, legacy)
+    last = None if data["last"] is None else _check_event(_event_from_json(data["last"]), board)
     if (last is None) != (ply == 0):
         raise InvalidState("The saved last move does not match the ply count.")
     if last is not None and (last.player != 1 - turn or last.counter != counter):
         raise InvalidState("The saved last move does not match the turn or the draw counter.")
-    state = QuerniState(
-        start.seed, start.layout, start.isolation, start.draw_plies, start.draw_count,
-        board, removed, counter, turn, ply, result, last,
-    )  # fmt: skip
+    state = _replace(start, board=board, removed=removed, counter=counter, turn=turn, ply=ply, result=result, last=last)
     if result is None:
         over = counter >= state.draw_limit or PIECES in removed
         if last is not None and last.removed:
@@ -882,8 +942,8 @@ def _from_json(data: Mapping[str, Any]) -> QuerniState:
     return state
 
 
-def _event_from_json(data: Any, board: tuple[int, ...]) -> QuerniEvent:
-    """Rebuild the last ply's event and check it against the board it produced."""
+def _event_from_json(data: Any) -> QuerniEvent:
+    """Rebuild a saved event, checking its shape and ranges (the board is checked by :func:`_check_event`)."""
     if not isinstance(data, Mapping):
         raise InvalidState("The saved last move is not an object.")
     player, piece, counter = data["player"], data["piece"], data["counter"]
@@ -893,10 +953,17 @@ def _event_from_json(data: Any, board: tuple[int, ...]) -> QuerniEvent:
     if not isinstance(pairs, list) or any(not isinstance(p, list) or len(p) != 2 for p in pairs):
         raise InvalidState("The saved removed chain is malformed.")
     removed = tuple((p[0], p[1]) for p in (int_list(p, "removed piece") for p in pairs))
-    bad = InvalidState("The saved last move is impossible.")
     if player not in (0, 1) or type(piece) is not int or type(counter) is not int or len(move) != 4:
-        raise bad
+        raise InvalidState("The saved last move is impossible.")
     frm, to, lo, hi = move
+    return QuerniEvent(player, QuerniMove(frm, to, lo, hi), piece, tuple(path), removed, counter)
+
+
+def _check_event(event: QuerniEvent, board: tuple[int, ...]) -> QuerniEvent:
+    """Check the last ply's event against the board it produced; return it."""
+    bad = InvalidState("The saved last move is impossible.")
+    player, piece, counter, path, removed = event.player, event.piece, event.counter, event.path, event.removed
+    frm, to, lo, hi = event.move
     if frm >= 0:
         if not (frm < CELLS and 0 <= to < CELLS and 1 <= piece <= PIECES and len(path) >= 2):
             raise bad
@@ -922,7 +989,10 @@ def _event_from_json(data: Any, board: tuple[int, ...]) -> QuerniEvent:
             raise bad
     elif lo != -1 or hi != -1 or removed or counter < 1:
         raise bad
-    return QuerniEvent(player, QuerniMove(frm, to, lo, hi), piece, tuple(path), removed, counter)
+    return event
+
+
+_replace = keyword_replace(QuerniState)
 
 
 def seat_names(players: int) -> tuple[str, ...]:

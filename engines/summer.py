@@ -34,8 +34,8 @@ board; a move is ``c2-c3`` (lenient input: ``C2 c3``, ``c2 - c3``).
 
 >>> state = new(size=3, weights=[1, 2, 3], black_weights=[3, 1, 2], terrain=["...", "+-+", "..."])
 >>> state = state.play("C1 b2")
->>> state.last_summary()
-'White moved c1-b2 (3) to a minus cell: now 2.'
+>>> state.last_event.action, state.last_event.weight, state.last_event.result
+('moved', 3, 2)
 >>> state.move_text(state.legal_moves()[0]), state.scores()
 ('a3-a2', (0, 0))
 """
@@ -45,10 +45,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import chain, compress
 from typing import Any, NamedTuple
 
 from engines.base import (
+    FORFEIT,
+    SAVE_FORMAT,
+    TIMEOUT,
     GameSpec,
     IllegalMove,
     InvalidMoveText,
@@ -56,8 +60,13 @@ from engines.base import (
     InvalidState,
     OptionSpec,
     Outcome,
+    check_forfeit,
     check_players,
     check_seed,
+    forfeit_kind,
+    forfeit_of_two,
+    int_list,
+    keyword_replace,
     load_saved,
     outcome_by_keys,
     resolve_options,
@@ -97,6 +106,34 @@ OPTIONS = (
     OptionSpec("black_weights", None, "Black's starting weights in file order, a permutation of White's."),
     OptionSpec("terrain", None, "One string of +, - and . per rank, rank 1 first (default: drawn and mirrored)."),
 )
+
+
+class Termination(StrEnum):
+    """How a game of Summer ends (every natural ending scores the goal rows; higher wins)."""
+
+    BLACK_ARRIVED = "black_arrived"  # (i) every Black piece stands on rank 1
+    BLACK_GONE = "black_gone"  # (i) Black has no pieces left
+    LAST_MOVE = "last_move"  # (iii) White had arrived and Black made its one last move
+    WHITE_HOME = "white_home"  # (iii) Black's move left every White piece on rank N (it removed the last one away)
+    WHITE_GONE = "white_gone"  # (iii) Black's move removed White's last piece
+    MOVE_LIMIT = "move_limit"  # the max_plies safety limit scored the position as it stood
+    FORFEIT = FORFEIT  # a player resigned
+    TIMEOUT = TIMEOUT  # a player let the deadline pass
+
+
+def _legacy_termination(reason: str) -> Termination:
+    """Return the code of a format-1 result sentence."""
+    for start, code in (
+        ("All Black pieces have reached rank 1", Termination.BLACK_ARRIVED),
+        ("Black has no pieces left", Termination.BLACK_GONE),
+        ("Black has made its last move", Termination.LAST_MOVE),
+        ("Black's move left every White piece on rank", Termination.WHITE_HOME),
+        ("White has no pieces left", Termination.WHITE_GONE),
+        ("Ended by the move limit", Termination.MOVE_LIMIT),
+    ):
+        if reason.startswith(start):
+            return code
+    return Termination(forfeit_kind(reason))
 
 
 class SummerMove(NamedTuple):
@@ -230,18 +267,34 @@ class SummerEvent:
     result: int
     zeroed: bool
 
-    def to_json(self, names: tuple[str, ...]) -> dict[str, Any]:
-        """Return a JSON-safe dict of this event; ``names`` are the board's cell names."""
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-safe dict of this event (cells as indexes, pieces as signed weights)."""
         return {
             "player": self.player,
-            "move": f"{names[self.move.frm]}-{names[self.move.to]}",
+            "move": list(self.move),
             "weight": self.weight,
-            "resident": piece_code(self.resident),
+            "resident": self.resident,
             "action": self.action,
             "modifier": self.modifier,
-            "result": piece_code(self.result),
+            "result": self.result,
             "zeroed": self.zeroed,
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> SummerEvent:
+        """Rebuild an event saved by :meth:`to_json`; raise :class:`InvalidState` if malformed."""
+        if not isinstance(data, Mapping):
+            raise InvalidState("The saved last move is not an object.")
+        move = int_list(data["move"], "last move")
+        fields = [data[k] for k in ("player", "weight", "resident", "modifier", "result")]
+        if len(move) != 2 or any(type(v) is not int for v in fields) or type(data["zeroed"]) is not bool:
+            raise InvalidState("The saved last move is malformed.")
+        if data["action"] not in ACTIONS:
+            raise InvalidState("The saved last move is malformed.")
+        player, weight, resident, modifier, result = fields
+        return cls(
+            player, SummerMove(move[0], move[1]), weight, resident, data["action"], modifier, result, data["zeroed"]
+        )
 
 
 _CELL = r"([a-z])\s*(\d{1,2})"
@@ -289,6 +342,11 @@ class SummerState:
         return None if self.result is not None else self.turn
 
     @property
+    def last_event(self) -> SummerEvent | None:
+        """Return what the last ply did (``None`` before the first)."""
+        return self.last
+
+    @property
     def white_arrived(self) -> bool:
         """Tell whether every White piece stands on rank N (true when White has none)."""
         size = self.size
@@ -317,6 +375,22 @@ class SummerState:
     def pieces(self) -> tuple[tuple[int, int] | None, ...]:
         """Return ``(colour, weight)`` or ``None`` for every cell, in cell order (for the renderer)."""
         return tuple(None if v == 0 else (0, v) if v > 0 else (1, -v) for v in self.board)
+
+    def board_before(self) -> tuple[int, ...]:
+        """Return the board as it was before the last ply (the event says what stood on both cells)."""
+        event = self.last
+        if event is None:
+            return self.board
+        before = list(self.board)
+        before[event.move.frm] = event.weight if event.player == 0 else -event.weight
+        before[event.move.to] = event.resident
+        return tuple(before)
+
+    def goal_gains(self) -> tuple[int, int]:
+        """Return how much the last ply changed each side's goal-row total (the score)."""
+        then = _goal_totals(self.board_before(), self.size)
+        now = _goal_totals(self.board, self.size)
+        return (now[0] - then[0], now[1] - then[1])
 
     def goal_totals(self) -> tuple[int, int]:
         """Return White's weight on rank N and Black's on rank 1 (the scores so far)."""
@@ -430,26 +504,31 @@ class SummerState:
         # The end bookkeeping of the rules, checked after every ply, in its order.
         outcome: Outcome | None = None
         if min(new_board[size:]) >= 0:  # (i) every Black piece has arrived, or Black has none
-            cause = "All Black pieces have reached rank 1" if min(new_board) < 0 else "Black has no pieces left"
+            cause = Termination.BLACK_ARRIVED if min(new_board) < 0 else Termination.BLACK_GONE
             outcome = _scored_outcome(new_board, size, cause)
         elif player == 1 and max(new_board[: cells - size]) <= 0:
             # (iii) Black's ply leaves every White piece arrived: it was Black's last move,
             # or it removed White's last piece on the way.
             if max(board[: cells - size]) <= 0:
-                cause = "Black has made its last move"
+                cause = Termination.LAST_MOVE
             elif max(new_board) > 0:
-                cause = f"Black's move left every White piece on rank {size}"
+                cause = Termination.WHITE_HOME
             else:
-                cause = "White has no pieces left"
+                cause = Termination.WHITE_GONE
             outcome = _scored_outcome(new_board, size, cause)
         # (ii) needs nothing here: after White arrives it is simply Black's turn, and (iii) ends
         # the game after that ply.  The SAFETY limit comes last, so a natural end keeps its reason.
         if outcome is None and ply >= self.max_plies:
-            outcome = _scored_outcome(new_board, size, f"Ended by the move limit ({self.max_plies} plies)")
-        return SummerState(
-            size, self.shape, self.mode, self.max_plies, self.seed, self.weights, self.black_weights, self.terrain,
-            new_board, 1 - player, ply, outcome, event, () if outcome is not None else None,
-        )  # fmt: skip
+            outcome = _scored_outcome(new_board, size, Termination.MOVE_LIMIT)
+        return _replace(
+            self,
+            board=new_board,
+            turn=1 - player,
+            ply=ply,
+            result=outcome,
+            last=event,
+            _legal=() if outcome is not None else None,
+        )
 
     def _why_illegal(self, move: SummerMove) -> str:
         """Return the sentence explaining why ``move`` (on the board) is not legal here."""
@@ -476,56 +555,12 @@ class SummerState:
             f"{names[frm]}-{names[to]} is not such a move."
         )
 
-    def forfeit(self, player: int, reason: str) -> SummerState:
-        if self.result is not None:
-            raise IllegalMove("The game is over.")
-        if player not in (0, 1):
-            raise IllegalMove("There is no such player.")
-        winner = 1 - player
-        result = Outcome((winner,), self.scores(), reason, (1, 2) if winner == 0 else (2, 1))
-        return SummerState(
-            self.size, self.shape, self.mode, self.max_plies, self.seed, self.weights, self.black_weights,
-            self.terrain, self.board, self.turn, self.ply, result, self.last, (),
-        )  # fmt: skip
+    def forfeit(self, player: int, how: str = FORFEIT) -> SummerState:
+        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins."""
+        check_forfeit(self.result, player, 2)
+        return _replace(self, result=forfeit_of_two(player, self.scores(), how, Termination), _legal=())
 
     # -- text -----------------------------------------------------------------
-
-    def last_summary(self, names: Sequence[str] | None = None) -> str:
-        event = self.last
-        if event is None:
-            return "The game has begun."
-        cells = self.geometry.names
-        who = names[event.player] if names else SEATS[event.player].capitalize()
-        other = names[1 - event.player] if names else SEATS[1 - event.player].capitalize()
-        text = f"{who} moved {cells[event.move.frm]}-{cells[event.move.to]} ({event.weight})"
-        resident = abs(event.resident)
-        survivor = abs(event.result) - event.modifier if event.result else -event.modifier
-        kind = "plus" if self.terrain[event.move.to] > 0 else "minus"
-        if event.action == MOVED:
-            text += f" to a {kind} cell" if event.modifier else ""
-        elif event.action == MERGED:
-            text += f" onto its own {resident}: merged into {survivor}"
-        elif event.action == FIELD_WIN:
-            text += f" into {other}'s {resident} on a plus cell: the mover wins with {survivor}"
-        elif event.action == DESTROYED:
-            whose = "its own" if event.resident * (1 if event.player == 0 else -1) > 0 else f"{other}'s"
-            text += f" onto {whose} {resident}: equal weights, both removed"
-        elif event.zeroed or (event.result > 0) == (event.player == 0):
-            text += f" into {other}'s {resident}: {who}'s piece survives with {survivor}"
-        else:
-            text += f" into {other}'s {resident}: {other}'s piece survives with {abs(event.result)}"
-        if event.zeroed:
-            text += "; the minus cell takes it to 0 and it is removed" if event.action != MOVED else ": it is removed"
-        elif event.modifier:
-            sep = ": now" if event.action == MOVED else f"; the {kind} cell makes it"
-            text += f"{sep} {abs(event.result)}"
-        text += "."
-        if self.black_last_move:
-            if max(self.board) > 0:
-                text += " All White pieces have arrived: Black has one last move."
-            else:
-                text += " White has no pieces left: Black has one last move."
-        return text
 
     def board_text(self) -> str:
         size = self.size
@@ -542,7 +577,7 @@ class SummerState:
             lines.append(f"{rank + 1:>2}  {indent}{''.join(cells).rstrip()}")
         white, black = self.scores()
         if self.result is not None:
-            state = f"Game over: {self.result.reason}"
+            state = f"Game over ({self.result})."
         elif self.black_last_move:
             state = "Black to move: its one last move."
         else:
@@ -557,14 +592,14 @@ class SummerState:
         board = self.board
         return {
             "game": "summer",
-            "format": 1,
+            "format": SAVE_FORMAT,
             "seed": self.seed,
             "options": self.options(),
             "board": [[piece_code(board[r * size + f]) for f in range(size)] for r in range(size)],
             "turn": self.turn,
             "ply": self.ply,
             "result": None if self.result is None else self.result.to_json(),
-            "last": None if self.last is None else self.last.to_json(self.geometry.names),
+            "last": None if self.last is None else self.last.to_json(),
         }
 
 
@@ -575,16 +610,10 @@ def _goal_totals(board: tuple[int, ...], size: int) -> tuple[int, int]:
     return white, black
 
 
-def _scored_outcome(board: tuple[int, ...], size: int, cause: str) -> Outcome:
-    """Score the position and say why the game ended and who won."""
+def _scored_outcome(board: tuple[int, ...], size: int, cause: Termination) -> Outcome:
+    """Score the position: the higher goal row wins, equal is a draw."""
     scores = _goal_totals(board, size)
-    white, black = scores
-    if white == black:
-        reason = f"{cause}: the goal rows are level at {white}, a draw."
-    else:
-        winner = SEATS[0 if white > black else 1].capitalize()
-        reason = f"{cause}: {winner} wins {max(scores)} to {min(scores)}."
-    return outcome_by_keys(scores, scores, reason)
+    return outcome_by_keys(scores, scores, cause)
 
 
 def _terrain_rows(terrain: tuple[int, ...], size: int) -> list[str]:
@@ -679,7 +708,19 @@ def new(players: int = 2, seed: int = 0, **options: Any) -> SummerState:
         terrain = terrain or _seeded_terrain(rng, size, hexagonal)
     cells = size * size
     board = weights + (0,) * (cells - 2 * size) + tuple(-w for w in black)
-    return SummerState(size, opts["board"], opts["mode"], max_plies, seed, weights, black, terrain, board, 0, 0)
+    return SummerState(
+        size=size,
+        shape=opts["board"],
+        mode=opts["mode"],
+        max_plies=max_plies,
+        seed=seed,
+        weights=weights,
+        black_weights=black,
+        terrain=terrain,
+        board=board,
+        turn=0,
+        ply=0,
+    )
 
 
 def from_json(data: Mapping[str, Any]) -> SummerState:
@@ -705,14 +746,12 @@ def _from_json(data: Mapping[str, Any]) -> SummerState:
         raise InvalidState("The saved pieces weigh more than this game could have produced.")
     if ply == 0 and board != start.board:
         raise InvalidState("The saved board is not this game's starting position.")
-    result = None if data["result"] is None else Outcome.from_json(data["result"], 2)
-    last = None if data["last"] is None else _event_from_json(data["last"], start, board)
+    legacy = _legacy_termination if data["format"] == 1 else None
+    result = None if data["result"] is None else Outcome.from_json(data["result"], 2, Termination, legacy)
+    last = None if data["last"] is None else _event_from_json(data["last"], start, board, data["format"])
     if (last is None) != (ply == 0) or (last is not None and last.player != 1 - turn):
         raise InvalidState("The saved last move does not match the ply count.")
-    state = SummerState(
-        size, start.shape, start.mode, start.max_plies, start.seed, start.weights, start.black_weights,
-        start.terrain, board, turn, ply, result, last,
-    )  # fmt: skip
+    state = _replace(start, board=board, turn=turn, ply=ply, result=result, last=last)
     if result is None:
         if state.black_arrived or (turn == 0 and state.white_arrived) or ply >= state.max_plies:
             raise InvalidState("The saved game should already be over.")
@@ -721,24 +760,30 @@ def _from_json(data: Mapping[str, Any]) -> SummerState:
     return state
 
 
-def _event_from_json(data: Any, start: SummerState, board: tuple[int, ...]) -> SummerEvent:
+def _event_from_json(data: Any, start: SummerState, board: tuple[int, ...], version: int) -> SummerEvent:
     """Rebuild the last ply's event and check that it is the ply that led to ``board``."""
     if not isinstance(data, Mapping):
         raise InvalidState("The saved last move is not an object.")
-    player, weight, action, modifier, zeroed = (data[k] for k in ("player", "weight", "action", "modifier", "zeroed"))
-    if not isinstance(data["move"], str):
-        raise InvalidState("The saved last move is impossible.")
-    move = start.parse_move(data["move"])
-    resident = piece_from_code(data["resident"])
-    result = piece_from_code(data["result"])
+    if version == 1:
+        # Format 1 wrote the move as text and the pieces as codes.
+        if not isinstance(data["move"], str):
+            raise InvalidState("The saved last move is impossible.")
+        parsed = start.parse_move(data["move"])
+        data = {
+            **data,
+            "move": list(parsed),
+            "resident": piece_from_code(data["resident"]),
+            "result": piece_from_code(data["result"]),
+        }
+    event = SummerEvent.from_json(data)
+    player, move, weight, resident = event.player, event.move, event.weight, event.resident
+    action, modifier, result, zeroed = event.action, event.modifier, event.result, event.zeroed
+    cells = start.size * start.size
     ok = (
         player in (0, 1)
-        and type(player) is int
-        and type(weight) is int
         and weight >= 1
-        and action in ACTIONS
-        and type(modifier) is int
-        and type(zeroed) is bool
+        and 0 <= move.frm < cells
+        and 0 <= move.to < cells
         and move.to in start.geometry.targets[player][move.frm]
         and board[move.frm] == 0
         and board[move.to] == result
@@ -748,6 +793,9 @@ def _event_from_json(data: Any, start: SummerState, board: tuple[int, ...]) -> S
     if not ok:
         raise InvalidState("The saved last move is impossible.")
     return SummerEvent(player, move, weight, resident, action, modifier, result, zeroed)
+
+
+_replace = keyword_replace(SummerState)
 
 
 def seat_names(players: int) -> tuple[str, ...]:

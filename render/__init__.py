@@ -1,8 +1,9 @@
 """Tabula's board pictures: pure Pillow drawing, one module per game.
 
 :func:`render` turns any game state into PNG bytes, dispatching on
-``state.game`` through :data:`RENDERERS`; a new game adds its module beside
-this one and one line to that dict.  Rendering is pure (same inputs, same
+``state.game``: a game registered in :data:`engines.GAMES` as ``name`` is drawn
+by ``render_<name>`` of the module ``render/<name>.py``, imported on first use
+(see :func:`renderer_for`); adding a game's picture means adding that module.  Rendering is pure (same inputs, same
 bytes), loads its font and sprites lazily and once, and is safe to call from
 worker threads.  Shared parts live in :mod:`render.theme` (colours, sizes),
 :mod:`render.text` (font, text fitting) and :mod:`render.draw` (sprites, board
@@ -17,27 +18,19 @@ grid, last-move marks, player rows, PNG encoding).
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from PIL import Image
 
 from engines import GAMES, GameState
-from render.azul import render_azul
 from render.draw import Picture, encode_png
-from render.pond import render_pond
-from render.querni import render_querni
-from render.summer import render_summer
 from render.theme import DEFAULT_THEME, Theme
 
 # A game renderer draws a state as a Picture (RGB image + PNG palette); its keywords are those of :func:`render`.
 Renderer = Callable[..., Picture]
-
-RENDERERS: dict[str, Renderer] = {
-    "azul": render_azul,
-    "pond": render_pond,
-    "querni": render_querni,
-    "summer": render_summer,
-}
 
 
 class NoRenderer(LookupError):
@@ -56,9 +49,7 @@ def render_picture(
     ``players`` are display names in seat order (default: the game's seat
     names, capitalised); ``last_move`` marks what the last ply did.
     """
-    renderer = RENDERERS.get(state.game)
-    if renderer is None:
-        raise NoRenderer(f"There is no picture for {state.game!r} yet.")
+    renderer = renderer_for(state.game)
     if players is None:
         players = [seat.capitalize() for seat in GAMES[state.game].seat_names(state.players)]
     return renderer(state, players=tuple(players), last_move=last_move, theme=theme)
@@ -86,18 +77,42 @@ def render_image(
     return render_picture(state, players=players, last_move=last_move, theme=theme).image
 
 
+@functools.cache
+def renderer_for(game: str) -> Renderer:
+    """Return the renderer of a registered ``game``: ``render_<game>`` in ``render/<game>.py``.
+
+    Raise :class:`NoRenderer` if the game is not registered or has no such module or function.
+    """
+    if game not in GAMES:
+        raise NoRenderer(f"There is no game called {game!r}.")
+    try:
+        module = importlib.import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{__name__}.{game}":
+            raise
+        raise NoRenderer(f"There is no picture for {game!r} yet.") from None
+    renderer = getattr(module, f"render_{game}", None)
+    if not callable(renderer):
+        raise NoRenderer(f"render/{game}.py has no render_{game}().")
+    return cast(Renderer, renderer)
+
+
 def has_renderer(game: str) -> bool:
     """Tell whether ``game`` has a picture."""
-    return game in RENDERERS
+    try:
+        renderer_for(game)
+    except NoRenderer:
+        return False
+    return True
 
 
 __all__ = [
     "DEFAULT_THEME",
-    "RENDERERS",
     "NoRenderer",
     "Theme",
     "has_renderer",
     "render",
     "render_image",
     "render_picture",
+    "renderer_for",
 ]

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from engines import GAMES, GameError
 from engines.cli import add_game_arguments, new_game, players
+from i18n import summary_text
 from render import has_renderer, render
 
 
@@ -69,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Cannot write {args.out}: {error.strerror}.", file=sys.stderr)
         return 2
     moves = f"{len(args.moves)} move{'' if len(args.moves) == 1 else 's'}"
-    summary = f" {state.last_summary(names)}" if args.moves else ""
+    summary = f" {summary_text(state, names)}" if args.moves else ""
     if state.outcome() is None and state.to_move is not None:
         summary += f" {names[state.to_move]} to move."
     print(f"{args.out}: {len(png):,} bytes after {moves}.{summary}")

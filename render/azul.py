@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+import i18n
 from engines.azul import (
     CENTRE,
     COLOURS,
@@ -67,10 +68,12 @@ from engines.azul import (
     Board,
     Discard,
     Placement,
+    Termination,
     bonus_points,
     wall_free,
 )
 from engines.base import Outcome
+from i18n.common import ordinal
 from render.draw import (
     Ellipse,
     Layer,
@@ -451,67 +454,14 @@ def panel_base(kind: str, grey: bool, theme: Theme) -> Image.Image:
 # -- texts -----------------------------------------------------------------------------------------------------------
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
-
-
-def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
-
-
 def status_text(state: AzulState, names: Sequence[str]) -> str:
     """Return the status line: the round and who is to move (or must choose a wall column), or the result."""
-    result = state.outcome()
-    if result is None:
-        who = names[state.turn]
-        if state.phase == TILING:
-            return f"Round {state.round} · {who}: choose the wall column for line {state.pending_line()}"
-        return f"Round {state.round} · {who} to move"
-    winners = [names[p] for p in result.winners]
-    best = max(state.scores()[p] for p in result.winners)
-    head = f"{winners[0]} wins with {best}" if len(winners) == 1 else f"{_join(winners)} share the win with {best}"
-    event = state.last
-    if event is not None and event.move is None:
-        why = "the last player left"
-    elif "round limit" in result.reason:
-        why = f"round limit {state.max_rounds} (safety rule)"
-    elif "no tile is left" in result.reason:
-        why = "no tiles left (safety rule)"
-    else:
-        why = "a wall row is complete"
-    return f"{head} · {why}"
+    return i18n.status_text(state, names)
 
 
 def last_text(state: AzulState, names: Sequence[str]) -> str:
-    """Return a short line saying what the last ply did (the bot's message says it in full)."""
-    event = state.last
-    if event is None:
-        return "A new game: take all tiles of one colour from a factory or the centre."
-    who = names[event.player]
-    move = event.move
-    if move is None:
-        return f"{who} left the game" + ("; the others play on." if state.outcome() is None else ".")
-    if move.source == WALL:
-        points = next((p.points for p in event.placements if p.player == event.player), 0)
-        text = f"{who} tiled line {move.line} in column {move.column} (+{points})"
-    else:
-        source = "c" if move.source == CENTRE else f"f{move.source}"
-        where = "floor" if move.line == FLOOR else f"line {move.line}"
-        text = f"{who} took {event.taken} {COLOURS[move.colour]} from {source} → {where}"
-        extra = []
-        if event.to_floor and move.line != FLOOR:
-            extra.append(f"{event.to_floor} to floor")
-        if event.to_lid:
-            extra.append(f"{event.to_lid} to lid")
-        if event.marker:
-            extra.append("+ marker")
-        if extra:
-            text += f" ({', '.join(extra)})"
-    for discard in event.discards:
-        text += f" · {names[discard.player]}'s line {discard.row} {COLOURS[discard.colour]} → floor"
-    if event.round_ended:
-        text += f" · round {event.round_ended} scored"
-    return text + "."
+    """Return a short line saying what the last ply did (the bot's message says it in full; see :mod:`i18n`)."""
+    return i18n.caption_text(state, names)
 
 
 # -- one frame -------------------------------------------------------------------------------------------------------
@@ -694,9 +644,9 @@ def _draw_column(
     place = result.places[player] if result is not None and result.places else 1
     if player in state.left:
         # Leavers rank after everyone who stayed: once the game is over, say where.
-        tags.append(_plain_pill("left" if result is None else f"{_ordinal(place)} · left", theme))
+        tags.append(_plain_pill("left" if result is None else f"{ordinal(place)} · left", theme))
     elif result is not None:
-        tags.append(_gain_pill("winner", theme) if player in result.winners else _plain_pill(_ordinal(place), theme))
+        tags.append(_gain_pill("winner", theme) if player in result.winners else _plain_pill(ordinal(place), theme))
     elif state.turn == player:
         tags.append(_gain_pill("to choose" if state.phase == TILING else "to move", theme))
     if marks.bonus:
@@ -821,17 +771,44 @@ def _sample_states() -> list[AzulState]:
     boards = (full, lines, full, lines)
     factories = tuple((1, 1, 1, 1, 0) if i % 2 else (0, 1, 1, 1, 1) for i in range(9))
     placements = tuple(Placement(p, r + 1, c + 1, WALL_COLOUR[r][c], 9) for p in range(4) for r, c in ((0, 1), (1, 0)))
-    take = AzulEvent(0, AzulMove(CENTRE, 3, 4), 3, 1, 2, 0, True, placements, (), 3, (14, 4, 0, 1), ((1, 1, 1),) * 4)
-    factory = AzulEvent(1, AzulMove(2, 1, 5), 2, 2, 0, 0, False, discards=(Discard(1, 4, 0, 4),))
-    over = Outcome((0,), (88, 7, 88, 7), "A wall row is complete: Player 1 wins with 88 points.", (1, 3, 2, 4))
+    take = AzulEvent(
+        player=0,
+        move=AzulMove(CENTRE, 3, 4),
+        taken=3,
+        to_line=1,
+        to_floor=2,
+        marker=True,
+        placements=placements,
+        round_ended=3,
+        penalties=(14, 4, 0, 1),
+        bonuses=((1, 1, 1),) * 4,
+    )
+    factory = AzulEvent(player=1, move=AzulMove(2, 1, 5), taken=2, to_line=2, discards=(Discard(1, 4, 0, 4),))
+    over = Outcome((0,), (88, 7, 88, 7), Termination.WALL_ROW, (1, 3, 2, 4))
     ended = AzulState(
-        4, 0, False, None, 100, 3, OVER, 0, 0, 0, EMPTY5, EMPTY5, factories, (3, 2, 1, 0, 12), 1, boards, (3,),
-        over, take,
-    )  # fmt: skip
-    tiling = AzulState(
-        4, 0, True, None, 100, 3, TILING, 1, 0, 0, EMPTY5, EMPTY5, factories, (0, 0, 4, 5, 6), 0, boards, (3,),
-        None, factory,
-    )  # fmt: skip
+        players=4,
+        seed=0,
+        grey_wall=False,
+        first_player=None,
+        max_rounds=100,
+        round=3,
+        phase=OVER,
+        turn=0,
+        starter=0,
+        rng=0,
+        bag=EMPTY5,
+        lid=EMPTY5,
+        factories=factories,
+        centre=(3, 2, 1, 0, 12),
+        marker=1,
+        boards=boards,
+        left=(3,),
+        result=over,
+        last=take,
+    )
+    tiling = replace(
+        ended, grey_wall=True, phase=TILING, turn=1, centre=(0, 0, 4, 5, 6), marker=0, result=None, last=factory
+    )
     offer = replace(tiling, grey_wall=False, phase=OFFER, turn=2, marker=-1, last=replace(factory, discards=()))
     return [ended, tiling, offer]
 

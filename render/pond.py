@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+import i18n
 from engines.pond import EGG, FACE, FACES, OWNER, SEATS, PondEvent, PondMove, PondState
 from render.draw import (
     Blob,
@@ -57,7 +58,7 @@ from render.draw import (
     player_row_height,
     with_opacity,
 )
-from render.text import clean_text, draw_text, text_width
+from render.text import draw_text, text_width
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 # Pieces take this share of a cell's side, leaving room for the marks around them.
@@ -265,42 +266,9 @@ def _draw_centered_line(
 # -- one frame ----------------------------------------------------------------------------------------------------
 
 
-def _has_action(state: PondState, player: int) -> bool:
-    """Tell whether ``player`` could act on this board (used to name an elimination)."""
-    board = state.board
-    if state.spawn[player] and 0 in board:
-        return True
-    geo = state.geometry
-    for cell, value in enumerate(board):
-        if value and OWNER[value] == player and FACE[value]:
-            reach = geo.orth[cell] if FACE[value] == 1 else geo.frog[cell]
-            if any(board[to] == 0 for to in reach):
-                return True
-    return False
-
-
 def status_text(state: PondState, names: Sequence[str]) -> str:
-    """Return the status line: whose turn it is, or the result and, briefly, why the game ended."""
-    result = state.outcome()
-    light, dark = state.scored
-    if result is None:
-        mover = state.to_move if state.to_move is not None else 0
-        return f"{names[mover]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
-    draw = len(result.winners) > 1
-    head = f"Draw {light} – {dark}" if draw else f"{names[result.winners[0]]} wins"
-    if max(state.scored) >= state.target:
-        if not draw:
-            head += f" {max(light, dark)} – {min(light, dark)}"
-        why = "target reached"
-    elif draw and state.ply >= state.max_plies:
-        # A SAFETY rule, not a rule of the game: say so.
-        why = f"ended by the move limit ({state.max_plies} plies)"
-    elif not _has_action(state, state.turn):
-        why = f"{names[state.turn]} had no legal action"
-    else:
-        # A forfeit: the bot's own sentence ("Ana resigned.").
-        why = clean_text(result.reason).rstrip(".")
-    return f"{head} · {why}"
+    """Return the status line: whose turn it is, or the result and, briefly, why the game ended (see :mod:`i18n`)."""
+    return i18n.status_text(state, names)
 
 
 def _rows(state: PondState, names: Sequence[str], event: PondEvent | None, theme: Theme) -> list[PlayerRow]:

@@ -36,7 +36,9 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
-from engines.querni import HEIGHT, MIN_CHAIN, PIECES, SEATS, WIDTH, QuerniEvent, QuerniMove, QuerniState
+import i18n
+from engines.querni import HEIGHT, PIECES, SEATS, WIDTH, QuerniEvent, QuerniMove, QuerniState
+from i18n.querni import counter_text
 from render.draw import (
     Ellipse,
     Grid,
@@ -59,7 +61,7 @@ from render.draw import (
     player_row_height,
     with_opacity,
 )
-from render.text import clean_text, draw_text, ellipsize, fit_size, text_width
+from render.text import draw_text, ellipsize, fit_size, text_width
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 # Seat colours: fill, edge, number ink.  Blue is light and red dark, so greyscale keeps them apart.
@@ -251,63 +253,9 @@ def _light_square(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], the
 # -- one frame -------------------------------------------------------------------------------------------------------
 
 
-def _short_runs(state: QuerniState, colour: int) -> list[int]:
-    """Return ``colour``'s remaining numbers whose run of consecutive remaining numbers is under three long."""
-    present = [state.square_of(colour, n) >= 0 for n in range(1, PIECES + 1)]
-    short: list[int] = []
-    n = 0
-    while n < PIECES:
-        if not present[n]:
-            n += 1
-            continue
-        end = n
-        while end < PIECES and present[end]:
-            end += 1
-        if end - n < MIN_CHAIN:
-            short.extend(range(n + 1, end + 1))
-        n = end
-    return short
-
-
 def status_text(state: QuerniState, names: Sequence[str]) -> str:
-    """Return the status line: whose turn it is, or the result and, briefly, why the game ended."""
-    result = state.outcome()
-    if result is None:
-        name, seat = names[state.turn], SEATS[state.turn]
-        # Say the seat's colour too, unless the name already is it ("Blue to move").
-        who = name if name.lower() == seat else f"{name} ({seat})"
-        return f"{who} to move · ply {state.ply + 1}"
-    blue, red = state.removed
-    if result.is_draw:
-        one = state.draw_plies == 1
-        unit = ("full move" if one else "full moves") if state.draw_count == "moves" else ("ply" if one else "plies")
-        if state.counter >= state.draw_limit:
-            return f"Draw {blue} – {red} · no chain removed for {state.draw_plies} {unit}"
-        return f"Draw {blue} – {red} · {clean_text(result.reason).rstrip('.')}"
-    winner = result.winners[0]
-    loser = 1 - winner
-    head = f"{names[winner]} wins"
-    event = state.last
-    if state.removed[winner] == PIECES and event is not None and event.player == winner and event.removed:
-        return f"{head} · all {PIECES} pieces removed"
-    if event is not None and event.player == loser and event.removed:
-        short = _short_runs(state, loser)
-        if state.isolation == "any_stranded" and short:
-            return f"{head} · {names[loser]} stranded {', '.join(map(str, short))}"
-        if state.isolation == "no_triple_left" and not _has_triple(state, loser):
-            return f"{head} · {names[loser]} left no three in a row"
-    # A forfeit: the bot's own sentence ("Ana resigned.").
-    return f"{head} · {clean_text(result.reason).rstrip('.')}"
-
-
-def _has_triple(state: QuerniState, colour: int) -> bool:
-    """Tell whether ``colour`` still has three consecutive numbers on the board."""
-    run = 0
-    for n in range(1, PIECES + 1):
-        run = run + 1 if state.square_of(colour, n) >= 0 else 0
-        if run >= MIN_CHAIN:
-            return True
-    return False
+    """Return the status line: whose turn it is, or the result and, briefly, why the game ended (see :mod:`i18n`)."""
+    return i18n.status_text(state, names)
 
 
 def _rows(state: QuerniState, names: Sequence[str], event: QuerniEvent | None, theme: Theme) -> list[PlayerRow]:
@@ -339,7 +287,7 @@ def _draw_counter(card: Image.Image, lay: Layout, state: QuerniState, theme: The
     """Draw the draw counter: the engine's sentence, and a bar that fills one segment per ply."""
     draw = ImageDraw.Draw(card)
     draw_text(
-        draw, (card.width / 2, lay.counter_top), state.counter_text(), theme.font_small, theme.text_muted, anchor="mt"
+        draw, (card.width / 2, lay.counter_top), counter_text(state), theme.font_small, theme.text_muted, anchor="mt"
     )
     x0, y0, x1, y1 = lay.counter_bar
     limit = state.draw_limit

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engines.summer import DESTROYED, FIELD_WIN, MERGED, MOVED, SEATS, SummerState
+import i18n
+from engines.summer import DESTROYED, MERGED, MOVED, SEATS, SummerState
 from render.draw import (
     FILE_LETTERS,
     Ellipse,
@@ -71,7 +72,7 @@ from render.draw import (
     player_row_height,
     with_opacity,
 )
-from render.text import clean_text, draw_text, ellipsize, fit_size, text_width
+from render.text import draw_text, ellipsize, fit_size, text_width
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 MINUS = "\u2212"  # a true minus sign: a hyphen reads as a dash at small sizes
@@ -511,43 +512,8 @@ def _seat(seat: int) -> str:
 
 
 def status_text(state: SummerState, names: Sequence[str]) -> str:
-    """Return the status line: whose turn it is (and Black's last move), or the result and why the game ended."""
-    result = state.outcome()
-    if result is None:
-        if state.black_last_move:
-            why = "White has arrived" if max(state.board) > 0 else "White has no pieces"
-            return f"{why}: {names[1]} has one last move"
-        return f"{names[state.turn]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
-    white, black = state.scores()
-    draw = len(result.winners) > 1
-    natural = True
-    if state.black_arrived:
-        why = "all Black pieces on rank 1" if min(state.board) < 0 else "Black has no pieces left"
-    elif state.white_arrived and state.turn == 0:
-        # Black moved last and every White piece is home (or gone): rule (iii).  Either that was Black's
-        # one last move, or Black's ply removed the last White piece still on its way.
-        size = state.size
-        if max(state.board) <= 0:
-            why = "White has no pieces left"
-        elif max(board_before(state)[: size * size - size]) <= 0:
-            why = "Black made its last move"
-        else:
-            why = "Black stopped White's last piece"
-    elif state.ply >= state.max_plies:
-        # A SAFETY rule, not a rule of the game: say so (the limit itself was on every earlier status line).
-        why = "move limit reached"
-    else:
-        # A forfeit: the bot's own sentence ("Bo resigned.").
-        natural = False
-        why = clean_text(result.reason).rstrip(".")
-    if draw:
-        head = f"Draw {white} – {black}"
-    else:
-        winner = result.winners[0]
-        head = f"{names[winner]} wins"
-        if natural:
-            head += f" {max(white, black)} – {min(white, black)}"
-    return f"{head} · {why}"
+    """Return the status line: whose turn it is (and Black's last move), or the result and why (see :mod:`i18n`)."""
+    return i18n.status_text(state, names)
 
 
 def status_names(names: Sequence[str], theme: Theme) -> list[str]:
@@ -555,42 +521,9 @@ def status_names(names: Sequence[str], theme: Theme) -> list[str]:
     return [ellipsize(name, theme.font_body, theme.width * 0.3) for name in names]
 
 
-def _change(modifier: int, result: int, zeroed: bool) -> str:
-    """Describe the cell's ±1 on the mover's piece, e.g. ``", −1 → 7"`` (empty if none applied)."""
-    if not modifier:
-        return ""
-    sign = "+" if modifier > 0 else MINUS
-    return f", {sign}1 → 0, removed" if zeroed else f", {sign}1 → {abs(result)}"
-
-
 def last_move_text(state: SummerState) -> str:
     """Return one short line saying what the last ply did, e.g. ``White c1-b2: merged 3 + 5 = 8, −1 → 7``."""
-    event = state.last
-    if event is None:
-        return "White moves first · each side races to the far row"
-    names = state.geometry.names
-    who = _seat(event.player)
-    head = f"{who} {names[event.move.frm]}-{names[event.move.to]}"
-    weight, other = event.weight, abs(event.resident)
-    change = _change(event.modifier, event.result, event.zeroed)
-    # The merged or surviving weight before the cell's ±1; a piece the −1 took to 0 weighed 1.
-    survivor = 1 if event.zeroed else abs(event.result) - event.modifier
-    own = event.resident * (1 if event.player == 0 else -1) > 0
-    if event.action == MOVED:
-        text = f"{head} ({weight})" + (f":{change[1:]}" if change else "")
-    elif event.action == MERGED:
-        sign = "+" if weight < other else MINUS
-        text = f"{head}: merged {weight} {sign} {other} = {survivor}{change}"
-    elif event.action == DESTROYED:
-        text = f"{head}: {weight} onto {'own' if own else _seat(1 - event.player)} {other}, both removed"
-    elif event.action == FIELD_WIN:
-        text = f"{head}: field win {weight} + {other} = {survivor}{change}"
-    elif event.zeroed or (event.result > 0) == (event.player == 0):
-        text = f"{head}: hit {_seat(1 - event.player)} {other}, {weight} {MINUS} {other} = {survivor}{change}"
-    else:
-        left = abs(event.result)
-        text = f"{head}: {weight} hit {other}, {_seat(1 - event.player)} keeps {other} {MINUS} {weight} = {left}"
-    return text
+    return i18n.caption_text(state)
 
 
 # -- one frame ----------------------------------------------------------------------------------------------------
@@ -625,23 +558,8 @@ def marks_of(state: SummerState) -> Marks | None:
 
 
 def goal_gains(state: SummerState) -> tuple[int, int]:
-    """Return how much the last ply changed each side's goal-row total."""
-    before = board_before(state)
-    size = state.size
-    then = (sum(v for v in before[size * size - size :] if v > 0), -sum(v for v in before[:size] if v < 0))
-    now = state.goal_totals()
-    return (now[0] - then[0], now[1] - then[1])
-
-
-def board_before(state: SummerState) -> tuple[int, ...]:
-    """Return the board as it was before the last ply (the event says what stood on both cells)."""
-    event = state.last
-    if event is None:
-        return state.board
-    before = list(state.board)
-    before[event.move.frm] = event.weight if event.player == 0 else -event.weight
-    before[event.move.to] = event.resident
-    return tuple(before)
+    """Return how much the last ply changed each side's goal-row total (the engine says)."""
+    return state.goal_gains()
 
 
 def _rows(state: SummerState, names: Sequence[str], gains: tuple[int, int], theme: Theme) -> list[PlayerRow]:

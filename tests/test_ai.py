@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ai import LEVELS, analyse, choose_move, think, warm_up
+from ai import LEVEL_NAMES, LEVELS, analyse, choose_move, search_seed, think, warm_up
 from ai.knowledge import Knowledge, knowledge_for, reward_from_outcome, reward_from_places, soft_reward
 from ai.mcts import search
 from engines import GAMES, GameState, IllegalMove, Outcome, azul, pond
@@ -457,3 +457,24 @@ def test_tournament_runs_a_tiny_match() -> None:
     assert row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2
     assert row["first_moves"] > 0 and row["second_moves"] == 0
     assert "pond" in tournament.format_row(row)
+
+
+def test_levels_are_defined_once_with_their_budgets_and_labels() -> None:
+    assert LEVEL_NAMES == ("easy", "medium", "hard")
+    budgets = [LEVELS[name].time_limit for name in LEVEL_NAMES]
+    caps = [LEVELS[name].iterations for name in LEVEL_NAMES]
+    assert budgets == sorted(budgets) and caps == sorted(caps) and len(set(budgets)) == 3
+    assert [LEVELS[name].label for name in LEVEL_NAMES] == ["Tabula (easy)", "Tabula (medium)", "Tabula (hard)"]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_search_seed_differs_on_every_ply_of_every_game(name: str) -> None:
+    spec = GAMES[name]
+    rng = random.Random(5)
+    state = spec.new(players=spec.max_players, seed=11)
+    seeds = []
+    while state.outcome() is None and len(seeds) < 60:
+        seeds.append(search_seed(11, state.ply))
+        state = state.play(rng.choice(state.legal_moves()))
+    assert len(seeds) > 10 and len(set(seeds)) == len(seeds)
+    assert all(0 <= seed < 2**63 for seed in seeds) and search_seed(12, 0) != search_seed(11, 0)

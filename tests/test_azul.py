@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from typing import Any
@@ -26,6 +27,7 @@ from engines.azul import (
     Discard,
     Placement,
 )
+from i18n import result_text, summary_text
 
 EMPTY_WALL = ["....."] * 5
 # Any well-formed last move: positions built below are mid-game, and only the very start has none.
@@ -175,7 +177,7 @@ def test_example_4_order_matters() -> None:
     assert after.last.placements == (Placement(0, 1, 1, BLUE, 1), Placement(0, 2, row_2_white, WHITE, 2))
     assert after.scores() == (3, 0)
     assert after.lid[WHITE] == 1  # the other white tile of line 2
-    assert "Round 2 ended: Player 1 +3 (row 1 blue +1, row 2 white +2): 3" in after.last_summary()
+    assert "Round 2 ended: Player 1 +3 (row 1 blue +1, row 2 white +2): 3" in summary_text(after)
 
 
 def test_example_5_overflow_and_refused_lines() -> None:
@@ -203,7 +205,7 @@ def test_example_6_factory_take_then_centre_with_the_marker() -> None:
     assert state.last.taken == 1 and state.last.marker
     assert state.boards[1].floor == (MARKER,) and state.marker == 1
     assert azul.FLOOR_LOSS[len(state.boards[1].floor)] == 1
-    assert "with the first-player marker" in state.last_summary()
+    assert "with the first-player marker" in summary_text(state)
     # Only the first player to take from the centre gets the marker.
     state = state.play("c yellow 3")
     assert not state.last.marker and state.boards[0].floor == ()
@@ -225,22 +227,31 @@ def test_example_7_bonuses() -> None:
     assert over.scores() == (30 + 7 + 19, 50)
     outcome = over.outcome()
     assert outcome is not None and outcome.winners == (0,) and outcome.places == (1, 2)
-    assert outcome.reason == "A wall row is complete: Player 1 wins with 56 points."
+    assert result_text(over) == "A wall row is complete: Player 1 wins with 56 points."
     assert over.legal_moves() == () and over.to_move is None and over.phase == "over"
 
 
 def test_example_8_tie_break_and_shared_victory() -> None:
     two_rows = wall_board([(1, c) for c in range(1, 6)] + [(2, c) for c in range(1, 6)], score=50)
     one_row = wall_board([(1, c) for c in range(1, 6)], score=50)
-    outcome = azul._final_outcome((two_rows, one_row), (), 2, "A wall row is complete")
-    assert outcome.winners == (0,) and outcome.places == (1, 2)
-    assert "more complete rows (2 to 1)" in outcome.reason
-    outcome = azul._final_outcome((one_row, one_row._replace(score=50)), (), 2, "A wall row is complete")
+    wall_row = azul.Termination.WALL_ROW
+    outcome = azul.final_outcome((two_rows, one_row), (), 2, wall_row)
+    assert outcome.winners == (0,) and outcome.places == (1, 2) and outcome.termination == "wall_row"
+    ended = azul.new(players=2)
+    ended = dataclasses.replace(ended, boards=(two_rows, one_row), phase="over", result=outcome)
+    assert ended.victory() == (50, 2, 1)
+    assert result_text(ended) == (
+        "A wall row is complete: Player 1 wins the tie at 50 points with more complete rows (2 to 1)."
+    )
+    outcome = azul.final_outcome((one_row, one_row._replace(score=50)), (), 2, wall_row)
     assert outcome.winners == (0, 1) and outcome.places == (1, 1) and outcome.is_draw
-    assert "share the victory" in outcome.reason
+    shared = dataclasses.replace(ended, boards=(one_row, one_row), result=outcome)
+    assert result_text(shared, ["Ana", "Bo"]) == (
+        "A wall row is complete: Player 1 and Player 2 share the victory with 50 points and 1 complete row each."
+    )
     # Three players: everyone is ranked, ties share a place.
     low = one_row._replace(score=20)
-    outcome = azul._final_outcome((low, two_rows, one_row), (), 3, "A wall row is complete")
+    outcome = azul.final_outcome((low, two_rows, one_row), (), 3, wall_row)
     assert outcome.places == (3, 1, 2)
 
 
@@ -332,8 +343,8 @@ def test_round_limit_is_a_safety_rule() -> None:
     while state.round == 1 and state.outcome() is None:
         state = state.play(rng.choice(state.legal_moves()))
     outcome = state.outcome()
-    assert outcome is not None and outcome.reason.startswith("Ended by the round limit (1 round, a safety rule)")
-    assert "Ended by the round limit" in state.last_summary()
+    assert outcome is not None and result_text(state).startswith("Ended by the round limit (1 round, a safety rule)")
+    assert "Ended by the round limit" in summary_text(state)
 
 
 def test_no_tiles_left_ends_the_game() -> None:
@@ -349,7 +360,7 @@ def test_no_tiles_left_ends_the_game() -> None:
     assert sum(state.bag) == 0 and sum(state.lid) == 0
     over = state.play("c blue 4")
     outcome = over.outcome()
-    assert outcome is not None and outcome.reason.startswith("Ended as no tile is left to fill the factories")
+    assert outcome is not None and result_text(over).startswith("Ended as no tile is left to fill the factories")
     assert over.last.bonuses == ((0, 4, 0),) * 4  # four complete columns each
     assert over.scores() == (38, 48, 58, 67)  # +28 each; player 4 paid 1 for the marker
     assert outcome.places == (4, 3, 2, 1)
@@ -377,7 +388,7 @@ def test_random_games_conserve_all_100_tiles(players: int, wall: str) -> None:
             tiled += move.source == WALL
             state = state.play(move)
             check_invariants(state)
-            assert state.last is not None and state.last_summary()
+            assert state.last is not None and summary_text(state)
         assert wall == "grey" or tiled == 0
         assert state.phase == "over" and max(state.scores()) >= 0
         assert state.last is not None and state.last.bonuses  # a full game ends with a scored round
@@ -414,8 +425,8 @@ def test_a_recorded_game_replays_to_the_same_end(wall: str, plies: int, scores: 
     assert (len(texts), state.round, state.scores()) == (plies, 5, scores)
     outcome = state.outcome()
     assert outcome is not None and outcome.places == (1, 2, 3)
-    assert outcome.reason == f"A wall row is complete: Player 1 wins with {scores[0]} points."
-    assert state.last_summary().endswith(outcome.reason)
+    assert result_text(state) == f"A wall row is complete: Player 1 wins with {scores[0]} points."
+    assert summary_text(state).endswith(result_text(state))
     rebuilt = azul.new(players=3, seed=2026, wall=wall)
     for text in texts:
         rebuilt = rebuilt.play(text)
@@ -435,7 +446,7 @@ def test_grey_wall_tiling_asks_for_a_column() -> None:
     state = state.play("f1 yellow 1")
     assert state.phase == "tiling" and state.to_move == 0 and state.pending_line() == 2
     assert [state.move_text(m) for m in state.legal_moves()] == ["wall 2 c1", "wall 2 c4", "wall 2 c5"]
-    assert "Player 1 chooses where line 2 goes on the wall" in state.last_summary()
+    assert "Player 1 chooses where line 2 goes on the wall" in summary_text(state)
     with pytest.raises(IllegalMove, match="Column 2 of your wall already has red"):
         state.play("wall 2 c2")
     with pytest.raises(IllegalMove, match="already tiled"):
@@ -450,7 +461,7 @@ def test_grey_wall_tiling_asks_for_a_column() -> None:
     assert after.last.placements[0] == Placement(0, 2, 4, RED, 2)
     assert after.last.placements[1] == Placement(1, 1, 4, YELLOW, 4) and after.last.round_ended == 2
     assert after.boards[0].wall[5 + 3] == RED
-    assert "Player 1 tiled line 2's red in column 4 (+2)" in after.last_summary()
+    assert "Player 1 tiled line 2's red in column 4 (+2)" in summary_text(after)
 
 
 def test_grey_wall_lines_are_tiled_top_to_bottom() -> None:
@@ -474,7 +485,7 @@ def test_grey_wall_line_with_no_legal_space_goes_to_the_floor() -> None:
     assert after.last.discards == (Discard(0, 3, BLACK, 3),)
     assert after.last.penalties[0] == 4 and after.scores()[0] == 5
     assert after.lid[BLACK] == 3 and after.boards[0].line_counts[2] == 0
-    assert "line 3 black to the floor" in after.last_summary()
+    assert "line 3 black to the floor" in summary_text(after)
 
 
 def test_single_legal_space_can_be_left_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -509,11 +520,12 @@ def test_wall_moves_are_refused_on_the_coloured_wall_and_during_the_offer() -> N
 def test_forfeit_with_two_players() -> None:
     state = azul.new(players=2, seed=3)
     state = state.play(state.legal_moves()[0])
-    ended = state.forfeit(1, "Bo resigned.")
+    ended = state.forfeit(1, "forfeit")
     outcome = ended.outcome()
     assert outcome is not None and outcome.winners == (0,) and outcome.places == (1, 2)
-    assert outcome.reason == "Bo resigned." and ended.legal_moves() == ()
-    assert ended.last_summary() == "Player 2 left the game (Bo resigned); Player 1 wins."
+    assert outcome.termination == "forfeit" and ended.legal_moves() == ()
+    assert result_text(ended, ["Ana", "Bo"]) == "Bo resigned."
+    assert summary_text(ended, ["Ana", "Bo"]) == "Bo left the game (Bo resigned); Ana wins."
     assert azul.from_json(json.loads(json.dumps(ended.to_json()))) == ended
     with pytest.raises(IllegalMove, match="game is over"):
         ended.forfeit(0, "again")
@@ -526,10 +538,13 @@ def test_forfeit_with_three_players_lets_the_others_play_on() -> None:
         state = state.play(rng.choice(state.legal_moves()))
     mover = state.to_move
     assert mover is not None
-    state = state.forfeit(mover, "Cy ran out of time.")
+    state = state.forfeit(mover, "timeout")
     assert state.outcome() is None and state.left == (mover,) and state.to_move == (mover + 1) % 3
     assert state.boards[mover].line_counts == azul.EMPTY5 and state.boards[mover].floor == ()
-    assert state.last_summary() == f"Player {mover + 1} left the game (Cy ran out of time); the others play on."
+    assert state.last_event == azul.AzulEvent(mover, None, left="timeout")
+    who = ["Ana", "Bo", "Cy"][mover]
+    expected = f"{who} left the game ({who} ran out of time); the others play on."
+    assert summary_text(state, ["Ana", "Bo", "Cy"]) == expected
     check_invariants(state)
     frozen = state.boards[mover]
     with pytest.raises(IllegalMove, match="already left"):
@@ -545,16 +560,21 @@ def test_forfeit_with_three_players_lets_the_others_play_on() -> None:
 
 def test_forfeit_with_four_players_until_one_is_left() -> None:
     state = azul.new(players=4, seed=9, first_player=0)
-    state = state.forfeit(2, "A left.")
+    state = state.forfeit(2)
     state = state.play(state.legal_moves()[0])
-    state = state.forfeit(0, "B left.")
+    state = state.forfeit(0, "timeout")
     assert state.outcome() is None and state.active_players() == (1, 3)
-    state = state.forfeit(3, "C left.")
+    state = state.forfeit(3, "Dee ran out of time; Bo claimed it.")  # a sentence of an old log counts as timeout
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (1,)
     assert outcome.places == (3, 1, 4, 2)  # the last to leave ranks just after the winner
-    assert outcome.reason == "C left. Player 2 is the last player left and wins."
-    assert state.last_summary() == "Player 4 left the game (C left); Player 2 wins."
+    assert outcome.termination == "timeout"
+    names = ["Ana", "Bo", "Cy", "Dee"]
+    assert (
+        result_text(state, names)
+        == "Dee ran out of time and leaves the game. Player 2 is the last player left and wins."
+    )
+    assert summary_text(state, names) == "Dee left the game (Dee ran out of time); Bo wins."
     assert azul.from_json(state.to_json()) == state
 
 
@@ -662,12 +682,12 @@ def test_move_text_round_trips() -> None:
 
 def test_board_text_and_summaries() -> None:
     state = azul.new(players=2, seed=16, first_player=0)
-    assert state.last_summary() == "Round 1 begins; Player 1 starts."
+    assert summary_text(state) == "Round 1 begins; Player 1 starts."
     text = state.board_text()
     assert text.startswith("Azul, round 1, factory offer: player 1 to move; bag 80, lid 0.")
     assert "f1 BYYR" in text and "centre: - + first-player marker" in text
     state = state.play("f1 yellow 2")
-    assert state.last_summary(["Ana", "Bo"]) == "Ana took 2 yellow from factory 1 into line 2."
+    assert summary_text(state, ["Ana", "Bo"]) == "Ana took 2 yellow from factory 1 into line 2."
     assert "  2    YY | w b y r k" in state.board_text()
 
 
@@ -701,7 +721,7 @@ def _broken(change: Any) -> dict:
 BAD_CHANGES = {
     "not a dict": lambda d: d.clear(),
     "other game": lambda d: d.update(game="pond"),
-    "future format": lambda d: d.update(format=2),
+    "future format": lambda d: d.update(format=3),
     "unknown option": lambda d: d["options"].update(colourblind=True),
     "first player not a seat": lambda d: d["options"].update(first_player=5),
     "too many players": lambda d: d.update(players=5),

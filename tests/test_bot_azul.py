@@ -26,6 +26,7 @@ from bot.games.azul import (
 from bot.settings import Settings
 from engines import azul
 from engines.azul import CENTRE, FLOOR, WALL, AzulMove, AzulState
+from i18n import summary_text
 from tests.bot_world import ANA, BO, CY, DEE, ROBOT, Clock, World, only
 from tests.harness import Call, Person, Recorder, install
 
@@ -132,7 +133,7 @@ async def test_a_whole_two_player_game_through_the_commands(world: World) -> Non
         move = rng.choice(state.legal_moves())
         posted = await play(world, channel, move)
         names = [seat.name for seat in match.players]
-        assert state.play(move).last_summary(names) in posted.content
+        assert summary_text(state.play(move), names) in posted.content
         plies += 1
     assert plies > 20
     assert "wins" in posted.content or "Shared victory" in posted.content

@@ -14,6 +14,7 @@ from bot.games.querni import RULES, labelled, removal_choices, removal_text, sou
 from bot.settings import Settings
 from engines import querni as q
 from engines.querni import QuerniMove, QuerniState
+from i18n import summary_text
 from tests.bot_world import ANA, BO, CY, Clock, World, only
 from tests.harness import Person, Recorder, install
 
@@ -110,7 +111,7 @@ async def test_whole_games_with_every_kind_of_turn(world: World) -> None:
             posted = calls[-1]
             assert posted.files["board.png"].startswith(PNG_MAGIC)
             assert len(posted.content) <= 2000 and "Score:" in posted.content
-            assert state.play(chosen).last_summary([seat.name for seat in record.players]) in posted.content
+            assert summary_text(state.play(chosen), [seat.name for seat in record.players]) in posted.content
             seen.add(kind(chosen))
             if (await world.bot.service.store.open_match(channel)) is None:
                 endings.append(posted.content)

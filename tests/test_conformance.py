@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import json
 import random
+from enum import StrEnum
 
 import pytest
 
 from engines import GAMES, GameError, GameSpec, Outcome
+from engines.base import FORFEIT, TIMEOUT
+from i18n import result_text, status_text, summary_text
+
+
+def termination_codes(name: str) -> type[StrEnum]:
+    """Return a game's termination enum, found by its name."""
+    return importlib.import_module(f"engines.{name}").Termination
+
+
+def check_event(state: object) -> None:
+    """The last ply's event is frozen, JSON-safe and rebuilds exactly from its JSON."""
+    event = state.last_event  # type: ignore[attr-defined]
+    if event is None:
+        return
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.player = 1 - event.player
+    data = event.to_json()
+    assert json.loads(json.dumps(data)) == data, "an event's JSON must be JSON-safe"
+    assert type(event).from_json(json.loads(json.dumps(data))) == event, "an event must rebuild from its JSON"
+
 
 CASES = [
     pytest.param(
@@ -52,12 +75,19 @@ def play_random_game(spec: GameSpec, players: int, config: dict, seed: int) -> N
         before = state.to_json()
         after = state.play(move)
         assert state.to_json() == before, "play must not change the old state"
-        assert after.last_summary()
+        assert after.ply == state.ply + 1, "every ply counts"
+        assert after.last_event is not None and after.last_event.player == state.to_move
+        check_event(after)
+        assert summary_text(after) and status_text(after)
         texts.append(state.move_text(move))
         state = after
     outcome = state.outcome()
     assert isinstance(outcome, Outcome)
-    assert outcome.winners and outcome.reason
+    assert outcome.winners and result_text(state)
+    codes = termination_codes(spec.name)
+    assert isinstance(outcome.termination, codes) and outcome.termination not in (FORFEIT, TIMEOUT)
+    assert outcome.to_json()["termination"] == str(outcome.termination)
+    assert state.ply == len(texts) and start.ply == 0
     assert outcome.scores == state.scores()
     assert len(outcome.places) == players and min(outcome.places) == 1
     assert {i for i, place in enumerate(outcome.places) if place == 1} == set(outcome.winners)
@@ -81,12 +111,19 @@ def test_random_games_follow_the_contract(name: str, players: int, config: dict)
 def test_forfeit_ends_a_two_player_game_for_the_other(name: str) -> None:
     spec = GAMES[name]
     state = spec.new(players=2, seed=3)
-    ended = state.forfeit(0, "Player one resigned.")
+    ended = state.forfeit(0)
     outcome = ended.outcome()
-    assert outcome is not None and outcome.winners == (1,) and outcome.reason == "Player one resigned."
-    assert ended.legal_moves() == () and ended.to_move is None
+    assert outcome is not None and outcome.winners == (1,) and outcome.places == (2, 1)
+    assert outcome.termination == FORFEIT and isinstance(outcome.termination, termination_codes(name))
+    assert result_text(ended, ["Ana", "Bo"]) == "Ana resigned."
+    assert ended.legal_moves() == () and ended.to_move is None and ended.ply == state.ply
     assert state.outcome() is None
     assert spec.from_json(ended.to_json()) == ended
+    late = state.play(state.legal_moves()[0]).forfeit(1, TIMEOUT)
+    outcome = late.outcome()
+    assert outcome is not None and outcome.winners == (0,) and outcome.termination == TIMEOUT
+    assert result_text(late, ["Ana", "Bo"]) == "Bo ran out of time; Ana claimed the win."
+    assert spec.from_json(late.to_json()) == late and late.to_json()["result"]["termination"] == "timeout"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

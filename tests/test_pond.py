@@ -10,6 +10,7 @@ import pytest
 
 from engines import GAMES, GameError, IllegalMove, InvalidMoveText, InvalidState
 from engines.pond import EMPTY, FACE, OWNER, PondMove, PondState, from_json, new, piece_from_code
+from i18n import result_text, summary_text
 
 SPEC = GAMES["pond"]
 
@@ -51,7 +52,7 @@ def test_example_1_an_egg_develops_three_neighbours_and_completes_a_mixed_set() 
     names = [after.cell_name(c) for c, _ in after.last.scored]
     assert sorted(names) == ["c2", "c3", "c4"]
     assert sorted(after.cell_name(c) for c in after.last.developed) == ["b2", "b4", "c3"]
-    assert "developed" in after.last_summary() and "Light +2 and Dark +1" in after.last_summary()
+    assert "developed" in summary_text(after) and "Light +2 and Dark +1" in summary_text(after)
 
 
 def test_example_2_a_frog_hop_develops_the_hopped_piece() -> None:
@@ -87,7 +88,7 @@ def test_example_5_both_reach_the_target(
     assert after.scores() == final
     outcome = after.outcome()
     assert outcome is not None and outcome.winners == winners and after.to_move is None
-    assert ("draw" in outcome.reason) == (len(winners) == 2)
+    assert ("draw" in result_text(after)) == (len(winners) == 2)
     assert after.legal_moves() == ()
 
 
@@ -115,7 +116,7 @@ def test_example_7_elimination() -> None:
     # Dark plays elsewhere without freeing a4: light, to move, has no action and loses.
     after = start.play("place d1")
     outcome = after.outcome()
-    assert outcome is not None and outcome.winners == (1,) and "eliminated" in outcome.reason
+    assert outcome is not None and outcome.winners == (1,) and "eliminated" in result_text(after)
     assert after.legal_moves() == () and after.to_move is None
 
 
@@ -127,7 +128,7 @@ def test_a_full_board_with_no_mobile_piece_eliminates() -> None:
     after = state.play("place d1")
     assert after.scores() == (0, 0)
     outcome = after.outcome()
-    assert outcome is not None and outcome.winners == (1,) and "Light has no legal action" in outcome.reason
+    assert outcome is not None and outcome.winners == (1,) and "Light has no legal action" in result_text(after)
 
 
 def test_placing_needs_an_egg_in_the_spawn() -> None:
@@ -164,7 +165,7 @@ def test_a_turn_develops_only_around_the_landing_cell() -> None:
 def test_the_move_limit_ends_in_a_labelled_draw() -> None:
     state = new(max_plies=2).play("place a1").play("place d4")
     outcome = state.outcome()
-    assert outcome is not None and outcome.winners == (0, 1) and "move limit" in outcome.reason
+    assert outcome is not None and outcome.winners == (0, 1) and "move limit" in result_text(state)
 
 
 @pytest.mark.parametrize(
@@ -203,7 +204,7 @@ def test_bad_text_is_explained(text: str, message: str) -> None:
 
 
 def test_large_board_names_e5() -> None:
-    assert new(variant="large").play("place e5").last_summary() == "Light placed an egg on e5."
+    assert summary_text(new(variant="large").play("place e5")) == "Light placed an egg on e5."
 
 
 def random_positions(games: int, seed: int = 11):

@@ -1,4 +1,4 @@
-"""Engines and renderers import nothing they should not, and engines use no global random."""
+"""Engines, the AI, the text layer and renderers import nothing they should not; engines use no global random."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ FORBIDDEN = {
         "subprocess",
         "bot",
         "render",
+        "i18n",  # engines report data; the text layer reads them, never the reverse
     },
     # The computer's search keeps the engines' rules: pure, seeded, clock injected by the caller.
     "ai": {
@@ -47,6 +48,20 @@ FORBIDDEN = {
         "render",
     },
     "render": {"discord", "aiosqlite", "sqlite3", "asyncio", "random", "socket", "requests", "aiohttp", "bot"},
+    # The text layer: render's rules, and it draws nothing (render uses it, never the reverse).
+    "i18n": {
+        "discord",
+        "aiosqlite",
+        "sqlite3",
+        "asyncio",
+        "random",
+        "socket",
+        "requests",
+        "aiohttp",
+        "bot",
+        "render",
+        "PIL",
+    },
 }
 
 

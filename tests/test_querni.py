@@ -14,6 +14,7 @@ import pytest
 from engines import GAMES, GameError, IllegalMove, InvalidMoveText, InvalidOption, InvalidState
 from engines import querni as q
 from engines.querni import QuerniMove, QuerniState
+from i18n import result_text, summary_text
 
 FILES = "abcdefghij"
 
@@ -293,8 +294,8 @@ def test_the_played_event_records_the_path_and_the_jumped_pieces() -> None:
     assert [after.cell_name(c) for c in event.path] == ["c3", "e5", "g5", "e3", "c5"]
     assert [after.cell_name(c) for c in event.jumped] == ["d4", "f5", "f4", "d4"]
     assert after.piece(sq("c5")) == (0, 1) and after.piece(sq("c3")) is None
-    assert after.last_summary() == "Blue jumped 1 c3-e5-g5-e3-c5; 1 of 30 plies without a removal."
-    assert state.play("c3-d3").last_summary() == "Blue moved 1 c3-d3; 1 of 30 plies without a removal."
+    assert summary_text(after) == "Blue jumped 1 c3-e5-g5-e3-c5; 1 of 30 plies without a removal."
+    assert summary_text(state.play("c3-d3")) == "Blue moved 1 c3-d3; 1 of 30 plies without a removal."
 
 
 def test_jumps_cannot_pass_over_the_movers_empty_start() -> None:
@@ -365,8 +366,8 @@ def test_example_4_stranding(removal: str, loses: bool, stranded: str) -> None:
         assert outcome is None and after.to_move == 1
         return
     assert outcome is not None and outcome.winners == (1,) and outcome.places == (2, 1)
-    assert f"stranded {stranded}," in outcome.reason and after.legal_moves() == ()
-    assert outcome.reason in after.last_summary()
+    assert f"stranded {stranded}," in result_text(after) and after.legal_moves() == ()
+    assert result_text(after) in summary_text(after)
 
 
 def test_no_triple_left_loses_only_when_no_three_consecutive_numbers_remain() -> None:
@@ -376,7 +377,9 @@ def test_no_triple_left_loses_only_when_no_three_consecutive_numbers_remain() ->
         outcome = layout_state(short, isolation=isolation).play("x1-5").outcome()
         assert outcome is not None and outcome.winners == (1,)
     outcome = layout_state(short, isolation="no_triple_left").play("x1-3").outcome()
-    assert outcome is not None and "no three consecutive numbers" in outcome.reason
+    assert outcome is not None and "no three consecutive numbers" in result_text(
+        layout_state(short, isolation="no_triple_left").play("x1-3")
+    )
 
 
 def test_removing_every_piece_wins_before_stranding_is_judged() -> None:
@@ -407,13 +410,13 @@ def test_example_5_the_thirtieth_ply_without_a_removal_draws(last: str) -> None:
     ended = state.play(last)
     outcome = ended.outcome()
     assert outcome is not None and outcome.is_draw and outcome.places == (1, 1) and ended.counter == 30
-    assert "30 plies" in outcome.reason and ended.legal_moves() == ()
+    assert "30 plies" in result_text(ended) and ended.legal_moves() == ()
 
 
 def test_example_5_a_removal_on_the_thirtieth_ply_restarts_the_counter() -> None:
     state = passes(layout_state(DRAW_LAYOUT), 29).play("x1-3")
     assert state.outcome() is None and state.counter == 0 and state.removed == (14, 13)
-    assert "0 of 30 plies" in state.last_summary()
+    assert "0 of 30 plies" in summary_text(state)
     assert passes(state, 29).outcome() is None and passes(state, 30).outcome() is not None
 
 
@@ -422,7 +425,7 @@ def test_the_draw_options() -> None:
     by_moves = layout_state(DRAW_LAYOUT, draw_count="moves")
     assert passes(by_moves, 59).outcome() is None
     outcome = passes(by_moves, 60).outcome()
-    assert outcome is not None and outcome.is_draw and "30 full moves" in outcome.reason
+    assert outcome is not None and outcome.is_draw and "30 full moves" in result_text(passes(by_moves, 60))
     assert "full moves" in by_moves.board_text()
 
 
@@ -523,7 +526,7 @@ def test_random_games_keep_the_invariants_and_agree_with_the_reference(config: d
                 if after.outcome() is None or after.outcome().winners == (state.turn,):
                     break
             check_event(state, after, move)
-            assert after.last_summary()
+            assert summary_text(after)
             state = after
         check_position(state)
     assert compared > 150
@@ -597,17 +600,17 @@ def test_illegal_values_and_finished_games_are_refused_without_change() -> None:
     over = state.forfeit(0, "Blue resigned.")
     with pytest.raises(IllegalMove, match="over"):
         over.play("pass")
-    assert over.last_summary() == "Blue resigned."
+    assert summary_text(over) == "Blue resigned."
 
 
 def test_board_text_and_summaries() -> None:
     state = q.new(seed=0)
     text = state.board_text()
     assert text.splitlines()[0].startswith("7") and "blue to move" in text and "0 of 30 plies" in text
-    assert state.last_summary() == "The game has begun: blue moves first."
-    assert state.play("pass").last_summary() == "Blue passed; 1 of 30 plies without a removal."
+    assert summary_text(state) == "The game has begun: blue moves first."
+    assert summary_text(state.play("pass")) == "Blue passed; 1 of 30 plies without a removal."
     removal = layout_state(EXAMPLE_2).play("x5-7")
-    assert removal.last_summary().startswith("Blue removed the chain 5-7 (e3 e4 f5); 0 of 30")
+    assert summary_text(removal).startswith("Blue removed the chain 5-7 (e3 e4 f5); 0 of 30")
 
 
 # -- saving and restoring -------------------------------------------------------------------------
@@ -643,7 +646,7 @@ def corrupt(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
 DELETE = object()
 BAD_SAVES = [
     (("game",), "pond"),
-    (("format",), 2),
+    (("format",), 3),
     (("seed",), -1),
     (("seed",), "7"),
     (("options",), []),

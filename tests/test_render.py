@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 import render
 from engines import GAMES
-from render import RENDERERS, NoRenderer, has_renderer, render_image, render_picture
+from render import NoRenderer, has_renderer, render_image, render_picture, renderer_for
 from render.__main__ import main
 from render.draw import Grid, Picture, PlayerRow, arrow_sprite, draw_player_rows, encode_png, paste_arrow, pill_sprite
 from render.text import clean_text, ellipsize, fit_size, has_glyph, text_width
@@ -59,9 +59,12 @@ def test_default_names_are_the_seat_names() -> None:
     assert render.render(state) == render.render(state, players=["Light", "Dark"])
 
 
-def test_every_registered_renderer_is_a_registered_game() -> None:
-    assert "pond" in RENDERERS and has_renderer("pond")
-    assert set(RENDERERS) <= set(GAMES)
+def test_renderers_are_found_by_the_games_name_only_for_registered_games() -> None:
+    assert has_renderer("pond") and renderer_for("pond").__name__ == "render_pond"
+    # render/ holds helper modules too: only a registered game's name finds a renderer.
+    assert not has_renderer("draw") and not has_renderer("theme") and not has_renderer("nothing")
+    with pytest.raises(NoRenderer, match="no game"):
+        renderer_for("text")
 
 
 def test_a_game_without_a_picture_is_refused() -> None:

@@ -382,7 +382,7 @@ def test_status_and_last_lines() -> None:
     assert last_text(over, NAMES) == "Ana left the game."
 
 
-def ended(reason: str, winners: tuple[int, ...], scores: tuple[int, ...]) -> AzulState:
+def ended(reason: azul.Termination, winners: tuple[int, ...], scores: tuple[int, ...]) -> AzulState:
     state = azul.new(players=2, seed=1)
     result = Outcome(winners, scores, reason, tuple(1 if p in winners else 2 for p in range(2)))
     boards = tuple(b._replace(score=s) for b, s in zip(state.boards, scores, strict=True))
@@ -393,13 +393,13 @@ def ended(reason: str, winners: tuple[int, ...], scores: tuple[int, ...]) -> Azu
 @pytest.mark.parametrize(
     "state, expected",
     [
-        (ended("A wall row is complete: Player 1 wins with 40 points.", (0,), (40, 31)),
+        (ended(azul.Termination.WALL_ROW, (0,), (40, 31)),
          "Ana wins with 40 · a wall row is complete"),
-        (ended("A wall row is complete: Player 1 and Player 2 share the victory.", (0, 1), (40, 40)),
+        (ended(azul.Termination.WALL_ROW, (0, 1), (40, 40)),
          "Ana and Bo share the win with 40 · a wall row is complete"),
-        (ended("Ended by the round limit (100 rounds, a safety rule): Player 2 wins.", (1,), (3, 9)),
+        (ended(azul.Termination.ROUND_LIMIT, (1,), (3, 9)),
          "Bo wins with 9 · round limit 100 (safety rule)"),
-        (ended("Ended as no tile is left to fill the factories (a safety rule): x.", (1,), (3, 9)),
+        (ended(azul.Termination.NO_TILES, (1,), (3, 9)),
          "Bo wins with 9 · no tiles left (safety rule)"),
     ],
 )  # fmt: skip
@@ -410,7 +410,7 @@ def test_the_result_line_names_the_winner_and_why(state: AzulState, expected: st
 
 
 def test_a_finished_game_tags_no_one_to_move_and_shows_bonuses() -> None:
-    state = ended("A wall row is complete: Player 1 wins with 40 points.", (0,), (40, 31))
+    state = ended(azul.Termination.WALL_ROW, (0,), (40, 31))
     image = card(state)
     assert not near(bar_at(image, state, 0), THEME.mark, 30) and not near(bar_at(image, state, 1), THEME.mark, 30)
     assert board_marks(state, 0, state.last).bonus == 2  # type: ignore[arg-type]

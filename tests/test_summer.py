@@ -11,6 +11,7 @@ import pytest
 
 from engines import GAMES, GameError, IllegalMove, InvalidMoveText, InvalidOption, InvalidState, summer
 from engines.summer import SummerMove, SummerState
+from i18n import result_text, summary_text
 
 
 def interior(size: int, row: str) -> list[str]:
@@ -37,7 +38,8 @@ def position(
     options.update(weights=[size] * size, black_weights=[size] * size)
     if max_plies is not None:
         options["max_plies"] = max_plies
-    data = summer.new(seed=1, **options).to_json()
+    start = summer.new(seed=1, **options)
+    data = start.to_json()
     grid = [["."] * size for _ in range(size)]
     for name, code in pieces.items():
         grid[int(name[1:]) - 1][ord(name[0]) - ord("a")] = code
@@ -46,8 +48,9 @@ def position(
     player = 0 if code[0] == "W" else 1
     modifier = data["options"]["terrain"][int(to[1:]) - 1][ord(to[0]) - ord("a")]
     modifier = {"+": 1, "-": -1, ".": 0}[modifier]
-    event = {"player": player, "move": last, "weight": int(code[1:]) - modifier, "resident": ".", "action": "moved"}
-    event.update(modifier=modifier, result=code, zeroed=False)
+    move = list(start.parse_move(last))
+    event = {"player": player, "move": move, "weight": int(code[1:]) - modifier, "resident": 0, "action": "moved"}
+    event.update(modifier=modifier, result=summer.piece_from_code(code), zeroed=False)
     ply = 1 if player == 0 else 2
     data.update(board=grid, turn=ply % 2, ply=ply, last=event)
     return summer.from_json(data)
@@ -111,7 +114,7 @@ def test_worked_examples(number: int, example: tuple, black: bool) -> None:
     assert event.modifier == (
         0 if kind == "start" or not (mover_survives or event.zeroed) else (1 if kind == "+" else -1)
     )
-    assert after.last_summary().startswith(f"{'Black' if black else 'White'} moved {frm}-{to} ({weight})")
+    assert summary_text(after).startswith(f"{'Black' if black else 'White'} moved {frm}-{to} ({weight})")
     assert summer.from_json(json.loads(json.dumps(after.to_json()))) == after
 
 
@@ -123,15 +126,15 @@ def test_equal_collision_is_destroyed_on_a_minus_cell_too() -> None:
 
 def test_summary_lines_say_what_happened() -> None:
     state = position(interior(8, "+" * 8), {"c2": "W2", "c3": "B6", "h8": "B1"}, last="g8-h8", mode="field")
-    assert state.play("c2-c3").last_summary() == (
+    assert summary_text(state.play("c2-c3")) == (
         "White moved c2-c3 (2) into Black's 6 on a plus cell: the mover wins with 8; the plus cell makes it 9."
     )
     state = position(interior(8, "-" * 8), {"c2": "W1", "d2": "W4", "h8": "B1"}, last="g8-h8")
-    assert state.play("c2-c3").last_summary() == ("White moved c2-c3 (1) to a minus cell: it is removed.")
-    assert state.play("d2-d3").last_summary() == "White moved d2-d3 (4) to a minus cell: now 3."
+    assert summary_text(state.play("c2-c3")) == ("White moved c2-c3 (1) to a minus cell: it is removed.")
+    assert summary_text(state.play("d2-d3")) == "White moved d2-d3 (4) to a minus cell: now 3."
     state = position(interior(8, "+" * 8), {"c2": "W4", "c3": "B6", "a2": "W1", "h8": "B1"}, last="g8-h8")
-    assert state.play("c2-c3").last_summary() == "White moved c2-c3 (4) into Black's 6: Black's piece survives with 2."
-    assert GAMES["summer"].new(seed=3).last_summary() == "The game has begun."
+    assert summary_text(state.play("c2-c3")) == "White moved c2-c3 (4) into Black's 6: Black's piece survives with 2."
+    assert summary_text(GAMES["summer"].new(seed=3)) == "The game has begun."
 
 
 # -- the end of the game --------------------------------------------------------
@@ -149,19 +152,19 @@ def test_end_example_white_arrives_and_black_gets_one_last_move() -> None:
     state = end_position().play("c3-c4")
     assert state.outcome() is None and state.to_move == 1
     assert state.white_arrived and state.black_last_move
-    assert state.last_summary().endswith("All White pieces have arrived: Black has one last move.")
+    assert summary_text(state).endswith("All White pieces have arrived: Black has one last move.")
     assert "one last move" in state.board_text()
     ended = state.play("d2-d1")
     outcome = ended.outcome()
     assert outcome is not None and outcome.winners == (0,) and outcome.scores == (6, 4)
     assert outcome.places == (1, 2)
-    assert outcome.reason == "All Black pieces have reached rank 1: White wins 6 to 4."
+    assert result_text(ended) == "All Black pieces have reached rank 1: White wins 6 to 4."
     assert ended.legal_moves() == () and ended.to_move is None
     # A last move that does not bring Black home ends the game all the same.
     other = state.play("a1-b1")
     outcome = other.outcome()
     assert outcome is not None and outcome.scores == (6, 3)
-    assert outcome.reason == "Black has made its last move: White wins 6 to 3."
+    assert result_text(other) == "Black has made its last move: White wins 6 to 3."
 
 
 def test_end_example_black_arriving_first_ends_at_once() -> None:
@@ -170,7 +173,7 @@ def test_end_example_black_arriving_first_ends_at_once() -> None:
     ended = state.play("d2-d1")
     outcome = ended.outcome()
     assert outcome is not None and outcome.is_draw and outcome.scores == (4, 4) and outcome.places == (1, 1)
-    assert outcome.reason == "All Black pieces have reached rank 1: the goal rows are level at 4, a draw."
+    assert result_text(ended) == "All Black pieces have reached rank 1: the goal rows are level at 4, a draw."
 
 
 def test_black_removing_whites_last_laggard_ends_the_game() -> None:
@@ -179,18 +182,19 @@ def test_black_removing_whites_last_laggard_ends_the_game() -> None:
     ended = state.play("d3-c2")  # B3 beats W1: B2, and the minus cell makes it B1
     outcome = ended.outcome()
     assert outcome is not None
-    assert outcome.reason == "Black's move left every White piece on rank 4: White wins 4 to 0."
+    assert result_text(ended) == "Black's move left every White piece on rank 4: White wins 4 to 0."
 
 
 def test_white_losing_its_last_piece_gives_black_one_last_move() -> None:
     state = position(END_TERRAIN, {"c2": "W1", "d3": "B3", "b4": "B2"}, last="a4-b4")
     after = state.play("c2-c3")  # a minus cell: weight 0, removed
     assert after.outcome() is None and after.black_last_move
-    assert after.last_summary().endswith("White has no pieces left: Black has one last move.")
+    assert summary_text(after).endswith("White has no pieces left: Black has one last move.")
     ended = after.play("d3-d2")
     outcome = ended.outcome()
     assert (
-        outcome is not None and outcome.reason == "Black has made its last move: the goal rows are level at 0, a draw."
+        outcome is not None
+        and result_text(ended) == "Black has made its last move: the goal rows are level at 0, a draw."
     )
 
 
@@ -199,14 +203,14 @@ def test_black_with_no_pieces_left_ends_the_game() -> None:
     assert state.to_move == 1
     after = state.play("c3-c2")  # equal collision: both removed, Black has nothing left
     outcome = after.outcome()
-    assert outcome is not None and outcome.reason.startswith("Black has no pieces left: ")
+    assert outcome is not None and result_text(after).startswith("Black has no pieces left: ")
 
 
 def test_move_limit_scores_the_position_and_says_so() -> None:
     state = end_position(max_plies=3)
     ended = state.play("c3-c4")  # White has arrived, but the limit comes before Black's last move
     outcome = ended.outcome()
-    assert outcome is not None and "ended by the move limit" in outcome.reason.lower()
+    assert outcome is not None and "ended by the move limit" in result_text(ended).lower()
     assert outcome.scores == (6, 3) and outcome.winners == (0,)
     option = next(o for o in summer.OPTIONS if o.name == "max_plies")
     assert "safety limit" in option.description.lower()
@@ -485,7 +489,7 @@ def test_saved_games_round_trip() -> None:
     state = summer.from_json(data)
     assert state.to_json() == data
     assert summer.from_json(state.to_json()) == state
-    assert data["board"][0][0] == "." and data["last"]["move"] == "a5-a4"
+    assert data["board"][0][0] == "." and data["last"]["move"] == list(state.parse_move("a5-a4"))
 
 
 def damaged(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
@@ -506,7 +510,7 @@ def damaged(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
         pytest.param(None, id="not-a-dict"),
         pytest.param([], id="list"),
         pytest.param({"game": "pond", "format": 1}, id="other-game"),
-        pytest.param(damaged(("format",), 2), id="format"),
+        pytest.param(damaged(("format",), 3), id="format"),
         pytest.param(damaged(("options",), KeyError), id="no-options"),
         pytest.param(damaged(("options",), "big"), id="options-not-object"),
         pytest.param(damaged(("options", "size"), 20), id="bad-size"),
