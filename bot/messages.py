@@ -127,17 +127,17 @@ def trouble_text(channel_id: int, problem: str) -> str:
 def why_refused(status: int, code: int, *, board: bool) -> str:
     """Explain a permanent refusal from Discord (``status`` and its JSON ``code``) for a server admin."""
     if status == 403 and code == 50001:
-        return "I can't see this channel. Ask a server admin to give me View Channel here."
+        return "I can't see that channel. Ask a server admin to give me View Channel there."
     if status == 403:
         needed = "Send Messages and Attach Files" if board else "Send Messages"
         return (
-            f"I need {needed} in this channel (and View Channel, Embed Links and Read Message History). "
-            "Ask a server admin to give me those permissions here. The game is saved and goes on: "
-            "the board command shows it at any time."
+            f"I need {needed} there (and View Channel, Embed Links and Read Message History). "
+            "Ask a server admin to give me those permissions in that channel. The game is saved and goes on: "
+            "its `board` command shows it at any time."
         )
     if status == 404:
-        return "this channel no longer exists."
-    return f"Discord refused the message (HTTP {status}, code {code}). The game is saved: the board command shows it."
+        return "that channel no longer exists."
+    return f"Discord refused the message (HTTP {status}, code {code}). The game is saved: its `board` command shows it."
 
 
 def saved_what(entry: LogEntry | None) -> str:

@@ -13,7 +13,7 @@ import discord
 from bot.client import TabulaBot
 from bot.settings import Settings
 from bot.storage import MatchStore
-from tests.harness import APP_ID, BOT_USER_ID, Call, Discord, Person, Recorder, option, user_payload
+from tests.harness import APP_ID, BOT_USER_ID, PARKED, Call, Discord, Person, Recorder, option, user_payload
 
 
 class Clock:
@@ -35,9 +35,18 @@ class Sleeper:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self.delays: list[float] = []
+        self.hold = False  # park every retry until released (or the bot stops): a long outage
 
     async def __call__(self, seconds: float) -> None:
         self.delays.append(seconds)
+        if self.hold:
+            task = asyncio.current_task()
+            assert task is not None
+            PARKED.add(task)
+            try:
+                await asyncio.Event().wait()  # until the bot stops and cancels it
+            finally:
+                PARKED.discard(task)
         self.clock.advance(seconds)
         await asyncio.sleep(0)
 
