@@ -127,6 +127,10 @@ class Composed:
         )
 
 
+# The saved match, its state and the turn, as the code that saved them holds them.
+Known = tuple[MatchRecord, GameState | None, Turn | None]
+
+
 @dataclass(frozen=True, slots=True)
 class Failure:
     """One failed post, classified."""
@@ -225,37 +229,40 @@ class Announcer:
         *,
         state: GameState | None = None,
         turn: Turn | None = None,
+        record: MatchRecord | None = None,
     ) -> Result:
-        """Post ``announcements`` in order; return the worst result (the mover is told if it is not posted)."""
+        """Post ``announcements`` in order; return the worst result (the mover is told if it is not posted).
+
+        ``state``, ``turn`` and ``record`` are what the caller already holds (the saved match), sparing reads.
+        """
         worst = Result.POSTED
+        if record is None and turn is not None:
+            record = turn.record
         for announcement in announcements:
-            result = await self._deliver_one(announcement, reply, state, turn)
+            known = (record, state, turn) if record is not None and record.version == announcement.version else None
+            result = await self._deliver_one(announcement, reply, known)
             if result == Result.FAILED or (result == Result.DELAYED and worst == Result.POSTED):
                 worst = result
         return worst
 
-    async def _deliver_one(
-        self, announcement: Announcement, reply: Reply | None, state: GameState | None, turn: Turn | None
-    ) -> Result:
+    async def _deliver_one(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
         self._posting.add(announcement.id)
         try:
-            return await self._first_try(announcement, reply, state, turn)
+            return await self._first_try(announcement, reply, known)
         finally:
             self._posting.discard(announcement.id)
 
-    async def _first_try(
-        self, announcement: Announcement, reply: Reply | None, state: GameState | None, turn: Turn | None
-    ) -> Result:
-        composed = await self._compose(announcement, state, turn)
+    async def _first_try(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
+        composed = await self._compose(announcement, known)
         if composed is None:
-            await self.matches.mark_delivered(announcement.id, None, self.clock())
+            await self.matches.mark_delivered(announcement.id)
             return Result.POSTED
         if announcement.kind == NoticeKind.CLOSE:
             return await self._close(announcement, composed, reply)
         if reply is not None and reply.loading and reply.alive(self.clock()):
             try:
-                message = await reply.interaction.followup.send(
-                    composed.content, file=composed.file(), allowed_mentions=composed.allowed(), wait=True
+                await reply.interaction.followup.send(
+                    composed.content, file=composed.file(), allowed_mentions=composed.allowed()
                 )
             except Exception as error:
                 failure = classify(error)
@@ -265,7 +272,7 @@ class Announcer:
                 landed = await self._landed(reply) if failure.unknown else False
                 if landed:
                     reply.loading = False
-                    await self.matches.mark_delivered(announcement.id, None, self.clock())
+                    await self.matches.mark_delivered(announcement.id)
                     return Result.POSTED
                 if not failure.transient:
                     reply.no_followup = True
@@ -275,7 +282,7 @@ class Announcer:
                 await self._note(reply, announcement, result)
                 return result
             reply.loading = False
-            await self.matches.mark_delivered(announcement.id, message.id, self.clock())
+            await self.matches.mark_delivered(announcement.id)
             return Result.POSTED
         return await self._post_or_retry(announcement, composed, reply, check_original=False)
 
@@ -339,7 +346,7 @@ class Announcer:
             if check_original and reply is not None:
                 landed = await self._landed(reply)
                 if landed:
-                    await self.matches.mark_delivered(announcement.id, None, self.clock())
+                    await self.matches.mark_delivered(announcement.id)
                     return
                 if landed is False:
                     check_original = False
@@ -349,9 +356,9 @@ class Announcer:
                     delay = backoff(attempt)
                     continue
             if composed is None:
-                composed = await self._compose(announcement, None, None)
+                composed = await self._compose(announcement, None)
                 if composed is None:
-                    await self.matches.mark_delivered(announcement.id, None, self.clock())
+                    await self.matches.mark_delivered(announcement.id)
                     return
             if announcement.kind == NoticeKind.CLOSE:
                 failure = await self._edit(announcement, composed)
@@ -370,7 +377,7 @@ class Announcer:
         """Post in the channel with the announcement's nonce; ``None`` when it was posted (and marked so)."""
         channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
         try:
-            message = await channel.send(
+            await channel.send(
                 composed.content, file=composed.file(), allowed_mentions=composed.allowed(), nonce=announcement.nonce
             )
         except Exception as error:
@@ -379,13 +386,13 @@ class Announcer:
                 raise
             log.info("posting announcement %s failed: %s", announcement.id, failure.text)
             return failure
-        await self.matches.mark_delivered(announcement.id, message.id, self.clock())
+        await self.matches.mark_delivered(announcement.id)
         return None
 
     async def _edit(self, announcement: Announcement, composed: Composed) -> Failure | None:
         """Edit a challenge message (idempotent); ``None`` when done (and marked so)."""
         if composed.edit_message_id is None:
-            await self.matches.mark_delivered(announcement.id, None, self.clock())
+            await self.matches.mark_delivered(announcement.id)
             return None
         channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
         try:
@@ -398,7 +405,7 @@ class Announcer:
                 raise
             log.info("closing challenge message for announcement %s failed: %s", announcement.id, failure.text)
             return failure
-        await self.matches.mark_delivered(announcement.id, composed.edit_message_id, self.clock())
+        await self.matches.mark_delivered(announcement.id)
         return None
 
     async def _close(self, announcement: Announcement, composed: Composed, reply: Reply | None) -> Result:
@@ -420,7 +427,7 @@ class Announcer:
                 log.info("closing challenge %s through the interaction failed: %s", announcement.match_id, error)
                 reply.broken = True  # type: ignore[union-attr]
             else:
-                await self.matches.mark_delivered(announcement.id, composed.edit_message_id, self.clock())
+                await self.matches.mark_delivered(announcement.id)
                 return Result.POSTED
         failure = await self._edit(announcement, composed)
         if failure is None:
@@ -442,11 +449,10 @@ class Announcer:
         if reply is not None and not reply.broken and not reply.no_followup and reply.alive(self.clock()):
             # Follow-ups need no permission in the channel: the board reaches the players after all.
             try:
-                message = await reply.interaction.followup.send(
+                await reply.interaction.followup.send(
                     f"{composed.content}\n{trouble}"[: messages.formatting.MESSAGE_LIMIT],
                     file=composed.file(),
                     allowed_mentions=composed.allowed(),
-                    wait=True,
                 )
             except Exception as error:
                 if classify(error) is None:
@@ -454,7 +460,7 @@ class Announcer:
                 log.info("the fallback follow-up for announcement %s failed: %s", announcement.id, error)
             else:
                 reply.loading = False
-                await self.matches.mark_delivered(announcement.id, message.id, self.clock())
+                await self.matches.mark_delivered(announcement.id)
                 return Result.POSTED
         log.warning("announcement %s of match %s given up: %s", announcement.id, announcement.match_id, failure.text)
         await self.matches.mark_failed(announcement.id, problem, self.clock())
@@ -504,9 +510,13 @@ class Announcer:
         entries = await self.matches.log(announcement.match_id, announcement.seq)
         return entries[-1] if entries else None
 
-    async def _compose(self, announcement: Announcement, state: GameState | None, turn: Turn | None) -> Composed | None:
-        """Build the text, pings and board of an announcement from the stored match (``None``: nothing to post)."""
-        record = await self.matches.get(announcement.match_id)
+    async def _compose(self, announcement: Announcement, known: Known | None) -> Composed | None:
+        """Build the text, pings and board of an announcement from the stored match (``None``: nothing to post).
+
+        ``known`` is the saved match, its state and turn when the caller holds them (the version announced).
+        """
+        found, state, turn = known if known is not None else (None, None, None)
+        record = found if found is not None else await self.matches.get(announcement.match_id)
         if record is None:
             return None
         if announcement.kind == NoticeKind.CLOSE:
@@ -559,7 +569,7 @@ class Announcer:
             busy = self._retrying.get(announcement.id)
             if announcement.id in self._posting or (busy is not None and not busy.done()):
                 continue
-            await self._deliver_one(announcement, None, None, None)
+            await self._deliver_one(announcement, None, None)
             count += 1
         return count
 
@@ -569,7 +579,7 @@ class Announcer:
 
     async def settle_failed(self, record: MatchRecord) -> None:
         """A fresh board reached the players: the failed announcements before it need no repair."""
-        await self.matches.settle_failed(record.id, self.clock())
+        await self.matches.settle_failed(record.id)
 
     def close(self) -> None:
         """Stop retrying (what is pending stays in the outbox for the next start)."""

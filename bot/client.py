@@ -49,7 +49,6 @@ def settle_memory() -> None:
 
 
 SWEEP_SECONDS = 30.0
-PRUNE_SECONDS = 7 * 24 * 3600  # delivered announcements are kept a week
 
 
 def intents() -> discord.Intents:
@@ -203,7 +202,6 @@ class TabulaBot(discord.Client):
             await self.announcer.deliver(answer.announcements)  # the challenge message loses its buttons
         await self.announcer.resume()  # what is due again in the outbox
         await self.computer.resume_all()  # a computer turn that failed is tried again
-        await self.service.store.prune_announcements(self.service.clock() - PRUNE_SECONDS)
         return len(expired)
 
     async def _sweep_forever(self) -> None:

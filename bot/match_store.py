@@ -475,12 +475,10 @@ class Matches:
         )
         return [_decode_announcement(row) for row in rows]
 
-    async def mark_delivered(self, announcement_id: int, message_id: int | None, now: float) -> None:
-        """Record that an announcement reached the channel (one statement: its own transaction)."""
-        await self.database.write(
-            "UPDATE outbox SET status = ?, message_id = ?, delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
-            (Delivery.DELIVERED, message_id, now, announcement_id),
-        )
+    async def mark_delivered(self, announcement_id: int) -> None:
+        """Record that an announcement reached the players: it leaves the outbox (one statement, its own
+        transaction).  The outbox only ever holds what is still to post, or could not be posted."""
+        await self.database.write("DELETE FROM outbox WHERE id = ?", (announcement_id,))
 
     async def mark_failed(self, announcement_id: int, error: str, now: float) -> None:
         """Give up on an announcement Discord will never take (no permission, channel gone)."""
@@ -496,15 +494,6 @@ class Matches:
             (error, next_at, announcement_id, Delivery.PENDING),
         )
 
-    async def settle_failed(self, match_id: int, now: float) -> None:
-        """Mark a match's failed announcements as delivered once a fresh board has been posted in their place."""
-        await self.database.write(
-            "UPDATE outbox SET status = ?, delivered_at = ? WHERE match_id = ? AND status = ?",
-            (Delivery.DELIVERED, now, match_id, Delivery.FAILED),
-        )
-
-    async def prune_announcements(self, before: float) -> None:
-        """Forget delivered announcements older than ``before`` (failed ones are kept for /board to explain)."""
-        await self.database.write(
-            "DELETE FROM outbox WHERE status = ? AND delivered_at < ?", (Delivery.DELIVERED, before)
-        )
+    async def settle_failed(self, match_id: int) -> None:
+        """Forget a match's failed announcements once a fresh board has been posted in their place."""
+        await self.database.write("DELETE FROM outbox WHERE match_id = ? AND status = ?", (match_id, Delivery.FAILED))

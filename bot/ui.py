@@ -186,7 +186,7 @@ class MatchUI:
         except ChallengeClosed as closed:
             # A late press: the message loses its buttons, and the presser learns why.
             if closed.announcements:
-                await self.announcer.deliver(closed.announcements, reply)
+                await self.announcer.deliver(closed.announcements, reply, record=closed.record)
             if not interaction.response.is_done():
                 how = closed_how(closed.record.status)
                 try:
@@ -197,7 +197,7 @@ class MatchUI:
                     log.info("could not close challenge %s on a late press: %s", match_id, error)
             raise
         if not answer.accepted:
-            await self.announcer.deliver(answer.announcements, reply)
+            await self.announcer.deliver(answer.announcements, reply, record=answer.record)
             return
         if answer.state is None:
             await interaction.response.edit_message(
@@ -210,7 +210,7 @@ class MatchUI:
 
     async def begin(self, reply: Reply, answer: Answer) -> None:
         """Announce a match that just started (closing its challenge), and let a computer move first."""
-        await self.announcer.deliver(answer.announcements, reply, state=answer.state)
+        await self.announcer.deliver(answer.announcements, reply, state=answer.state, record=answer.record)
         self.computers.wake(answer.record, answer.state)
 
     # -- playing -------------------------------------------------------------------
@@ -262,7 +262,7 @@ class MatchUI:
             "It will not be rated.",
             allowed_mentions=NO_MENTIONS,
         )
-        await self.announcer.deliver(answer.announcements)
+        await self.announcer.deliver(answer.announcements, record=answer.record)
 
     async def rules(self, interaction: discord.Interaction, text: str) -> None:
         """Explain a game's rules to the one who asked."""

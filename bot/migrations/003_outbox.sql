@@ -1,7 +1,7 @@
 -- The outbox: what must be announced about a match, written in the transaction that changed it,
 -- and posted by the delivery step until Discord has it (or will never take it).
 CREATE TABLE outbox (
-    id           INTEGER PRIMARY KEY,
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: the id is part of the message nonce
     match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
     channel_id   INTEGER NOT NULL,
     guild_id     INTEGER NOT NULL,
