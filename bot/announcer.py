@@ -240,7 +240,15 @@ class Announcer:
             record = turn.record
         for announcement in announcements:
             known = (record, state, turn) if record is not None and record.version == announcement.version else None
-            result = await self._deliver_one(announcement, reply, known)
+            try:
+                result = await self._deliver_one(announcement, reply, known)
+            except Exception:
+                # A fault of ours, not Discord's: the announcement stays in the outbox for the sweeper to
+                # post, and the player who acted hears the truth (saved), never "try again".
+                log.exception("delivering announcement %s failed; the sweeper will retry it", announcement.id)
+                if reply is not None:
+                    await self._note(reply, announcement, Result.DELAYED)
+                result = Result.DELAYED
             if result == Result.FAILED or (result == Result.DELAYED and worst == Result.POSTED):
                 worst = result
         return worst

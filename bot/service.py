@@ -21,6 +21,7 @@ from typing import Any
 
 from bot import ratings
 from bot.database import StorageError
+from bot.escaping import escape_name
 from bot.match_store import (
     Announcement,
     Matches,
@@ -361,7 +362,7 @@ class MatchService:
             seat = self._seat(record, user_id)
             state = self.state_of(record)
             if state.to_move != seat:
-                waiting = record.players[state.to_move].name if state.to_move is not None else "nobody"
+                waiting = escape_name(record.players[state.to_move].name) if state.to_move is not None else "nobody"
                 raise Refusal(f"It is not your turn: {waiting} is to move.")
             parsed = state.parse_move(move)
             after = state.play(parsed)
@@ -372,7 +373,7 @@ class MatchService:
         async with self._channel(channel_id):
             record = await self._running(channel_id, game)
             seat = self._seat(record, user_id)
-            return await self._forfeit(record, seat, user_id, f"{record.players[seat].name} resigned.")
+            return await self._forfeit(record, seat, user_id, f"{escape_name(record.players[seat].name)} resigned.")
 
     async def claim(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
         """Let a waiting player claim the win once the player to move has let the deadline pass."""
@@ -383,14 +384,15 @@ class MatchService:
             late = state.to_move
             if late is None or late == seat:
                 raise Refusal("It is your turn: you can't claim a win on your own time. Make a move instead.")
+            # The reason is a sentence shown in chat (and kept in the log): the names in it are escaped.
+            name, claimer = escape_name(record.players[late].name), escape_name(record.players[seat].name)
             if record.deadline is None or self.clock() < record.deadline:
                 until = int(record.deadline or 0)
-                raise Refusal(f"{record.players[late].name} still has time to move: the deadline is <t:{until}:R>.")
-            name = record.players[late].name
+                raise Refusal(f"{name} still has time to move: the deadline is <t:{until}:R>.")
             if len(record.players) == 2:
-                reason = f"{name} ran out of time; {record.players[seat].name} claimed the win."
+                reason = f"{name} ran out of time; {claimer} claimed the win."
             else:
-                reason = f"{name} ran out of time and leaves the game ({record.players[seat].name} claimed it)."
+                reason = f"{name} ran out of time and leaves the game ({claimer} claimed it)."
             return await self._forfeit(record, late, user_id, reason)
 
     async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, reason: str) -> Turn:

@@ -154,7 +154,7 @@ async def test_a_permanent_refusal_stops_retrying_and_the_game_stays_playable(wo
     assert await logged(world, channel) >= before + 1
 
 
-@pytest.mark.parametrize("name", ["403-missing-permissions", "404-unknown-interaction", "timeout"])
+@pytest.mark.parametrize("name", list(EVERY_FAILURE))
 async def test_a_move_whose_deferral_fails_is_saved_and_its_board_posted_in_the_channel(
     world: World, name: str
 ) -> None:
@@ -169,15 +169,13 @@ async def test_a_move_whose_deferral_fails_is_saved_and_its_board_posted_in_the_
     assert_truthful(calls)
 
 
-@pytest.mark.parametrize(
-    "name", ["403-missing-permissions", "404-unknown-interaction", "500", "timeout", "timeout-after-it-landed"]
-)
+@pytest.mark.parametrize("name", list(EVERY_FAILURE))
 async def test_a_challenge_whose_message_fails_never_blocks_the_channel(world: World, name: str) -> None:
     channel = 1500
     world.recorder.fail("reply", EVERY_FAILURE[name])
     await world.command(ANA, channel, "pond", "start", opponent=BO)
     record = await world.bot.service.store.open_match(channel)
-    if name == "timeout-after-it-landed":
+    if EVERY_FAILURE[name].landed:
         # The message exists after all (the original response says so): the challenge stands, with its message.
         assert record is not None and record.status == "challenge" and record.message_id is not None
         return
@@ -186,7 +184,7 @@ async def test_a_challenge_whose_message_fails_never_blocks_the_channel(world: W
     assert "challenges" in reply.content
 
 
-@pytest.mark.parametrize("name", ["403-missing-permissions", "404-unknown-interaction", "500", "timeout"])
+@pytest.mark.parametrize("name", list(EVERY_FAILURE))
 async def test_an_accept_whose_edit_fails_still_starts_the_game_visibly(world: World, name: str) -> None:
     channel = 1600
     reply = await world.challenge(ANA, BO, channel)

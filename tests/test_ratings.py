@@ -150,7 +150,7 @@ def seed_ladder(path: Path, players: int, *, guild: int = GUILD_ID, game: str = 
                     f"Player {i}",
                     mu,
                     sigma,
-                    mu - 3 * sigma,
+                    ratings.ordinal(mu, sigma),
                     games,
                     games // 2,
                     games - games // 2,
