@@ -33,7 +33,8 @@ def shown(row: RatingRow) -> str:
 
 
 def ladder_line(rank: int, row: RatingRow, *, me: bool) -> str:
-    name = row.name if len(row.name) <= NAME_WIDTH else row.name[: NAME_WIDTH - 1] + "…"
+    plain = row.name.replace("`", "'")  # the ladder is a code block: a backtick in a name must not end it
+    name = plain if len(plain) <= NAME_WIDTH else plain[: NAME_WIDTH - 1] + "…"
     marker = "▶" if me else " "
     record = f"{row.wins}-{row.losses}-{row.draws}"
     return f"{marker}{rank:>5} {name:<{NAME_WIDTH}} {shown(row):>6} {row.games:>5} {record:>9}"

@@ -4,7 +4,10 @@ Commands, buttons and the deadline sweeper all call this service; it knows
 nothing of discord.py beyond snowflake IDs and display names.  Each channel has
 an asyncio lock so that its commands run one at a time, and every write is
 version-checked by the store, so two presses at the same moment can never apply
-two moves, or one move twice.
+two moves, or one move twice.  The write that starts a match, plays a move or a
+forfeit, or closes a challenge also records what must be announced (the outbox,
+:class:`~bot.match_store.Notice`); the results carry those announcements for the
+one announcer (:mod:`bot.announcer`) to post.
 """
 
 from __future__ import annotations

@@ -74,6 +74,26 @@ async def test_rule_numbers_beyond_the_schema_are_refused(world: World, group: s
     assert await world.bot.service.store.open_match(2003) is None
 
 
+def test_every_integer_option_is_bounded_in_the_schema() -> None:
+    from bot.client import TabulaBot
+    from bot.settings import Settings
+
+    def walk(options: list) -> list:
+        found = []
+        for option in options:
+            found.append(option)
+            found.extend(walk(option.get("options", [])))
+        return found
+
+    integers = [
+        o for c in TabulaBot(Settings()).command_payload() for o in walk(c.get("options", [])) if o["type"] == 4
+    ]
+    assert {o["name"] for o in integers} >= {"computers", "size", "draw_plies", "page", "match"}
+    for option in integers:
+        assert "min_value" in option and "max_value" in option, option["name"]
+        assert -(2**53) <= option["min_value"] <= option["max_value"] <= 2**53
+
+
 @pytest.mark.parametrize("number", [2**63, 2**53, -5, 0])
 async def test_a_match_number_nobody_has_is_no_such_match(world: World, number: int) -> None:
     refusal(await world.command(ANA, 2004, "history", "", match=number), "There is no finished game")
