@@ -489,7 +489,16 @@ def test_azul_has_the_commands_players_expect() -> None:
     subs = {o["name"]: o for o in group["options"]}
     assert set(subs) == {"start", "take", "wall", "board", "resign", "rules", "claim", "cancel"}
     start = {o["name"]: o for o in subs["start"]["options"]}
-    assert list(start) == ["opponent", "opponent2", "opponent3", "wall", "difficulty", "computers"]
+    assert list(start) == [
+        "opponent",
+        "opponent2",
+        "opponent3",
+        "wall",
+        "difficulty",
+        "computers",
+        "difficulty2",
+        "difficulty3",
+    ]
     assert not any(option.get("required") for option in start.values())  # a difficulty alone plays the computer
     assert all(start[name]["type"] == 6 for name in ("opponent", "opponent2", "opponent3"))
     assert [c["value"] for c in start["wall"]["choices"]] == ["colour", "grey"]

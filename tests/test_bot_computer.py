@@ -146,6 +146,17 @@ async def test_azul_seats_can_be_filled_by_the_computer(world: World) -> None:
     assert computer_level(record.players[state.to_move].user_id) is None  # the computers moved until a person is due
 
 
+async def test_several_computer_seats_may_play_at_different_levels(world: World) -> None:
+    channel = 841
+    calls = await world.command(ANA, channel, "azul", "start", computers=1, difficulty="medium", difficulty2="hard")
+    only(calls, "followup")
+    record = await world.bot.service.store.open_match(channel)
+    names = sorted(seat.name for seat in record.players)
+    assert names == ["Ana", "Tabula A (medium)", "Tabula B (hard)"]
+    levels = sorted(computer_level(seat.user_id) or "" for seat in record.players if seat.name != "Ana")
+    assert levels == ["hard", "medium"]
+
+
 async def test_only_matches_with_a_computer_seat_are_looked_at_when_resuming(world: World) -> None:
     await world.start_pond(850)
     await world.command(ANA, 851, "pond", "start", difficulty="easy")

@@ -41,17 +41,21 @@ def opponents_or_computer(
 ) -> tuple[list[discord.abc.User], list[str]]:
     """Split a start command's opponents into people and computer seats.
 
-    Naming Tabula itself as an opponent, or giving a difficulty, seats the computer; with no
-    difficulty it plays at medium.  ``extra_computers`` adds more computer seats (Azul).
+    Naming Tabula itself as an opponent, or giving a difficulty without naming a person, seats the
+    computer; with no difficulty it plays at medium.  ``extra_computers`` adds more computer seats
+    (Azul), at the given difficulty.
     """
     me = interaction.client.user
     people = [o for o in opponents if me is None or o.id != me.id]
     level = difficulty or "medium"
-    computers = [level] * (len(opponents) - len(people) + extra_computers)
-    if difficulty is not None and not computers:
-        if people:
+    named_me = len(opponents) - len(people)
+    count = named_me + extra_computers
+    if difficulty is not None and not named_me:
+        if people and not extra_computers:
             raise Refusal("Pick either a person to challenge or a difficulty to play me, not both.")
-        computers = [level]
+        if not people:
+            count += 1  # a difficulty alone is a challenge to me
+    computers = [level] * count
     if not people and not computers:
         raise Refusal("Name an opponent, or pick a difficulty to play against me.")
     return people, computers
@@ -117,6 +121,11 @@ def add_start_command(
         counted = app_commands.Range[int, 0, extra]
         parameters.append(inspect.Parameter("computers", inspect.Parameter.KEYWORD_ONLY, default=0, annotation=counted))
         described["computers"] = f"How many more seats the computer fills (0 to {extra})"
+    # With several computer seats, each after the first may have its own level ("Tabula B (hard)").
+    more_levels = [f"difficulty{n}" for n in range(2, extra + 1)] if extra > 1 else []
+    for number, name in enumerate(more_levels, start=2):
+        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None))
+        described[name] = f"The level of computer seat number {number} (default: difficulty)"
 
     async def start(interaction: discord.Interaction, **values: Any) -> None:
         named = [values.get(name) for name in OPPONENT_NAMES[:seats]]
@@ -128,9 +137,11 @@ def add_start_command(
             chosen[option.name] = value
         computers = within(int(values.get("computers") or 0), 0, extra, "`computers`") if extra else 0
         difficulty = values.get("difficulty")
-        if difficulty is not None and difficulty not in AI_LEVELS:
+        levels = [difficulty, *(values.get(name) for name in more_levels)]
+        if any(level is not None and level not in AI_LEVELS for level in levels):
             raise Refusal(f"Difficulty must be one of: {', '.join(AI_LEVELS)}.")
         people, computer_levels = opponents_or_computer(interaction, [o for o in named if o], difficulty, computers)
+        computer_levels = [levels[i] or level if i < len(levels) else level for i, level in enumerate(computer_levels)]
         if to_options is not None:
             engine_options = to_options(chosen)
         else:
@@ -140,6 +151,7 @@ def add_start_command(
     start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     start.__discord_app_commands_param_description__ = described  # type: ignore[attr-defined]
     choices: dict[str, Sequence[app_commands.Choice[Any]]] = {"difficulty": DIFFICULTIES}
+    choices.update({name: DIFFICULTIES for name in more_levels})
     choices.update({o.name: o.choices for o in options if o.choices})
     start.__discord_app_commands_param_choices__ = {k: list(v) for k, v in choices.items()}  # type: ignore[attr-defined]
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
