@@ -46,6 +46,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import messages
+from bot.formatting import MESSAGE_LIMIT
 from bot.match_store import Announcement, LogEntry, Matches, MatchRecord, MatchStatus, NoticeKind, TurnKind
 from bot.ratings import Change
 from bot.service import Turn
@@ -59,6 +60,7 @@ TOKEN_SECONDS = 14 * 60  # an interaction token lives 15 minutes; keep a margin
 FIRST_DELAY = 2.0
 MAX_DELAY = 300.0
 LOADING = 128  # the message flag of a deferred response still "thinking"
+UNKNOWN_MESSAGE = 10008  # Discord's code for a message that no longer exists
 
 
 class Result(StrEnum):
@@ -411,6 +413,9 @@ class Announcer:
             failure = classify(error)
             if failure is None:
                 raise
+            if failure.status == 404 and failure.code == UNKNOWN_MESSAGE:
+                await self.matches.mark_delivered(announcement.id)  # the message is gone: nothing left to close
+                return None
             log.info("closing challenge message for announcement %s failed: %s", announcement.id, failure.text)
             return failure
         await self.matches.mark_delivered(announcement.id)
@@ -458,7 +463,7 @@ class Announcer:
             # Follow-ups need no permission in the channel: the board reaches the players after all.
             try:
                 await reply.interaction.followup.send(
-                    f"{composed.content}\n{trouble}"[: messages.formatting.MESSAGE_LIMIT],
+                    f"{composed.content}\n{trouble}"[:MESSAGE_LIMIT],
                     file=composed.file(),
                     allowed_mentions=composed.allowed(),
                 )
@@ -583,7 +588,8 @@ class Announcer:
 
     async def explain(self, record: MatchRecord) -> list[str]:
         """Why earlier boards of ``record`` never reached the channel (shown with ``/… board``)."""
-        return [a.error for a in await self.matches.failed_announcements(record.id) if a.error]
+        failed = await self.matches.failed_announcements(record.id)
+        return [a.error for a in failed if a.error and a.kind != NoticeKind.CLOSE]
 
     async def settle_failed(self, record: MatchRecord) -> None:
         """A fresh board reached the players: the failed announcements before it need no repair."""

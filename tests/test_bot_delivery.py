@@ -221,3 +221,25 @@ async def test_a_restart_in_the_middle_of_an_outage_delivers_what_was_pending(wo
     boards = world.recorder.boards(channel)[boards_before:]
     assert len(boards) == 1 and boards[0].kind == "message" and mentioned(boards[0]) == [following]
     assert not await restarted.bot.service.store.pending_announcements()
+
+
+async def test_an_expired_challenge_is_closed_even_through_an_outage(world: World) -> None:
+    await world.challenge(ANA, BO, 1800)
+    world.recorder.fail("edit-message", SERVER_ERROR, times=3)
+    world.clock.advance(16 * 60)
+    assert await world.bot.sweep() == 1
+    await settle()
+    edits = world.recorder.of_kind("edit-message")
+    assert len(edits) == 4 and edits[-1].data.get("components") == [] and "expired" in edits[-1].content
+    assert not await world.bot.service.store.pending_announcements()
+    assert world.sleeper.delays == [backoff(1), backoff(2), backoff(3)]
+
+
+async def test_closing_a_challenge_message_that_was_deleted_is_not_retried(world: World) -> None:
+    await world.challenge(ANA, BO, 1801)
+    world.recorder.fail("edit-message", Failure(404, 10008), times=10)
+    world.clock.advance(16 * 60)
+    assert await world.bot.sweep() == 1
+    await settle()
+    assert len(world.recorder.of_kind("edit-message")) == 1
+    assert not await world.bot.service.store.pending_announcements()
