@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ladder import ladder_embed
+from bot.ratings import ordinal
 from bot.service import Ladders
 from bot.storage import MatchStore
 
@@ -33,7 +34,8 @@ def fill(path: Path, players: int) -> None:
         rows = []
         for i in range(players):
             mu, sigma, games = rng.uniform(5, 45), rng.uniform(0.8, 8.3), rng.randint(1, 200)
-            rows.append((GUILD, "pond", 10**17 + i, f"Player {i}", mu, sigma, mu - 3 * sigma, games, games, 0, 0, 0.0))
+            rank = ordinal(mu, sigma)
+            rows.append((GUILD, "pond", 10**17 + i, f"Player {i}", mu, sigma, rank, games, games, 0, 0, 0.0))
         db.executemany(
             "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins, losses, draws, "
             "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -48,7 +50,7 @@ async def measure(players: int, repeat: int) -> list[dict[str, Any]]:
         await store.close()
         fill(path, players)
         store = await MatchStore.open(str(path))
-        ladders = Ladders(store)
+        ladders = Ladders(store.ratings)
         viewer = 10**17 + players // 2
         pages = max(1, players // 10)
         results = []

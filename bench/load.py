@@ -44,6 +44,7 @@ class LoadRecorder(Recorder):
 
     def __init__(self) -> None:
         super().__init__()
+        self.keep_state = False
         self.waiters: dict[str, asyncio.Future[str]] = {}
 
     def expect(self, token: str) -> asyncio.Future[str]:
@@ -127,10 +128,11 @@ class Load:
     async def open_match(self, channel: int) -> None:
         service = self.bot.service
         a, b = self.rng.sample(self.people, 2)
-        record = await service.challenge(
+        challenge = await service.challenge(
             guild_id=1, channel_id=channel, game="pond", challenger=Seat(a.id, a.name), opponents=[Seat(b.id, b.name)],
             options={},
         )  # fmt: skip
+        record = challenge.record
         await service.answer(record.id, Seat(b.id, b.name), True)
         self.ids.append(record.id)
 
@@ -263,7 +265,7 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
     try:
         await load.start(patch)
         await load.open_match(1)
-        await load.bot.service.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await load.bot.store.database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         before = os.path.getsize(load.path)
         finished = 0
         channel = 1
@@ -274,7 +276,7 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
                 finished += 1
                 channel += 1
                 await load.open_match(channel)
-        await load.bot.service.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await load.bot.store.database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return (os.path.getsize(load.path) - before) / count
     finally:
         await load.stop()

@@ -1,4 +1,9 @@
-"""The Discord client: wires the command tree, the buttons, the match service and the sweeper."""
+"""The Discord client and the composition root: the one place where Tabula's parts are wired.
+
+``store → match service → renderer → one announcer → computer players → command groups``.
+No other bot module imports this one, not even for types: each part receives what it
+uses, typed by small protocols where a whole class would be too much.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +13,27 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Awaitable
-from typing import Any
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar, cast
 
 import discord
 from discord import app_commands
 
+from bot.announcer import Announcer
 from bot.computer import ComputerPlayers
+from bot.errors import guarded, report
 from bot.games import build_groups
-from bot.ladder import LadderPageButton, add_ladder_commands
+from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
 from bot.rendering import BoardRenderer
-from bot.service import MatchService, describe_error
+from bot.service import Ladders, MatchService
 from bot.settings import Settings
 from bot.storage import MatchStore
 from bot.ui import MatchUI
-from bot.views import DYNAMIC_ITEMS
+from bot.views import challenge_buttons
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def settle_memory() -> None:
@@ -40,7 +49,6 @@ def settle_memory() -> None:
     gc.set_threshold(20_000, 50, 50)
 
 
-SOMETHING_WENT_WRONG = "Something went wrong on my side. Your game is safe; please try again in a moment."
 SWEEP_SECONDS = 30.0
 
 
@@ -56,12 +64,16 @@ class TabulaTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        client: TabulaBot = interaction.client  # type: ignore[assignment]
-        await client.report(interaction, cause)
+        await report(interaction, cause)
 
 
 class TabulaBot(discord.Client):
-    """Tabula's client.  ``store`` may be given (tests); otherwise it is opened from the settings."""
+    """Tabula's client.  ``store`` may be given (tests); otherwise it is opened from the settings.
+
+    The parts that need the database (service, announcer, computer players) are built in
+    :meth:`prepare`; the command tree is built at once (so ``--print-commands`` needs no database),
+    its commands reaching the parts through :attr:`ui`.
+    """
 
     def __init__(
         self,
@@ -69,41 +81,71 @@ class TabulaBot(discord.Client):
         *,
         store: MatchStore | None = None,
         computer_iterations: int | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         **service_options: Any,
     ) -> None:
         super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.tree = TabulaTree(self)
-        self.ui = MatchUI(self)
         self.renderer = BoardRenderer(settings.render_processes)
-        self.computer = ComputerPlayers(self, processes=settings.ai_processes, iterations=computer_iterations)
         self._store = store
         self._service_options = service_options
-        self._service: MatchService | None = None
+        self._computer_iterations = computer_iterations
+        self._sleep = sleep
         self._sweeper: asyncio.Task[None] | None = None
-        for group in build_groups(self.ui):
+        self.service: MatchService
+        self.announcer: Announcer
+        self.computer: ComputerPlayers
+        self.ui: MatchUI
+        # The commands are built now (``--print-commands`` needs no database); the parts they call are
+        # built in prepare(), once the database is open: until then these stand-ins refuse to work.
+        self._late_ui: Late[MatchUI] = Late()
+        self._late_service: Late[MatchService] = Late()
+        self._late_ladders: Late[Ladders] = Late()
+        ui = cast(MatchUI, self._late_ui)
+        for group in build_groups(ui):
             self.tree.add_command(group)
-        add_ladder_commands(self)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, LadderPageButton)
+        add_ladder_commands(self.tree, cast(MatchService, self._late_service), cast(Ladders, self._late_ladders), ui)
 
     @property
-    def service(self) -> MatchService:
-        if self._service is None:
+    def store(self) -> MatchStore:
+        if self._store is None:
             raise RuntimeError("the bot has not been set up yet")
-        return self._service
+        return self._store
 
     async def prepare(self) -> None:
-        """Open the database and build the match service (called by ``setup_hook``, or by tests)."""
-        if self._service is not None:
+        """Open the database and wire the parts (called by ``setup_hook``, or by tests)."""
+        if self._late_ui.target is not None:
             return
         if self._store is None:
             self._store = await MatchStore.open(self.settings.database)
-        options = {
+        options: dict[str, Any] = {
             "challenge_seconds": self.settings.challenge_minutes * 60,
             "turn_seconds": self.settings.turn_hours * 3600,
             **self._service_options,
         }
-        self._service = MatchService(self._store, **options)
+        clock: Callable[[], float] = options.get("clock", time.time)
+        ladders = Ladders(self._store.ratings)
+        self.service = MatchService(self._store.matches, **options)
+        self.announcer = Announcer(
+            self._store.matches, self.service, self.renderer, ladders, self, clock=clock, sleep=self._sleep
+        )
+        self.computer = ComputerPlayers(
+            self.service, self.announcer, processes=self.settings.ai_processes, iterations=self._computer_iterations
+        )
+        ui = MatchUI(self.service, self.announcer, self.renderer, self.computer)
+        self.ui = ui
+        self._late_ui.target = ui
+        self._late_service.target = self.service
+        self._late_ladders.target = ladders
+
+        async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
+            await guarded(interaction, ui.answer(interaction, match_id, accept))
+
+        async def page(interaction: discord.Interaction[Any], game: str, number: int) -> None:
+            await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True))
+
+        self.add_dynamic_items(challenge_buttons(answer), ladder_buttons(page))
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Open the database first, so a file the bot cannot use stops it before it logs in."""
@@ -113,6 +155,7 @@ class TabulaBot(discord.Client):
     async def setup_hook(self) -> None:
         await self.prepare()
         await self.sync_commands()
+        await self.announcer.resume(everything=True)  # what the last run left undelivered
         await self.computer.resume_all()
         settle_memory()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="tabula-sweeper")
@@ -129,7 +172,9 @@ class TabulaBot(discord.Client):
         if self._sweeper is not None:
             self._sweeper.cancel()
         self.renderer.close()
-        self.computer.close()
+        if self._late_ui.target is not None:
+            self.announcer.close()
+            self.computer.close()
         await super().close()
         if self._store is not None:
             await self._store.close()
@@ -150,50 +195,26 @@ class TabulaBot(discord.Client):
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         key = f"commands-hash:{guild.id if guild else 'global'}"
         digest = self.command_hash()
-        if await self.service.store.get_meta(key) == digest:
+        if await self.store.get_meta(key) == digest:
             log.info("application commands unchanged; not syncing")
             return False
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         await self.tree.sync(guild=guild)
-        await self.service.store.set_meta(key, digest)
+        await self.store.set_meta(key, digest)
         log.info(
             "synced %d application commands to %s", len(self.command_payload()), guild.id if guild else "all servers"
         )
         return True
 
-    # -- errors ----------------------------------------------------------------------
-
-    async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
-        """Tell the user what went wrong (ephemeral); log anything unexpected with its traceback."""
-        message = describe_error(error)
-        if message is None:
-            log.error("unexpected error in %s", _describe(interaction), exc_info=error)
-            message = SOMETHING_WENT_WRONG
-        if interaction.type is discord.InteractionType.autocomplete:
-            return
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not deliver an error message for %s", _describe(interaction), exc_info=True)
-
-    async def guarded(self, interaction: discord.Interaction, work: Awaitable[None]) -> None:
-        """Run a button's work with the same error handling as slash commands."""
-        try:
-            await work
-        except Exception as error:
-            await self.report(interaction, error)
-
     # -- background work --------------------------------------------------------------
 
     async def sweep(self) -> int:
-        """Expire overdue challenges and edit their messages; return how many expired."""
+        """Expire overdue challenges, post what is due in the outbox, wake waiting computers; return expiries."""
         expired = await self.service.expire_challenges()
-        for record in expired:
-            await self.ui.close_challenge_message(record, "expired: nobody answered in time.")
+        for answer in expired:
+            await self.announcer.deliver(answer.announcements)  # the challenge message loses its buttons
+        await self.announcer.resume()  # what is due again in the outbox
         await self.computer.resume_all()  # a computer turn that failed is tried again
         return len(expired)
 
@@ -202,14 +223,18 @@ class TabulaBot(discord.Client):
             try:
                 await self.sweep()
             except Exception:
-                log.exception("the challenge sweeper failed; trying again later")
+                log.exception("the sweeper failed; trying again later")
             await asyncio.sleep(SWEEP_SECONDS)
 
 
-def _describe(interaction: discord.Interaction) -> str:
-    command = (
-        interaction.command.qualified_name
-        if interaction.command
-        else interaction.data and interaction.data.get("custom_id")
-    )
-    return f"interaction {interaction.id} ({command}) in channel {interaction.channel_id}"
+class Late(Generic[T]):
+    """Stands for a part until :meth:`TabulaBot.prepare` has built it; forwards every attribute to it."""
+
+    def __init__(self) -> None:
+        self.target: T | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        target = self.__dict__.get("target")
+        if target is None:
+            raise RuntimeError("the bot has not been set up yet")
+        return getattr(target, name)

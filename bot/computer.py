@@ -3,30 +3,24 @@
 When a computer seat is to move, :class:`ComputerPlayers` runs the search
 (``ai.think``) in a process pool with the level's time budget, so the
 event loop never waits on it and other matches keep flowing; then it plays the
-move through the same match service as everyone else and posts the board in the
-channel.  At start and on every sweep it resumes any match whose turn is a
-computer's, so a restart never leaves one waiting.
+move through the same match service as everyone else, and the one announcer
+posts it, as it posts everyone's (:mod:`bot.announcer`).  At start and on every
+sweep it resumes any match whose turn is a computer's, so a restart never leaves one waiting.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import time
-from typing import TYPE_CHECKING
-
-import discord
+from collections.abc import Sequence
+from typing import Protocol
 
 from ai import LEVELS, search_seed
-from bot import formatting
-from bot.service import Refusal, computer_ids, computer_level
-from bot.storage import MatchRecord
+from bot.match_store import Announcement, MatchRecord
+from bot.service import MatchService, Refusal, Turn, computer_ids, computer_level
 from bot.workers import WorkerPool
 from engines import GameState
-
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +43,22 @@ def _warm() -> None:
     warm_up()
 
 
+class Poster(Protocol):
+    """The announcer, as the computer players use it."""
+
+    async def deliver(
+        self, announcements: Sequence[Announcement], reply: None = None, *, state: GameState | None, turn: Turn | None
+    ) -> object: ...
+
+
 class ComputerPlayers:
     """Play every computer seat's turns, one task per channel."""
 
-    def __init__(self, bot: TabulaBot, *, processes: int, iterations: int | None = None) -> None:
-        self.bot = bot
+    def __init__(
+        self, service: MatchService, announcer: Poster, *, processes: int, iterations: int | None = None
+    ) -> None:
+        self.service = service
+        self.announcer = announcer
         # Tests fix an iteration budget instead of a time budget: fast and deterministic.
         self.iterations = iterations
         self.workers = WorkerPool("computer", processes, _warm)
@@ -76,22 +81,22 @@ class ComputerPlayers:
         """Wake every running match where a computer is to move (after a restart); return how many."""
         woken = 0
         low, high = computer_ids()
-        for record in await self.bot.service.store.active_matches_seating(low, high):
-            state = self.bot.service.state_of(record)
+        for record in await self.service.store.active_matches_seating(low, high):
+            state = self.service.state_of(record)
             if state.to_move is not None and computer_level(record.players[state.to_move].user_id):
                 self.wake(record, state)
                 woken += 1
         return woken
 
     async def _play(self, channel_id: int) -> None:
-        service = self.bot.service
+        service = self.service
         try:
             while True:
                 current = await service.current(channel_id)
                 if current is None or current[1] is None:
                     return
-                record, state = current
-                if state is None or state.to_move is None:
+                record, state = current[0], current[1]
+                if state.to_move is None:
                     return
                 seat = record.players[state.to_move]
                 level = computer_level(seat.user_id)
@@ -102,8 +107,8 @@ class ComputerPlayers:
                     turn = await service.play(channel_id, seat.user_id, text)
                 except Refusal:
                     return  # the match changed meanwhile (a resignation, a cancel): nothing to do
-                extra = await self.bot.ui.turn_extras(turn)
-                await self._post(turn.record, turn.state, formatting.turn_text(turn, extra))
+                # The move and its announcement are saved together; the announcer posts it (or retries).
+                await self.announcer.deliver(turn.announcements, None, state=turn.state, turn=turn)
         except Exception:
             log.exception("the computer's turn in channel %s failed; it will be retried", channel_id)
 
@@ -111,24 +116,6 @@ class ComputerPlayers:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]
         seed = search_seed(record.seed, state.ply)
         return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations)
-
-    async def _post(self, record: MatchRecord, state: GameState, content: str) -> None:
-        """Post the board after a computer's move, mentioning the person to move."""
-        mentions = []
-        if state.to_move is not None and computer_level(record.players[state.to_move].user_id) is None:
-            mentions.append(record.players[state.to_move].user_id)
-        png = None
-        try:
-            png = await self.bot.renderer.png(state, [seat.name for seat in record.players])
-        except Exception:
-            log.exception("rendering %s match %s failed", record.game, record.id)
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        allowed = discord.AllowedMentions(users=[discord.Object(i) for i in mentions], roles=False, everyone=False)
-        file = discord.File(io.BytesIO(png), filename="board.png") if png is not None else discord.utils.MISSING
-        try:
-            await channel.send(content, file=file, allowed_mentions=allowed)
-        except discord.HTTPException as error:
-            log.warning("could not post the computer's move in %s: %s", record.channel_id, error)
 
     def close(self) -> None:
         """Stop thinking: cancel the turns in progress and the workers."""

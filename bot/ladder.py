@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot import formatting, ratings
-from bot.service import Ladders, Refusal
-from bot.storage import MatchRecord, RatingRow
+from bot import formatting, messages, ratings
+from bot.escaping import escape_name
+from bot.match_store import MatchRecord, MatchStatus
+from bot.rating_store import RatingRow
+from bot.service import Ladders, MatchService, Refusal
+from bot.ui import MatchUI, within
 from engines import GAMES
 
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
-
+# (interaction, game, page) -> the work of showing that ladder page in place of the pressed one
+PageHandler = Callable[[discord.Interaction[Any], str, int], Awaitable[None]]
+PAGE_MAX = 100_000
+MATCH_MAX = 2**53  # Discord's largest integer option
 PAGE_SIZE = 10
 NAME_WIDTH = 16
 GAME_CHOICES = [app_commands.Choice(name=spec.title, value=name) for name, spec in sorted(GAMES.items())]
@@ -28,7 +33,8 @@ def shown(row: RatingRow) -> str:
 
 
 def ladder_line(rank: int, row: RatingRow, *, me: bool) -> str:
-    name = row.name if len(row.name) <= NAME_WIDTH else row.name[: NAME_WIDTH - 1] + "…"
+    plain = row.name.replace("`", "'")  # the ladder is a code block: a backtick in a name must not end it
+    name = plain if len(plain) <= NAME_WIDTH else plain[: NAME_WIDTH - 1] + "…"
     marker = "▶" if me else " "
     record = f"{row.wins}-{row.losses}-{row.draws}"
     return f"{marker}{rank:>5} {name:<{NAME_WIDTH}} {shown(row):>6} {row.games:>5} {record:>9}"
@@ -64,33 +70,38 @@ async def ladder_embed(
     return embed, page, pages
 
 
-class LadderPageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tabula:ladder:(?P<game>[a-z]{1,16}):(?P<page>[0-9]{1,7}):(?P<dir>prev|next)",
-):
-    """Previous / Next on a leaderboard; works after restarts because the page is in the custom ID."""
+LADDER_TEMPLATE = r"tabula:ladder:(?P<game>[a-z]{1,16}):(?P<page>[0-9]{1,7}):(?P<dir>prev|next)"
 
-    def __init__(self, game: str, page: int, direction: str, *, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="◀ Previous" if direction == "prev" else "Next ▶",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tabula:ladder:{game}:{page}:{direction}",
-                disabled=disabled,
-            )
-        )
-        self.game = game
-        self.page = page
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LadderPageButton:
-        return cls(match["game"], int(match["page"]), match["dir"])
+def page_button(game: str, page: int, direction: str, *, disabled: bool = False) -> discord.ui.Button[Any]:
+    """Previous or Next on a leaderboard; the page it leads to is in its custom ID."""
+    return discord.ui.Button(
+        label="◀ Previous" if direction == "prev" else "Next ▶",
+        style=discord.ButtonStyle.secondary,
+        custom_id=f"tabula:ladder:{game}:{page}:{direction}",
+        disabled=disabled,
+    )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TabulaBot = interaction.client
-        await bot.guarded(interaction, show_ladder(bot, interaction, self.game, self.page, edit=True))
+
+def ladder_buttons(handler: PageHandler) -> type[discord.ui.DynamicItem[Any]]:
+    """The dynamic item that routes every Previous / Next press to ``handler``; it works after restarts."""
+
+    class LadderPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LADDER_TEMPLATE):
+        def __init__(self, game: str, page: int, direction: str) -> None:
+            super().__init__(page_button(game, page, direction))
+            self.game = game
+            self.page = page
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> LadderPageButton:
+            return cls(match["game"], int(match["page"]), match["dir"])
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await handler(interaction, self.game, self.page)
+
+    return LadderPageButton
 
 
 def pager(game: str, page: int, pages: int) -> discord.ui.View | None:
@@ -98,20 +109,20 @@ def pager(game: str, page: int, pages: int) -> discord.ui.View | None:
     if pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(LadderPageButton(game, max(0, page - 1), "prev", disabled=page == 0))
-    view.add_item(LadderPageButton(game, min(pages - 1, page + 1), "next", disabled=page >= pages - 1))
+    view.add_item(page_button(game, max(0, page - 1), "prev", disabled=page == 0))
+    view.add_item(page_button(game, min(pages - 1, page + 1), "next", disabled=page >= pages - 1))
     return view
 
 
-async def show_ladder(bot: TabulaBot, interaction: discord.Interaction, game: str, page: int, *, edit: bool) -> None:
+async def show_ladder(
+    ladders: Ladders, interaction: discord.Interaction[Any], game: str, page: int, *, edit: bool
+) -> None:
     """Answer with a ladder page, as a new message or by editing the one whose button was pressed."""
     if interaction.guild_id is None:
         raise Refusal("Ladders belong to servers; use this command in a server.")
     if game not in GAMES:
         raise Refusal("There is no such game.")
-    embed, page, pages = await ladder_embed(
-        Ladders(bot.service.store), interaction.guild_id, game, page, interaction.user.id
-    )
+    embed, page, pages = await ladder_embed(ladders, interaction.guild_id, game, page, interaction.user.id)
     view = pager(game, page, pages)
     if edit:
         await interaction.response.edit_message(embed=embed, view=view)
@@ -127,7 +138,7 @@ def outcome_line(record: MatchRecord, user_id: int | None = None) -> str:
     result = record.result or {}
     winners = set(result.get("winners", []))
     scores = result.get("scores", [])
-    names = [seat.name for seat in record.players]
+    names = [escape_name(seat.name) for seat in record.players]
     if len(winners) == len(names):
         what = f"{' and '.join(names)} drew"
     else:
@@ -145,18 +156,20 @@ def outcome_line(record: MatchRecord, user_id: int | None = None) -> str:
     return f"`#{record.id}` {title} · {what} · {score} · {when}{unrated}"
 
 
-def add_ladder_commands(bot: TabulaBot) -> None:
+def add_ladder_commands(
+    tree: app_commands.CommandTree[Any], service: MatchService, ladders: Ladders, ui: MatchUI
+) -> None:
     """Add ``/leaderboard``, ``/stats`` and ``/history`` to the bot's tree."""
-    tree = bot.tree
 
     @tree.command(name="leaderboard", description="Show this server's rating ladder for a game.")
     @app_commands.describe(game="Which game's ladder", page="Page number (default 1)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
-        interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1, 100000] = 1
+        interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1, PAGE_MAX] = 1
     ) -> None:
-        await show_ladder(bot, interaction, game, page - 1, edit=False)
+        within(page, 1, PAGE_MAX, "The page")
+        await show_ladder(ladders, interaction, game, page - 1, edit=False)
 
     @tree.command(name="stats", description="A player's ratings, ranks and recent results on this server.")
     @app_commands.describe(player="Whose stats (default: yours)")
@@ -164,9 +177,8 @@ def add_ladder_commands(bot: TabulaBot) -> None:
     async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
         who = player or interaction.user
         guild_id = interaction.guild_id or 0
-        ladders = Ladders(bot.service.store)
-        embed = discord.Embed(title=f"{who.display_name}'s games", colour=discord.Colour.blurple())
-        recent = await bot.service.store.finished_matches(guild_id, user_id=who.id, limit=50)
+        embed = discord.Embed(title=f"{escape_name(who.display_name)}'s games", colour=discord.Colour.blurple())
+        recent = await service.store.finished_matches(guild_id, user_id=who.id, limit=50)
         for name, spec in sorted(GAMES.items()):
             standing = await ladders.standing(guild_id, name, who.id)
             games = [m for m in recent if m.game == name][:5]
@@ -175,7 +187,7 @@ def add_ladder_commands(bot: TabulaBot) -> None:
             lines = []
             if standing is not None:
                 rank, row = standing
-                size = await bot.service.store.ladder_size(guild_id, name)
+                size = await ladders.store.ladder_size(guild_id, name)
                 lines.append(
                     f"Rating **{shown(row)}** · rank {rank} of {size} · {row.wins} W, {row.losses} L, {row.draws} D"
                 )
@@ -184,7 +196,7 @@ def add_ladder_commands(bot: TabulaBot) -> None:
             lines.extend(outcome_line(m, who.id) for m in games)
             embed.add_field(name=spec.title, value=formatting.clip("\n".join(lines), 1024), inline=False)
         if not embed.fields:
-            embed.description = f"{who.display_name} has not finished a game on this server yet."
+            embed.description = f"{escape_name(who.display_name)} has not finished a game on this server yet."
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @tree.command(name="history", description="Recent finished games in this channel or of a player.")
@@ -193,24 +205,23 @@ def add_ladder_commands(bot: TabulaBot) -> None:
     async def history(
         interaction: discord.Interaction,
         player: discord.User | None = None,
-        match: app_commands.Range[int, 1] | None = None,
+        match: app_commands.Range[int, 1, MATCH_MAX] | None = None,
     ) -> None:
         guild_id = interaction.guild_id or 0
-        store = bot.service.store
         if match is not None:
-            record = await store.get(match)
-            if record is None or record.guild_id != guild_id or record.status != "finished":
+            record = await service.store.get(match)  # any number outside the IDs SQLite can hold is simply no match
+            if record is None or record.guild_id != guild_id or record.status != MatchStatus.FINISHED:
                 raise Refusal(f"There is no finished game #{match} on this server.")
-            state = bot.service.state_of(record)
+            state = service.state_of(record)
             await interaction.response.defer(thinking=True)
-            text = f"Game `#{record.id}`: " + formatting.board_text(record, state)
-            await bot.ui.send_board(interaction, record, state, formatting.clip(text))
+            text = f"Game `#{record.id}`: " + messages.board_text(record, state)
+            await ui.send_board(interaction, record, state, formatting.clip(text))
             return
         if player is not None:
-            records = await store.finished_matches(guild_id, user_id=player.id, limit=10)
-            title = f"{player.display_name}'s recent games"
+            records = await service.store.finished_matches(guild_id, user_id=player.id, limit=10)
+            title = f"{escape_name(player.display_name)}'s recent games"
         else:
-            records = await store.finished_matches(guild_id, channel_id=interaction.channel_id, limit=10)
+            records = await service.store.finished_matches(guild_id, channel_id=interaction.channel_id, limit=10)
             title = "Recent games in this channel"
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         if records:

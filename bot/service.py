@@ -4,7 +4,10 @@ Commands, buttons and the deadline sweeper all call this service; it knows
 nothing of discord.py beyond snowflake IDs and display names.  Each channel has
 an asyncio lock so that its commands run one at a time, and every write is
 version-checked by the store, so two presses at the same moment can never apply
-two moves, or one move twice.
+two moves, or one move twice.  The write that starts a match, plays a move or a
+forfeit, or closes a challenge also records what must be announced (the outbox,
+:class:`~bot.match_store.Notice`); the results carry those announcements for the
+one announcer (:mod:`bot.announcer`) to post.
 """
 
 from __future__ import annotations
@@ -19,8 +22,21 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ai import LEVEL_NAMES
 from bot import ratings
-from bot.storage import MatchRecord, MatchStore, RatingRow, Seat
+from bot.database import StorageError
+from bot.escaping import escape_name
+from bot.match_store import (
+    Announcement,
+    Matches,
+    MatchRecord,
+    MatchStatus,
+    Notice,
+    NoticeKind,
+    Seat,
+    TurnKind,
+)
+from bot.rating_store import RatingRow, Ratings
 from engines import GAMES, GameError, GameState
 
 
@@ -28,17 +44,35 @@ class Refusal(Exception):
     """A polite refusal for the player who asked; nothing was changed."""
 
 
+class ChallengeClosed(Refusal):
+    """A press on a challenge that is no longer open; its message should lose its buttons."""
+
+    def __init__(self, message: str, record: MatchRecord, announcements: Sequence[Announcement] = ()) -> None:
+        super().__init__(message)
+        self.record = record
+        self.announcements = tuple(announcements)
+
+
 # Computer seats get small IDs of their own (real Discord snowflakes are far larger), one per
 # level and seat, so that a match may hold several of them.  Their names show the level.
-AI_LEVELS = ("easy", "medium", "hard")
+AI_LEVELS = LEVEL_NAMES  # defined once, in ai.LEVELS
 AI_ID_BASE = 1000
 
 
-def computer_seat(level: str, index: int = 0) -> Seat:
-    """The seat of a computer player of ``level`` (the ``index``-th such seat in a match)."""
+SEAT_LETTERS = "ABCDEFGHIJ"
+
+
+def computer_seat(level: str, index: int = 0, *, several: bool = False) -> Seat:
+    """The seat of a computer player of ``level`` (the ``index``-th such seat in a match).
+
+    With ``several`` computer seats in one match each gets a letter: "Tabula A (medium)", "Tabula B (hard)".
+    """
     if level not in AI_LEVELS:
         raise Refusal(f"Difficulty must be one of: {', '.join(AI_LEVELS)}.")
-    return Seat(AI_ID_BASE + 10 * AI_LEVELS.index(level) + index, f"Tabula ({level})")
+    if not 0 <= index < len(SEAT_LETTERS):
+        raise Refusal("That is more computer seats than any game has.")
+    name = f"Tabula {SEAT_LETTERS[index]} ({level})" if several else f"Tabula ({level})"
+    return Seat(AI_ID_BASE + 10 * AI_LEVELS.index(level) + index, name)
 
 
 def computer_ids() -> tuple[int, int]:
@@ -54,16 +88,24 @@ def computer_level(user_id: int) -> str | None:
     return None
 
 
+def mentions_for(players: Sequence[Seat], state: GameState) -> tuple[int, ...]:
+    """Whom to ping about ``state``: the person to move (never a computer seat)."""
+    if state.to_move is None:
+        return ()
+    user_id = players[state.to_move].user_id
+    return () if computer_level(user_id) else (user_id,)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """What one accepted command did: the match before and after, and the state."""
+    """What one accepted command did: the match after it, the new state, and what is to be announced."""
 
     record: MatchRecord
-    before: GameState
     state: GameState
     seat: int
-    kind: str  # "move" or "forfeit"
+    kind: TurnKind
     text: str  # the move's canonical text, or the forfeit's reason
+    announcements: tuple[Announcement, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -77,6 +119,7 @@ class Answer:
     record: MatchRecord
     state: GameState | None  # set once everyone has accepted and the game began
     accepted: bool
+    announcements: tuple[Announcement, ...] = ()
 
 
 class MatchService:
@@ -84,7 +127,7 @@ class MatchService:
 
     def __init__(
         self,
-        store: MatchStore,
+        store: Matches,
         *,
         challenge_seconds: float = 15 * 60,
         turn_seconds: float = 24 * 3600,
@@ -133,7 +176,7 @@ class MatchService:
             raise Refusal("There is no game in this channel. Start one with a `start` command.")
         if game is not None and record.game != game:
             raise Refusal(f"This channel's game is {GAMES[record.game].title}; use its `/{record.game}` commands.")
-        if record.status == "challenge":
+        if record.status == MatchStatus.CHALLENGE:
             raise Refusal("The game has not started yet: the challenge is still waiting for an answer.")
         return record
 
@@ -151,7 +194,7 @@ class MatchService:
         return {
             "state": state.to_json(),
             "deadline": None,
-            "status": "finished",
+            "status": MatchStatus.FINISHED,
             "result": outcome.to_json(),
             "finished_at": now,
         }
@@ -170,12 +213,15 @@ class MatchService:
         record = await self._running(channel_id, game)
         return record, self.state_of(record)
 
-    async def replay(self, record: MatchRecord) -> GameState:
-        """Rebuild a match's state from its seed, options and move log (the log is the truth)."""
+    async def replay(self, record: MatchRecord, upto: int | None = None) -> GameState:
+        """Rebuild a match's state from its seed, options and move log (the log is the truth).
+
+        With ``upto``, only the first ``upto`` log entries are played: the state an old announcement shows.
+        """
         spec = GAMES[record.game]
         state = spec.new(players=len(record.players), seed=record.seed, **record.options)
-        for entry in await self.store.log(record.id):
-            state = state.play(entry.text) if entry.kind == "move" else state.forfeit(entry.seat, entry.text)
+        for entry in await self.store.log(record.id, upto):
+            state = state.play(entry.text) if entry.kind == TurnKind.MOVE else state.forfeit(entry.seat, entry.text)
         return state
 
     # -- challenges -----------------------------------------------------------------
@@ -190,15 +236,18 @@ class MatchService:
         opponents: Sequence[Seat],
         options: dict[str, Any],
         computers: Sequence[str] = (),
-    ) -> MatchRecord:
+    ) -> Answer:
         """Challenge ``opponents`` (people) and seat ``computers`` (levels) beside ``challenger``.
 
         The game starts when every invited person has accepted: at once when there is nobody
-        to invite (the record returned is then already active).  A match with a computer seat
-        is not rated.
+        to invite (the answer then holds the first state and its announcement).  A match with a
+        computer seat is not rated.
         """
         spec = GAMES[game]
-        seated = [computer_seat(level, index) for index, level in enumerate(computers)]
+        if len(computers) > spec.max_players:
+            raise Refusal(f"{spec.title} is for {spec.min_players} to {spec.max_players} players.")
+        several = len(computers) > 1
+        seated = [computer_seat(level, index, several=several) for index, level in enumerate(computers)]
         ids = [challenger.user_id, *(o.user_id for o in opponents), *(c.user_id for c in seated)]
         if challenger.user_id in ids[1:]:
             raise Refusal("You can't challenge yourself; pick someone else in this server.")
@@ -219,12 +268,18 @@ class MatchService:
                 invited=[o.user_id for o in opponents],
                 expires_at=now + self.challenge_seconds,
                 now=now,
+                rated=not seated,
             )
-            if seated:
-                record = await self.store.update(record, rated=False, now=now)
             if opponents:
-                return record
-            return (await self._begin(record, record.players, now)).record
+                return Answer(record, None, True)
+            return await self._begin(record, record.players, now)
+
+    async def discard_challenge(self, record: MatchRecord) -> None:
+        """Remove a challenge whose message could not be posted, so it never blocks the channel."""
+        async with self._channel(record.channel_id):
+            fresh = await self.store.get(record.id)
+            if fresh is not None and fresh.status == MatchStatus.CHALLENGE:
+                await self.store.update(fresh, status=MatchStatus.CANCELLED, deadline=None, now=self.clock())
 
     async def set_message(self, record: MatchRecord, message_id: int) -> MatchRecord:
         """Remember the challenge message so it can be edited when the challenge ends."""
@@ -242,23 +297,22 @@ class MatchService:
         async with self._channel(record.channel_id):
             record = await self.store.get(match_id)
             assert record is not None
-            if record.status != "challenge":
-                raise Refusal(f"This challenge is no longer open (it was {record.status}).")
+            if record.status != MatchStatus.CHALLENGE:
+                # A late press: the answer says so, and the message loses its buttons.
+                raise ChallengeClosed(f"This challenge is no longer open (it was {record.status}).", record)
             challenger = record.players[0].user_id
+            now = self.clock()
             if user.user_id not in record.invited:
                 if user.user_id == challenger and not accept:
-                    record = await self.store.update(record, status="declined", deadline=None, now=self.clock())
-                    return Answer(record, None, False)
+                    return await self._close(record, MatchStatus.DECLINED, "withdrawn", user.name, now)
                 if record.seat_of(user.user_id) is not None:
                     raise Refusal("You have already accepted; waiting for the others.")
                 raise Refusal("This challenge is not addressed to you.")
-            now = self.clock()
             if record.deadline is not None and now >= record.deadline:
-                await self.store.update(record, status="expired", deadline=None, now=now)
-                raise Refusal("This challenge has expired.")
+                closed = await self._close(record, MatchStatus.EXPIRED, "expired", "", now)
+                raise ChallengeClosed("This challenge has expired.", closed.record, closed.announcements)
             if not accept:
-                record = await self.store.update(record, status="declined", deadline=None, now=now)
-                return Answer(record, None, False)
+                return await self._close(record, MatchStatus.DECLINED, "declined", user.name, now)
             players = tuple(Seat(p.user_id, user.name if p.user_id == user.user_id else p.name) for p in record.players)
             invited = tuple(i for i in record.invited if i != user.user_id)
             if invited:
@@ -266,31 +320,41 @@ class MatchService:
                 return Answer(record, None, True)
             return await self._begin(record, players, now)
 
+    async def _close(self, record: MatchRecord, status: MatchStatus, how: str, by: str, now: float) -> Answer:
+        """End a pending challenge, recording that its message must lose its buttons."""
+        notice = Notice(NoticeKind.CLOSE, board=False, detail={"how": how, "by": by})
+        record, announced = await self.store.update_announcing(record, [notice], status=status, deadline=None, now=now)
+        return Answer(record, None, False, tuple(announced))
+
     async def _begin(self, record: MatchRecord, players: Sequence[Seat], now: float) -> Answer:
         seats = list(players)
         self._rng.shuffle(seats)  # who moves first is drawn at random
         state = GAMES[record.game].new(players=len(seats), seed=record.seed, **record.options)
-        record = await self.store.update(
+        notices = [Notice(NoticeKind.START, mentions=mentions_for(seats, state))]
+        if record.invited:  # a challenge message was posted: it loses its buttons
+            notices.insert(0, Notice(NoticeKind.CLOSE, board=False, detail={"how": "accepted", "by": ""}))
+        record, announced = await self.store.update_announcing(
             record,
+            notices,
             players=seats,
             invited=(),
-            status="active",
+            status=MatchStatus.ACTIVE,
             state=state.to_json(),
             deadline=now + self.turn_seconds,
             now=now,
         )
         self._remember(record, state)
-        return Answer(record, state, True)
+        return Answer(record, state, True, tuple(announced))
 
-    async def expire_challenges(self) -> list[MatchRecord]:
-        """Mark every overdue challenge expired and return them (to edit their messages)."""
-        expired = []
+    async def expire_challenges(self) -> list[Answer]:
+        """Mark every overdue challenge expired; return them, with the announcements that close their messages."""
+        expired: list[Answer] = []
         for record in await self.store.expired_challenges(self.clock()):
             async with self._channel(record.channel_id):
                 fresh = await self.store.get(record.id)
-                if fresh is None or fresh.status != "challenge":
+                if fresh is None or fresh.status != MatchStatus.CHALLENGE:
                     continue
-                expired.append(await self.store.update(fresh, status="expired", deadline=None, now=self.clock()))
+                expired.append(await self._close(fresh, MatchStatus.EXPIRED, "expired", "", self.clock()))
         return expired
 
     # -- playing --------------------------------------------------------------------
@@ -302,18 +366,18 @@ class MatchService:
             seat = self._seat(record, user_id)
             state = self.state_of(record)
             if state.to_move != seat:
-                waiting = record.players[state.to_move].name if state.to_move is not None else "nobody"
+                waiting = escape_name(record.players[state.to_move].name) if state.to_move is not None else "nobody"
                 raise Refusal(f"It is not your turn: {waiting} is to move.")
             parsed = state.parse_move(move)
             after = state.play(parsed)
-            return await self._commit(record, state, after, seat, user_id, "move", state.move_text(parsed))
+            return await self._commit(record, after, seat, user_id, TurnKind.MOVE, state.move_text(parsed))
 
     async def resign(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
         """Let a player resign: in a two-player game the other wins; with more, they leave the game."""
         async with self._channel(channel_id):
             record = await self._running(channel_id, game)
             seat = self._seat(record, user_id)
-            return await self._forfeit(record, seat, user_id, f"{record.players[seat].name} resigned.")
+            return await self._forfeit(record, seat, user_id, f"{escape_name(record.players[seat].name)} resigned.")
 
     async def claim(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
         """Let a waiting player claim the win once the player to move has let the deadline pass."""
@@ -324,54 +388,64 @@ class MatchService:
             late = state.to_move
             if late is None or late == seat:
                 raise Refusal("It is your turn: you can't claim a win on your own time. Make a move instead.")
+            # The reason is a sentence shown in chat (and kept in the log): the names in it are escaped.
+            name, claimer = escape_name(record.players[late].name), escape_name(record.players[seat].name)
             if record.deadline is None or self.clock() < record.deadline:
                 until = int(record.deadline or 0)
-                raise Refusal(f"{record.players[late].name} still has time to move: the deadline is <t:{until}:R>.")
-            name = record.players[late].name
+                raise Refusal(f"{name} still has time to move: the deadline is <t:{until}:R>.")
             if len(record.players) == 2:
-                reason = f"{name} ran out of time; {record.players[seat].name} claimed the win."
+                reason = f"{name} ran out of time; {claimer} claimed the win."
             else:
-                reason = f"{name} ran out of time and leaves the game ({record.players[seat].name} claimed it)."
+                reason = f"{name} ran out of time and leaves the game ({claimer} claimed it)."
             return await self._forfeit(record, late, user_id, reason)
 
     async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, reason: str) -> Turn:
         state = self.state_of(record)
-        return await self._commit(record, state, state.forfeit(seat, reason), seat, user_id, "forfeit", reason)
+        return await self._commit(record, state.forfeit(seat, reason), seat, user_id, TurnKind.FORFEIT, reason)
 
     async def _commit(
-        self, record: MatchRecord, state: GameState, after: GameState, seat: int, user_id: int, kind: str, text: str
+        self, record: MatchRecord, after: GameState, seat: int, user_id: int, kind: TurnKind, text: str
     ) -> Turn:
-        """Log one move or forfeit and store the new state in one transaction (rating a finished game)."""
+        """Log one move or forfeit, store the new state and record its announcement, in one transaction.
+
+        A finished game is rated in the same transaction (the store's finish hook).
+        """
         now = self.clock()
-        updated = await self.store.append(
+        updated, announced = await self.store.append(
             record,
             kind=kind,
             seat=seat,
             user_id=user_id,
             text=text,
             now=now,
-            rate=ratings.rate,
+            announce=[Notice(NoticeKind.TURN, mentions=mentions_for(record.players, after))],
             **self._finish_fields(after, now),
         )
         self._remember(updated, after)
-        return Turn(updated, state, after, seat, kind, text)
+        return Turn(updated, after, seat, kind, text, tuple(announced))
 
-    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> MatchRecord:
+    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Answer:
         """Cancel the channel's match (Manage Server) or withdraw one's own challenge; nothing is rated."""
         async with self._channel(channel_id):
             record = await self.store.open_match(channel_id)
             if record is None:
                 raise Refusal("There is nothing to cancel in this channel.")
-            own_challenge = record.status == "challenge" and record.players[0].user_id == user_id
+            own_challenge = record.status == MatchStatus.CHALLENGE and record.players[0].user_id == user_id
             if not (can_manage or own_challenge):
                 raise Refusal("Only a member with the Manage Server permission can cancel a game.")
-            return await self.store.update(record, status="cancelled", deadline=None, finished_at=self.clock())
+            notices = []
+            if record.status == MatchStatus.CHALLENGE:
+                notices.append(Notice(NoticeKind.CLOSE, board=False, detail={"how": "cancelled", "by": ""}))
+            record, announced = await self.store.update_announcing(
+                record, notices, status=MatchStatus.CANCELLED, deadline=None, finished_at=self.clock()
+            )
+            return Answer(record, None, False, tuple(announced))
 
 
 class Ladders:
-    """Read-only views of ratings and finished matches: ladders, player stats and history."""
+    """Read-only views of ratings: ladders, player stats and a match's rating changes."""
 
-    def __init__(self, store: MatchStore) -> None:
+    def __init__(self, store: Ratings) -> None:
         self.store = store
 
     async def changes(self, record: MatchRecord) -> list[ratings.Change]:
@@ -403,8 +477,6 @@ class Ladders:
 
 def describe_error(error: BaseException) -> str | None:
     """Return the player-facing message of an expected refusal, or ``None`` for a real fault."""
-    from bot.storage import StorageError
-
     if isinstance(error, Refusal | GameError | StorageError):
         return str(error)
     return None

@@ -9,6 +9,16 @@ run.  The two places where discord.py would touch the network
 (``HTTPClient.request`` for bot REST calls and ``AsyncWebhookAdapter.request``
 for interaction responses and follow-ups) are replaced by a :class:`Recorder`
 that answers like Discord and keeps every call.
+
+The recorder also keeps what Discord itself would keep: which messages exist
+(:attr:`Recorder.created`), each interaction's original response (loading while
+deferred, completed by the first follow-up or an edit), and the nonces of channel
+messages (a repeated nonce with ``enforce_nonce`` returns the first message, as
+Discord does).  :meth:`Recorder.fail` injects the errors Discord really answers on
+any kind of call: 403 with codes 50013 and 50001, 404 with 10062 and 10003, 429
+with and without ``Via`` and ``Retry-After``, 5xx, and timeouts, optionally after
+the request took effect (an unknown outcome).  The errors are raised as
+discord.py's own ``request`` raises them once its built-in handling gave up.
 """
 
 from __future__ import annotations
@@ -39,6 +49,56 @@ def snowflake() -> int:
 
 
 @dataclass
+class Failure:
+    """One error Discord answers: ``status`` 0 is a timeout (no answer at all)."""
+
+    status: int
+    code: int = 0
+    via: bool = True  # a 429 from Discord's API carries Via; Cloudflare's does not
+    retry_after: float | None = None  # the Retry-After header, if any
+    landed: bool = False  # the request took effect before the error (its outcome is unknown to the bot)
+
+    def raise_it(self) -> None:
+        if self.status == 0:
+            raise TimeoutError("the request timed out")
+        headers: dict[str, str] = {}
+        if self.via:
+            headers["Via"] = "1.1 google"
+        if self.retry_after is not None:
+            headers["Retry-After"] = f"{self.retry_after:g}"
+        response = _FakeResponse(self.status, headers)
+        if self.status == 429 and not self.via:
+            raise discord.HTTPException(response, "<html>error code: 1015</html>")  # Cloudflare's page, no JSON
+        data: dict[str, Any] = {"code": self.code, "message": MESSAGES.get(self.code, "error")}
+        if self.status == 429:
+            data["retry_after"] = self.retry_after or 1.0
+            raise discord.HTTPException(response, data)
+        if self.status == 403:
+            raise discord.Forbidden(response, data)
+        if self.status == 404:
+            raise discord.NotFound(response, data)
+        if self.status >= 500:
+            raise discord.DiscordServerError(response, data)
+        raise discord.HTTPException(response, data)
+
+
+MESSAGES = {
+    50013: "Missing Permissions",
+    50001: "Missing Access",
+    10062: "Unknown interaction",
+    10003: "Unknown Channel",
+    10008: "Unknown Message",
+    10015: "Unknown Webhook",
+}
+MISSING_PERMISSIONS = Failure(403, 50013)
+MISSING_ACCESS = Failure(403, 50001)
+UNKNOWN_INTERACTION = Failure(404, 10062)
+UNKNOWN_CHANNEL = Failure(404, 10003)
+SERVER_ERROR = Failure(500)
+TIMEOUT = Failure(0)
+
+
+@dataclass
 class Call:
     """One request the bot made: method, path, JSON payload, attached files."""
 
@@ -58,9 +118,11 @@ class Call:
         if self.path.startswith("/webhooks/") and self.method == "POST":
             return "followup"
         if "/messages/@original" in self.path:
-            return "edit-original"
+            return "original" if self.method == "GET" else "edit-original"
         if self.path.startswith("/channels/") and self.method == "PATCH":
             return "edit-message"
+        if re.match(r"^/channels/\d+/messages$", self.path) and self.method == "POST":
+            return "message"
         if "/commands" in self.path:
             return "sync"
         return f"{self.method} {self.path}"
@@ -83,6 +145,11 @@ class Call:
     @property
     def choices(self) -> list[str]:
         return [choice["value"] for choice in self.data.get("choices", [])]
+
+    @property
+    def board(self) -> bytes | None:
+        """The board image attached, if any."""
+        return self.files.get("board.png")
 
     @property
     def custom_ids(self) -> list[str]:
@@ -145,9 +212,47 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.fail_next: int = 0  # make the next N requests fail with a 503, for failure tests
+        self.created: list[Call] = []  # every message that exists: replies, follow-ups, channel messages
+        self._failures: list[tuple[str, Failure, list[int]]] = []
+        self._originals: dict[str, dict[str, Any]] = {}  # interaction token -> its original response
+        self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
+        self._tokens: dict[str, int] = {}  # interaction token -> channel
+        self.keep_state = True  # the load benchmark keeps nothing
 
     def clear(self) -> None:
         self.calls.clear()
+        self.created.clear()
+
+    def fail(self, kind: str, failure: Failure, times: int = 1) -> None:
+        """Answer the next ``times`` calls of ``kind`` (see :attr:`Call.kind`) with ``failure``."""
+        self._failures.append((kind, failure, [times]))
+
+    def heal(self) -> None:
+        """Stop every injected failure: Discord has recovered."""
+        self._failures.clear()
+
+    def boards(self, channel: int | None = None) -> list[Call]:
+        """The messages with a board that exist (in ``channel``, if given), in the order they were made."""
+        return [c for c in self.created if c.board is not None and (channel is None or self.channel_of(c) == channel)]
+
+    def channel_of(self, call: Call) -> int | None:
+        """The channel a message was posted in."""
+        match = re.match(r"^/channels/(\d+)/", call.path)
+        if match:
+            return int(match[1])
+        parts = call.path.split("/")
+        return self._tokens.get(parts[3]) if len(parts) > 3 else None
+
+    def remember_token(self, token: str, channel: int) -> None:
+        if self.keep_state:
+            self._tokens[token] = channel
+
+    def _failure_for(self, kind: str) -> Failure | None:
+        for wanted, failure, left in self._failures:
+            if wanted == kind and left[0] > 0:
+                left[0] -= 1
+                return failure
+        return None
 
     def of_kind(self, *kinds: str) -> list[Call]:
         return [call for call in self.calls if call.kind in kinds]
@@ -164,10 +269,30 @@ class Recorder:
             attached[file.filename] = file.fp.read()
         return body, attached
 
-    def _respond(self, method: str, path: str, body: Any) -> Any:
+    def _answer(self, call: Call) -> Any:
+        """Answer one call as Discord would: maybe with an injected failure, before or after taking effect."""
+        failure = self._failure_for(call.kind)
+        if failure is not None and not failure.landed:
+            failure.raise_it()
+        result = self._respond(call.method, call.path, call.payload, call)
+        if failure is not None:
+            failure.raise_it()
+        return result
+
+    def _respond(self, method: str, path: str, body: Any, call: Call | None = None) -> Any:
         if self.fail_next:
             self.fail_next -= 1
             raise discord.DiscordServerError(_FakeResponse(503), {"message": "Service Unavailable", "code": 0})
+        token = path.split("/")[3] if path.startswith(("/interactions/", "/webhooks/")) and path.count("/") >= 3 else ""
+        if path.endswith("/messages/@original"):
+            original = self._originals.get(token)
+            if original is None:
+                raise discord.NotFound(_FakeResponse(404), {"code": 10015, "message": "Unknown Webhook"})
+            if method == "PATCH":
+                original.update(loading=False, content=(body or {}).get("content", original["content"]))
+            flags = 128 if original["loading"] else 0
+            data = {"content": original["content"], "flags": flags}
+            return message_payload(original["id"], self._tokens.get(token, 0), data)
         if path.endswith("/callback"):
             response_type = body.get("type")
             interaction_id = int(path.split("/")[2])
@@ -184,33 +309,61 @@ class Recorder:
                 message_id = snowflake()
                 result["interaction"]["response_message_id"] = str(message_id)
                 result["resource"] = {"type": response_type, "message": message_payload(message_id, 0, data)}
+                if response_type in (4, 5) and self.keep_state:
+                    token = path.split("/")[3]
+                    content = data.get("content") or ""
+                    self._originals[token] = {"id": message_id, "loading": response_type == 5, "content": content}
+                    if response_type == 4 and call is not None:
+                        self.created.append(call)
             return result
         match = re.match(r"^/channels/(\d+)/messages/(\d+)$", path)
         if match:
             return message_payload(int(match[2]), int(match[1]), body or {})
         if path.startswith("/webhooks/"):
-            return message_payload(snowflake(), 0, body or {})
+            original = self._originals.get(token)
+            if original is not None and original["loading"]:  # the first follow-up completes "thinking…"
+                original.update(loading=False, content=(body or {}).get("content") or "")
+                message_id = original["id"]
+            else:
+                message_id = snowflake()
+            if call is not None:
+                self.created.append(call)
+            return message_payload(message_id, self._tokens.get(token, 0), body or {})
         if path.endswith("/commands") and method == "PUT":
             return [{**cmd, "id": str(snowflake()), "application_id": str(APP_ID), "version": "1"} for cmd in body]
         if path.startswith("/channels/") and method == "POST":
-            return message_payload(snowflake(), int(path.split("/")[2]), body or {})
+            channel = int(path.split("/")[2])
+            nonce = (body or {}).get("nonce")
+            if nonce is not None and (body or {}).get("enforce_nonce"):
+                seen = self._nonces.get((channel, str(nonce)))
+                if seen is not None:
+                    return seen  # Discord keeps the first message with this nonce
+            message = message_payload(snowflake(), channel, body or {})
+            if nonce is not None and self.keep_state:
+                self._nonces[(channel, str(nonce))] = message
+            if call is not None:
+                self.created.append(call)
+            return message
         return {}
 
     async def webhook_request(self, route: Any, session: Any = None, **kwargs: Any) -> Any:
         body, files = self._decode(kwargs.get("payload"), kwargs.get("multipart"), kwargs.get("files"), None)
-        self.calls.append(Call(route.method, route.path_for_recording, body, files))
-        return self._respond(route.method, route.path_for_recording, body)
+        call = Call(route.method, route.path_for_recording, body, files)
+        self.calls.append(call)
+        return self._answer(call)
 
     async def http_request(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         body, attached = self._decode(kwargs.get("json"), None, files, form)
-        self.calls.append(Call(route.method, route.path_for_recording, body, attached))
-        return self._respond(route.method, route.path_for_recording, body)
+        call = Call(route.method, route.path_for_recording, body, attached)
+        self.calls.append(call)
+        return self._answer(call)
 
 
 class _FakeResponse:
-    def __init__(self, status: int) -> None:
+    def __init__(self, status: int, headers: dict[str, str] | None = None) -> None:
         self.status = status
-        self.reason = "Service Unavailable"
+        self.reason = {403: "Forbidden", 404: "Not Found", 429: "Too Many Requests"}.get(status, "Server Error")
+        self.headers = headers or {}
 
 
 def _route_path(route: Any) -> str:
@@ -261,13 +414,16 @@ class Discord:
     def __init__(self, bot: discord.Client, recorder: Recorder) -> None:
         self.bot = bot
         self.recorder = recorder
+        self.app_permissions = ADMIN_PERMISSIONS  # what the bot may do in the channel, as Discord tells it
 
     def _base(self, person: Person, channel_id: int, kind: int) -> dict[str, Any]:
+        token = f"token-{snowflake()}"
+        self.recorder.remember_token(token, channel_id)
         return {
             "id": str(snowflake()),
             "application_id": str(APP_ID),
             "type": kind,
-            "token": f"token-{snowflake()}",
+            "token": token,
             "version": 1,
             "guild_id": str(GUILD_ID),
             "channel_id": str(channel_id),
@@ -282,7 +438,7 @@ class Discord:
                 "parent_id": None,
             },
             "member": member_payload(person.id, person.name, permissions=person.permissions, bot=person.bot),
-            "app_permissions": ADMIN_PERMISSIONS,
+            "app_permissions": self.app_permissions,
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -361,12 +517,18 @@ class Discord:
         return await self.send(self.button_payload(person, channel_id, custom_id, message_id))
 
 
+# Tasks a test deliberately left waiting (a retry parked in a held sleep): settle() does not wait for them.
+PARKED: set[asyncio.Task[Any]] = set()
+
+
 async def settle() -> None:
     """Wait until every task the bot started (command handlers, button callbacks) has finished."""
     current = asyncio.current_task()
     for _ in range(1000):
         pending = [
-            t for t in asyncio.all_tasks() if t is not current and not t.done() and t.get_name() != "tabula-sweeper"
+            t
+            for t in asyncio.all_tasks()
+            if t is not current and not t.done() and t.get_name() != "tabula-sweeper" and t not in PARKED
         ]
         if not pending:
             return

@@ -1,8 +1,9 @@
 """The Discord side of every game's commands: one path per kind of action.
 
 Slash commands and buttons of every game call these methods.  They validate
-first and refuse at once (ephemeral), then acknowledge, render the board in a
-worker thread (never on the event loop) and follow up with the image.
+first and refuse at once (ephemeral); then the service saves the action together
+with its announcement (the outbox), and the one announcer posts it
+(:mod:`bot.announcer`): the same code posts human and computer moves.
 """
 
 from __future__ import annotations
@@ -10,66 +11,95 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-from bot import formatting
-from bot.service import Ladders, MatchService, Refusal, Turn, computer_level
-from bot.storage import ChannelBusy, MatchRecord, Seat
+from bot import formatting, messages
+from bot.announcer import Announcer, Reply, Result, closed_how
+from bot.database import ChannelBusy
+from bot.escaping import escape_name
+from bot.match_store import MatchRecord, Seat
+from bot.service import Answer, ChallengeClosed, MatchService, Refusal, Turn
 from engines import GAMES, GameState
-
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
 
 log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
 NO_MENTIONS = discord.AllowedMentions.none()
+NAME_LIMIT = 64
 
 
 def seat_of(user: discord.abc.User) -> Seat:
     """The seat record for a Discord user: their ID and current display name."""
-    return Seat(user.id, user.display_name[:64])
+    return Seat(user.id, user.display_name[:NAME_LIMIT])
+
+
+def check_move_text(text: str) -> str:
+    """Refuse a move written with anything but plain letters, the digits 0-9 and punctuation."""
+    if not text.isascii():
+        raise Refusal(
+            "I can only read moves written with the letters a-z and the digits 0-9 (like `b2`); "
+            "please type it again that way."
+        )
+    return text
+
+
+def within(value: int, low: int, high: int, what: str) -> int:
+    """Re-check an integer option the command schema bounds (a client may ignore the bounds)."""
+    if not low <= value <= high:
+        raise Refusal(f"{what} must be a whole number from {low} to {high}.")
+    return value
+
+
+class Renderer(Protocol):
+    async def png(self, state: GameState, names: Sequence[str]) -> bytes: ...
+
+
+class Computers(Protocol):
+    """The computer players: told when a match may be waiting for one of them."""
+
+    def wake(self, record: MatchRecord, state: GameState | None) -> None: ...
 
 
 class MatchUI:
-    """Turn interactions into calls on the match service and replies in the channel."""
+    """Turn interactions into calls on the match service, and hand what they saved to the announcer."""
 
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
-    @property
-    def service(self) -> MatchService:
-        return self.bot.service
+    def __init__(self, service: MatchService, announcer: Announcer, renderer: Renderer, computers: Computers) -> None:
+        self.service = service
+        self.announcer = announcer
+        self.renderer = renderer
+        self.computers = computers
 
     async def board_file(self, state: GameState, record: MatchRecord) -> discord.File | None:
         """Render the board off the event loop; on failure log it and carry on without an image."""
         try:
-            png = await self.bot.renderer.png(state, [seat.name for seat in record.players])
+            png = await self.renderer.png(state, [seat.name for seat in record.players])
         except Exception:
             log.exception("rendering %s match %s failed", record.game, record.id)
             return None
         return discord.File(io.BytesIO(png), filename=BOARD_FILE)
 
     async def send_board(
-        self,
-        interaction: discord.Interaction,
-        record: MatchRecord,
-        state: GameState,
-        content: str,
-        *,
-        mentions: Sequence[int] = (),
+        self, interaction: discord.Interaction, record: MatchRecord, state: GameState, content: str
     ) -> None:
-        """Follow up an acknowledged interaction with the board image and ``content``."""
+        """Follow up an acknowledged interaction with the board image and ``content`` (no pings)."""
         file = await self.board_file(state, record)
-        allowed = discord.AllowedMentions(users=[discord.Object(i) for i in mentions], roles=False, everyone=False)
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": allowed}
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
         if file is not None:
             kwargs["file"] = file
         await interaction.followup.send(**kwargs)
 
     # -- challenges ---------------------------------------------------------------
+
+    @staticmethod
+    def check_channel(interaction: discord.Interaction) -> None:
+        """Refuse at once where the bot could not post its boards, naming the missing permissions."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refusal("Games are played in server channels, not in direct messages.")
+        missing = messages.missing_permissions(interaction.app_permissions)
+        if missing:
+            raise Refusal(messages.needs_permissions_text(interaction.channel_id, missing))
 
     async def challenge(
         self,
@@ -85,17 +115,16 @@ class MatchUI:
         """
         from bot.views import challenge_view
 
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refusal("Games are played in server channels, not in direct messages.")
+        self.check_channel(interaction)
         for opponent in opponents:
             if opponent.id == interaction.user.id:
                 raise Refusal("You can't challenge yourself; pick someone else in this server.")
             if opponent.bot:
-                raise Refusal(f"{opponent.display_name} is a bot and can't accept challenges.")
+                raise Refusal(f"{escape_name(opponent.display_name)} is a bot and can't accept challenges.")
         try:
-            record = await self.service.challenge(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+            answer = await self.service.challenge(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
                 game=game,
                 challenger=seat_of(interaction.user),
                 opponents=[seat_of(o) for o in opponents],
@@ -107,121 +136,133 @@ class MatchUI:
                 "This channel already has a game or a pending challenge. "
                 "Start a thread from this channel and challenge there, or wait for the game to end."
             ) from None
-        if record.status == "active":
-            await interaction.response.defer(thinking=True)
-            await self.begin(interaction, record, self.service.state_of(record))
+        record = answer.record
+        if answer.state is not None:
+            reply = self.announcer.reply(interaction)
+            await self.announcer.acknowledge(reply)
+            await self.begin(reply, answer)
             return
         allowed = discord.AllowedMentions(users=[discord.Object(o.id) for o in opponents], roles=False, everyone=False)
-        callback = await interaction.response.send_message(
-            formatting.challenge_text(record), view=challenge_view(record), allowed_mentions=allowed
-        )
-        message_id = getattr(callback, "message_id", None)
+        try:
+            callback = await interaction.response.send_message(
+                messages.challenge_text(record), view=challenge_view(record), allowed_mentions=allowed
+            )
+            message_id = getattr(callback, "message_id", None)
+        except discord.HTTPException as error:
+            message_id = await self._posted_anyway(interaction, error)
+            if message_id is None:
+                # Nothing half-made: a challenge nobody can see must not block the channel.
+                await self.service.discard_challenge(record)
+                log.info("challenge %s withdrawn: its message could not be posted (%s)", record.id, error)
+                raise Refusal(
+                    "Discord did not take the challenge message, so there is no challenge: please start again."
+                ) from None
+        except (TimeoutError, OSError) as error:
+            message_id = await self._posted_anyway(interaction, error)
+            if message_id is None:
+                await self.service.discard_challenge(record)
+                raise Refusal("Discord did not answer in time, so there is no challenge: please start again.") from None
         if message_id:
             await self.service.set_message(record, message_id)
+
+    @staticmethod
+    async def _posted_anyway(interaction: discord.Interaction, error: BaseException) -> int | None:
+        """After a failed or unanswered reply, see whether the message exists after all; return its ID."""
+        if isinstance(error, discord.HTTPException) and error.status < 500:
+            return None  # Discord answered: it refused
+        try:
+            original = await interaction.original_response()
+        except (discord.HTTPException, TimeoutError, OSError):
+            return None
+        return original.id
 
     async def answer(self, interaction: discord.Interaction, match_id: int, accept: bool) -> None:
         """Handle an Accept or Decline press on a challenge message."""
         from bot.views import challenge_view
 
-        answer = await self.service.answer(match_id, seat_of(interaction.user), accept)
-        record = answer.record
+        reply = self.announcer.reply(interaction)
+        try:
+            answer = await self.service.answer(match_id, seat_of(interaction.user), accept)
+        except ChallengeClosed as closed:
+            # A late press: the message loses its buttons, and the presser learns why.
+            if closed.announcements:
+                await self.announcer.deliver(closed.announcements, reply, record=closed.record)
+            if not interaction.response.is_done():
+                how = closed_how(closed.record.status)
+                try:
+                    await interaction.response.edit_message(
+                        content=messages.closed_text(closed.record, how), view=None, allowed_mentions=NO_MENTIONS
+                    )
+                except discord.HTTPException as error:
+                    log.info("could not close challenge %s on a late press: %s", match_id, error)
+            raise
         if not answer.accepted:
-            user = interaction.user.display_name
-            how = "withdrawn." if record.players[0].user_id == interaction.user.id else f"declined by {user}."
-            await interaction.response.edit_message(
-                content=formatting.challenge_closed_text(record, how), view=None, allowed_mentions=NO_MENTIONS
-            )
+            await self.announcer.deliver(answer.announcements, reply, record=answer.record)
             return
         if answer.state is None:
             await interaction.response.edit_message(
-                content=formatting.challenge_text(record), view=challenge_view(record), allowed_mentions=NO_MENTIONS
+                content=messages.challenge_text(answer.record),
+                view=challenge_view(answer.record),
+                allowed_mentions=NO_MENTIONS,
             )
             return
-        await interaction.response.edit_message(
-            content=formatting.challenge_closed_text(record, "accepted: the game is on!"),
-            view=None,
-            allowed_mentions=NO_MENTIONS,
-        )
-        await self.begin(interaction, record, answer.state)
+        await self.begin(reply, answer)
 
-    async def begin(self, interaction: discord.Interaction, record: MatchRecord, state: GameState) -> None:
-        """Post the first board of a match that just started, and let a computer move first."""
-        start = formatting.start_text(record, state)
-        await self.send_board(interaction, record, state, start, mentions=self.mentions(record, state))
-        self.bot.computer.wake(record, state)
-
-    async def close_challenge_message(self, record: MatchRecord, how: str) -> None:
-        """Edit a challenge's message to say how it ended, removing its buttons."""
-        if record.message_id is None:
-            return
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        try:
-            await channel.get_partial_message(record.message_id).edit(
-                content=formatting.challenge_closed_text(record, how), view=None, allowed_mentions=NO_MENTIONS
-            )
-        except discord.HTTPException as error:
-            log.info("could not edit challenge %s: %s", record.id, error)
+    async def begin(self, reply: Reply, answer: Answer) -> None:
+        """Announce a match that just started (closing its challenge), and let a computer move first."""
+        await self.announcer.deliver(answer.announcements, reply, state=answer.state, record=answer.record)
+        self.computers.wake(answer.record, answer.state)
 
     # -- playing -------------------------------------------------------------------
 
     async def play(self, interaction: discord.Interaction, game: str, move: str) -> None:
         """Apply a move typed or picked by the player, then post the new board."""
-        turn = await self.service.play(interaction.channel_id or 0, interaction.user.id, move, game=game)
-        await interaction.response.defer(thinking=True)
+        turn = await self.service.play(
+            interaction.channel_id or 0, interaction.user.id, check_move_text(move), game=game
+        )
         await self.post_turn(interaction, turn)
 
     async def post_turn(self, interaction: discord.Interaction, turn: Turn) -> None:
-        """Follow up an accepted action with the board, the summary and the next player's mention."""
-        state = turn.state
-        mentions = self.mentions(turn.record, state)
-        extra = await self.turn_extras(turn)
-        await self.send_board(interaction, turn.record, state, formatting.turn_text(turn, extra), mentions=mentions)
-        self.bot.computer.wake(turn.record, state)
-
-    async def turn_extras(self, turn: Turn) -> list[str]:
-        """Lines added to a turn's message: the rating changes once a game ends."""
-        if not turn.finished:
-            return []
-        changes = await Ladders(self.service.store).changes(turn.record)
-        if changes:
-            return ["Ratings: " + " · ".join(change.text() for change in changes)]
-        return [] if turn.record.rated else ["This game was not rated."]
-
-    @staticmethod
-    def mentions(record: MatchRecord, state: GameState) -> list[int]:
-        """Whom to notify: the person to move (never a computer seat)."""
-        if state.to_move is None:
-            return []
-        user_id = record.players[state.to_move].user_id
-        return [] if computer_level(user_id) else [user_id]
+        """Acknowledge an accepted action and announce it: the board, the summary and the next player's mention."""
+        reply = self.announcer.reply(interaction)
+        await self.announcer.acknowledge(reply)
+        result = await self.announcer.deliver(turn.announcements, reply, state=turn.state, turn=turn)
+        if result != Result.POSTED:
+            log.info("turn of match %s saved; its board is %s", turn.record.id, result)
+        self.computers.wake(turn.record, turn.state)
 
     async def resign(self, interaction: discord.Interaction, game: str) -> None:
         turn = await self.service.resign(interaction.channel_id or 0, interaction.user.id, game=game)
-        await interaction.response.defer(thinking=True)
         await self.post_turn(interaction, turn)
 
     async def claim(self, interaction: discord.Interaction, game: str) -> None:
         turn = await self.service.claim(interaction.channel_id or 0, interaction.user.id, game=game)
-        await interaction.response.defer(thinking=True)
         await self.post_turn(interaction, turn)
 
     async def board(self, interaction: discord.Interaction, game: str) -> None:
+        """Post the channel's board again; it also says why earlier boards could not be posted, if so."""
         record, state = await self.service.running(interaction.channel_id or 0, game)
         await interaction.response.defer(thinking=True)
-        await self.send_board(interaction, record, state, formatting.board_text(record, state))
+        problems = await self.announcer.explain(record)
+        text = messages.board_text(record, state)
+        if problems:
+            text += "\n" + messages.trouble_text(record.channel_id, problems[-1])
+        await self.send_board(interaction, record, state, formatting.clip(text))
+        if problems:
+            await self.announcer.settle_failed(record)
 
     async def cancel(self, interaction: discord.Interaction) -> None:
         permissions = interaction.permissions
-        record = await self.service.cancel(
+        answer = await self.service.cancel(
             interaction.channel_id or 0, interaction.user.id, can_manage=permissions.manage_guild
         )
-        title = GAMES[record.game].title
+        title = GAMES[answer.record.game].title
         await interaction.response.send_message(
-            f"{interaction.user.display_name} cancelled this channel's {title} game. It will not be rated.",
+            f"{escape_name(interaction.user.display_name)} cancelled this channel's {title} game. "
+            "It will not be rated.",
             allowed_mentions=NO_MENTIONS,
         )
-        if record.state is None:
-            await self.close_challenge_message(record, "cancelled.")
+        await self.announcer.deliver(answer.announcements, record=answer.record)
 
     async def rules(self, interaction: discord.Interaction, text: str) -> None:
         """Explain a game's rules to the one who asked."""

@@ -2,57 +2,66 @@
 
 discord.py's :class:`~discord.ui.DynamicItem` matches a custom ID against a
 template, so a button on a message posted before a restart still reaches its
-handler afterwards; the match itself is read from the database.
+handler afterwards; the match itself is read from the database.  The handler is
+given when the composition root (:mod:`bot.client`) builds the button class, so
+no module here reaches for the client.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
-from bot.storage import MatchRecord
+from bot.match_store import MatchRecord
 
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
+# (interaction, match ID, accept?) -> the work of answering the challenge
+AnswerHandler = Callable[[discord.Interaction[Any], int, bool], Awaitable[None]]
+
+CHALLENGE_TEMPLATE = r"tabula:challenge:(?P<action>accept|decline):(?P<match>[0-9]{1,19})"
 
 
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tabula:challenge:(?P<action>accept|decline):(?P<match>[0-9]{1,20})",
-):
-    """Accept or Decline on a challenge message."""
+def challenge_custom_id(match_id: int, accept: bool) -> str:
+    return f"tabula:challenge:{'accept' if accept else 'decline'}:{match_id}"
 
-    def __init__(self, match_id: int, accept: bool) -> None:
-        action = "accept" if accept else "decline"
-        super().__init__(
-            discord.ui.Button(
-                label="Accept" if accept else "Decline",
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
-                custom_id=f"tabula:challenge:{action}:{match_id}",
-            )
-        )
-        self.match_id = match_id
-        self.accept = accept
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ChallengeButton:
-        return cls(int(match["match"]), match["action"] == "accept")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TabulaBot = interaction.client
-        await bot.guarded(interaction, bot.ui.answer(interaction, self.match_id, self.accept))
+def challenge_button(match_id: int, accept: bool) -> discord.ui.Button[Any]:
+    """The Accept or Decline button of a challenge message."""
+    return discord.ui.Button(
+        label="Accept" if accept else "Decline",
+        style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
+        custom_id=challenge_custom_id(match_id, accept),
+    )
 
 
 def challenge_view(record: MatchRecord) -> discord.ui.View:
     """The Accept / Decline buttons of a challenge (no timeout: they work until it ends)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ChallengeButton(record.id, True))
-    view.add_item(ChallengeButton(record.id, False))
+    view.add_item(challenge_button(record.id, True))
+    view.add_item(challenge_button(record.id, False))
     return view
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ChallengeButton,)
+def challenge_buttons(handler: AnswerHandler) -> type[discord.ui.DynamicItem[Any]]:
+    """The dynamic item that routes every press of Accept or Decline, on any message, to ``handler``."""
+
+    class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE_TEMPLATE):
+        """Accept or Decline on a challenge message."""
+
+        def __init__(self, match_id: int, accept: bool) -> None:
+            super().__init__(challenge_button(match_id, accept))
+            self.match_id = match_id
+            self.accept = accept
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> ChallengeButton:
+            return cls(int(match["match"]), match["action"] == "accept")
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await handler(interaction, self.match_id, self.accept)
+
+    return ChallengeButton

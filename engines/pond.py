@@ -198,7 +198,7 @@ class PondEvent:
         return _event_from_json(data, GEOMETRY[5])
 
 
-_CELL = r"([a-z])\s*(\d{1,2})"
+_CELL = r"([a-z])\s*([0-9]{1,2})"  # ASCII digits only: \d would read "b٢" as b2
 _PLACE_RE = re.compile(rf"^(?:place|p|egg)?\s*{_CELL}$")
 _MOVE_RE = re.compile(rf"^(?:move|m)?\s*{_CELL}\s*(?:-|>|to|->|\s)?\s*{_CELL}$")
 

@@ -436,7 +436,7 @@ class QuerniEvent:
         return _event_from_json(data)
 
 
-_SQUARE = r"([a-z])\s*(\d{1,2})"
+_SQUARE = r"([a-z])\s*([0-9]{1,2})"  # ASCII digits only: \d would read "c٣" as c3
 _NUMBER_SEP = r"(?:\s*(?:-+|\.{2,3}|…|to)\s*|\s+)"
 _TURN_RE = re.compile(
     rf"^(?:(?:move\s+)?{_SQUARE}\s*(?:-+>?|>|to|\s)?\s*{_SQUARE})?"

@@ -297,7 +297,7 @@ class SummerEvent:
         )
 
 
-_CELL = r"([a-z])\s*(\d{1,2})"
+_CELL = r"([a-z])\s*([0-9]{1,2})"  # ASCII digits only: \d would read "b٢" as b2
 _MOVE_RE = re.compile(rf"^{_CELL}\s*(?:->|-|–|—|>|→|to|x|:)?\s*{_CELL}$")
 _POSITIVE = (0).__lt__  # value > 0: a White piece
 _NEGATIVE = (0).__gt__  # value < 0: a Black piece

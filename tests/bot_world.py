@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +13,7 @@ import discord
 from bot.client import TabulaBot
 from bot.settings import Settings
 from bot.storage import MatchStore
-from tests.harness import APP_ID, BOT_USER_ID, Call, Discord, Person, Recorder, option, user_payload
+from tests.harness import APP_ID, BOT_USER_ID, PARKED, Call, Discord, Person, Recorder, option, user_payload
 
 
 class Clock:
@@ -26,6 +27,28 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+class Sleeper:
+    """The announcer's sleep between retries: it records the delay and moves the clock, without waiting."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.delays: list[float] = []
+        self.hold = False  # park every retry until released (or the bot stops): a long outage
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+        if self.hold:
+            task = asyncio.current_task()
+            assert task is not None
+            PARKED.add(task)
+            try:
+                await asyncio.Event().wait()  # until the bot stops and cancels it
+            finally:
+                PARKED.discard(task)
+        self.clock.advance(seconds)
+        await asyncio.sleep(0)
 
 
 ANA = Person(100000000000000001, "Ana")
@@ -47,16 +70,19 @@ class World:
     bot: TabulaBot
     discord: Discord
     seed: int
+    sleeper: Sleeper
 
     @classmethod
     async def start(cls, path: Path, recorder: Recorder, clock: Clock, seed: int = 7) -> World:
         store = await MatchStore.open(str(path))
+        sleeper = Sleeper(clock)
         bot = TabulaBot(
             Settings(database=str(path), render_processes=0, ai_processes=0),
             store=store,
             clock=clock,
             rng=random.Random(seed),
             computer_iterations=40,
+            sleep=sleeper,
         )
         await bot._async_setup_hook()  # binds the loop, as discord.py does at login
         bot._connection.application_id = APP_ID
@@ -65,7 +91,7 @@ class World:
             state=bot._connection, data=user_payload(BOT_USER_ID, "Tabula", bot=True)
         )
         await bot.prepare()
-        return cls(path, recorder, clock, bot, Discord(bot, recorder), seed)
+        return cls(path, recorder, clock, bot, Discord(bot, recorder), seed, sleeper)
 
     async def restart(self) -> World:
         """Stop this bot and start a new one on the same database file (a crash loses nothing committed)."""
@@ -98,7 +124,7 @@ class World:
         reply = await self.challenge(ANA, BO, channel, **options)
         accept = next(cid for cid in reply.custom_ids if ":accept:" in cid)
         calls = await self.discord.press(BO, channel, accept)
-        assert any(c.kind == "followup" for c in calls), calls
+        assert any(c.kind == "message" and c.board for c in calls), calls
         return await self.seats(channel)
 
     async def seats(self, channel: int) -> tuple[Person, ...]:

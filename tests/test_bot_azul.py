@@ -78,11 +78,11 @@ async def start_azul(world: World, channel: int, *opponents: Person, **options: 
         if i < len(opponents) - 1:
             # Not everyone has accepted: the message says who did, keeps its buttons, and no game starts yet.
             assert f"Accepted so far: {', '.join(p.name for p in opponents[: i + 1])}." in edit.content
-            assert len(edit.custom_ids) == 2 and not [c for c in calls if c.kind == "followup"]
+            assert len(edit.custom_ids) == 2 and not [c for c in calls if c.kind in ("followup", "message")]
             assert (await world.bot.service.store.open_match(channel)).status == "challenge"  # type: ignore[union-attr]
         else:
             assert edit.content.endswith("accepted: the game is on!")
-            first = only(calls, "followup")
+            first = only(calls, "message")
             assert first.files["board.png"].startswith(PNG_MAGIC)
             assert "order of play: " in first.content and first.content.count("**") >= 2 * (len(opponents) + 2)
     return list(await world.seats(channel))
@@ -178,8 +178,10 @@ async def test_anyones_decline_cancels_a_challenge_even_after_others_accepted(wo
     edit = only(await world.discord.press(DEE, channel, decline), "edit")
     assert "declined by Dee" in edit.content and edit.custom_ids == []
     assert (await world.bot.service.store.open_match(channel)) is None
-    call = only(await world.discord.press(CY, channel, accept), "reply")
+    calls = await world.discord.press(CY, channel, accept)
+    call = only(calls, "followup")
     assert call.ephemeral and "no longer open" in call.content
+    assert only(calls, "edit").custom_ids == []  # the late press closes the message again
 
 
 async def test_bad_challenges_are_refused_politely(world: World) -> None:
@@ -488,7 +490,16 @@ def test_azul_has_the_commands_players_expect() -> None:
     subs = {o["name"]: o for o in group["options"]}
     assert set(subs) == {"start", "take", "wall", "board", "resign", "rules", "claim", "cancel"}
     start = {o["name"]: o for o in subs["start"]["options"]}
-    assert list(start) == ["opponent", "opponent2", "opponent3", "wall", "difficulty", "computers"]
+    assert list(start) == [
+        "opponent",
+        "opponent2",
+        "opponent3",
+        "wall",
+        "difficulty",
+        "computers",
+        "difficulty2",
+        "difficulty3",
+    ]
     assert not any(option.get("required") for option in start.values())  # a difficulty alone plays the computer
     assert all(start[name]["type"] == 6 for name in ("opponent", "opponent2", "opponent3"))
     assert [c["value"] for c in start["wall"]["choices"]] == ["colour", "grey"]

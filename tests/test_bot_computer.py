@@ -72,7 +72,7 @@ async def test_a_whole_game_against_the_computer(world: World) -> None:
     assert (await world.bot.service.replay(finished)).to_json() == finished.state
     everything = [c.content for c in calls]
     assert any("This game was not rated." in text for text in everything)
-    assert await world.bot.service.store.rating(GUILD_ID, "pond", ANA.id) is None
+    assert await world.bot.store.ratings.rating(GUILD_ID, "pond", ANA.id) is None
     stats = only(await world.command(ANA, channel, "stats", ""), "reply")
     assert "unrated" in stats.data["embeds"][0]["fields"][0]["value"]
 
@@ -139,10 +139,22 @@ async def test_azul_seats_can_be_filled_by_the_computer(world: World) -> None:
     assert only(calls, "edit").content.endswith("accepted: the game is on!")
     record = await world.bot.service.store.open_match(channel)
     names = sorted(seat.name for seat in record.players)
-    assert names == ["Ana", "Bo", "Tabula (easy)", "Tabula (easy)"] and not record.rated
+    # Several computer seats get distinct names.
+    assert names == ["Ana", "Bo", "Tabula A (easy)", "Tabula B (easy)"] and not record.rated
     assert len({seat.user_id for seat in record.players}) == 4
     state = world.bot.service.state_of(record)
     assert computer_level(record.players[state.to_move].user_id) is None  # the computers moved until a person is due
+
+
+async def test_several_computer_seats_may_play_at_different_levels(world: World) -> None:
+    channel = 841
+    calls = await world.command(ANA, channel, "azul", "start", computers=1, difficulty="medium", difficulty2="hard")
+    only(calls, "followup")
+    record = await world.bot.service.store.open_match(channel)
+    names = sorted(seat.name for seat in record.players)
+    assert names == ["Ana", "Tabula A (medium)", "Tabula B (hard)"]
+    levels = sorted(computer_level(seat.user_id) or "" for seat in record.players if seat.name != "Ana")
+    assert levels == ["hard", "medium"]
 
 
 async def test_only_matches_with_a_computer_seat_are_looked_at_when_resuming(world: World) -> None:

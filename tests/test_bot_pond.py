@@ -50,7 +50,7 @@ async def test_a_whole_match_from_challenge_to_result(world: World) -> None:
 
     calls = await world.discord.press(BO, channel, reply.custom_ids[0])
     assert only(calls, "edit").content.endswith("accepted: the game is on!")
-    first = only(calls, "followup")
+    first = only(calls, "message")
     assert first.files["board.png"].startswith(PNG_MAGIC)
     assert "plays light" in first.content and "plays dark" in first.content
 
@@ -208,7 +208,10 @@ async def test_an_expired_challenge_is_closed_and_its_buttons_refuse(world: Worl
     assert await world.bot.sweep() == 1
     edits = world.recorder.of_kind("edit-message")
     assert edits and "expired" in edits[-1].content and edits[-1].data.get("components") == []
-    call = only(await world.discord.press(BO, channel, reply.custom_ids[0]), "reply")
+    calls = await world.discord.press(BO, channel, reply.custom_ids[0])
+    # A late press answers why, and closes the pressed message again (it may have kept its buttons).
+    assert only(calls, "edit").data.get("components") == [] and "expired" in only(calls, "edit").content
+    call = only(calls, "followup")
     assert call.ephemeral and "no longer open" in call.content
     # The channel is free for a new challenge.
     await world.challenge(BO, ANA, channel)
@@ -218,8 +221,12 @@ async def test_a_late_press_on_an_expired_challenge_is_refused_even_before_the_s
     channel = 509
     reply = await world.challenge(ANA, BO, channel)
     world.clock.advance(16 * 60)
-    call = only(await world.discord.press(BO, channel, reply.custom_ids[0]), "reply")
+    calls = await world.discord.press(BO, channel, reply.custom_ids[0])
+    call = only(calls, "followup")
     assert call.ephemeral and "expired" in call.content
+    # The pressed message loses its live buttons at once (the sweeper only sees pending challenges).
+    closed = only(calls, "edit")
+    assert closed.data.get("components") == [] and "expired" in closed.content
     assert (await world.bot.service.store.open_match(channel)) is None
 
 

@@ -40,7 +40,7 @@ async def start_querni(world: World, channel: int, challenger: Person = ANA, opp
     assert not reply.ephemeral and "Querni" in reply.content and f"<@{opponent.id}>" in reply.content
     accept = next(cid for cid in reply.custom_ids if ":accept:" in cid)
     calls = await world.discord.press(opponent, channel, accept)
-    first = only(calls, "followup")
+    first = only(calls, "message")
     assert first.files["board.png"].startswith(PNG_MAGIC)
     assert "plays blue" in first.content and "plays red" in first.content
     return list(await world.seats(channel))
@@ -278,5 +278,8 @@ def test_querni_has_the_commands_players_expect() -> None:
     assert move["from"]["required"] and move["to"]["required"] and not move["remove"]["required"]
     assert all(o.get("autocomplete") for o in move.values())
     assert subs["remove"]["options"][0]["name"] == "chain" and subs["remove"]["options"][0]["autocomplete"]
-    assert [o["name"] for o in subs["start"]["options"]] == ["opponent"]
+    start = {o["name"]: o for o in subs["start"]["options"]}
+    assert list(start) == ["opponent", "isolation", "draw_plies", "difficulty"]
+    assert {c["value"] for c in start["isolation"]["choices"]} == {"any_stranded", "no_triple_left"}
+    assert (start["draw_plies"]["min_value"], start["draw_plies"]["max_value"]) == (1, 1000)
     assert querni["dm_permission"] is False

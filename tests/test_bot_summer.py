@@ -43,7 +43,7 @@ async def start(world: World, channel: int, **options: Any) -> tuple[Person, Per
     reply = await challenge(world, ANA, BO, channel, **options)
     accept = next(cid for cid in reply.custom_ids if ":accept:" in cid)
     calls = await world.discord.press(BO, channel, accept)
-    assert only(calls, "followup").files["board.png"].startswith(PNG_MAGIC)
+    assert only(calls, "message").files["board.png"].startswith(PNG_MAGIC)
     return await world.seats(channel)  # type: ignore[return-value]
 
 
@@ -68,7 +68,7 @@ async def test_a_whole_match_from_challenge_to_result(world: World) -> None:
     assert not reply.ephemeral and f"<@{BO.id}>" in reply.content and "**Summer**" in reply.content
     assert "board hex, mode field, size 4" in reply.content
     calls = await world.discord.press(BO, channel, reply.custom_ids[0])
-    first = only(calls, "followup")
+    first = only(calls, "message")
     assert "plays white" in first.content and "plays black" in first.content
     white, _ = await world.seats(channel)
     assert f"<@{white.id}>, your move" in first.content  # White moves first
@@ -212,7 +212,7 @@ def test_summer_has_the_commands_players_expect() -> None:
     summer = next(c for c in TabulaBot(Settings()).command_payload() if c["name"] == "summer")
     subs = {o["name"]: o for o in summer["options"]}
     assert set(subs) >= {"start", "move", "board", "resign", "rules", "claim", "cancel"}
-    assert [o["name"] for o in subs["start"]["options"]] == ["opponent", "size", "board", "mode"]
+    assert [o["name"] for o in subs["start"]["options"]] == ["opponent", "size", "board", "mode", "difficulty"]
     size = subs["start"]["options"][1]
     assert (size["type"], size["min_value"], size["max_value"], size["required"]) == (4, 3, 12, False)
     assert {o["name"] for o in subs["move"]["options"]} == {"from", "to"}

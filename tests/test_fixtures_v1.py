@@ -163,12 +163,12 @@ async def test_every_running_match_of_the_old_database_opens_and_plays_on(tmp_pa
     assert {game for _, game, _ in rows} == set(GAMES) and ratings > 0
     assert {status for *_, status in rows} == {"challenge", "active", "finished"}
     store = await MatchStore.open(str(path))
-    service = MatchService(store, rng=random.Random(1), clock=lambda: 1_900_000_000.0)
+    service = MatchService(store.matches, rng=random.Random(1), clock=lambda: 1_900_000_000.0)
     rng = random.Random(14)
     played = 0
     try:
         for match_id, game, status in rows:
-            record = await store.get(match_id)
+            record = await store.matches.get(match_id)
             assert record is not None and record.game == game and record.status == status
             if status == "challenge":
                 assert record.state is None and record.invited
@@ -187,7 +187,7 @@ async def test_every_running_match_of_the_old_database_opens_and_plays_on(tmp_pa
             move = state.move_text(rng.choice(state.legal_moves()))
             turn = await service.play(record.channel_id, mover, move)
             assert turn.state == state.play(move) and turn.record.version == record.version + 1
-            stored = await store.get(match_id)
+            stored = await store.matches.get(match_id)
             assert stored is not None and stored.state == turn.state.to_json() and stored.state["format"] == 2
             assert GAMES[game].from_json(stored.state) == turn.state
             played += 1

@@ -56,10 +56,10 @@ def test_display_is_conservative_and_friendly() -> None:
 
 
 async def finish_random_game(service: MatchService, channel: int, players: list[Seat], rng: random.Random) -> None:
-    record = await service.challenge(
+    challenge = await service.challenge(
         guild_id=GUILD_ID, channel_id=channel, game="pond", challenger=players[0], opponents=players[1:], options={}
     )
-    answer = await service.answer(record.id, players[1], True)
+    answer = await service.answer(challenge.record.id, players[1], True)
     record, state = answer.record, answer.state
     if rng.random() < 0.1:
         await service.cancel(channel, players[0].user_id, can_manage=True)
@@ -76,16 +76,16 @@ async def finish_random_game(service: MatchService, channel: int, players: list[
 async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(tmp_path: Path) -> None:
     clock = Clock()
     store = await MatchStore.open(str(tmp_path / "ratings.sqlite3"))
-    service = MatchService(store, rng=random.Random(4), clock=clock)
+    service = MatchService(store.matches, rng=random.Random(4), clock=clock)
     rng = random.Random(8)
     try:
         for game_number in range(30):
             clock.advance(60)
             pair = rng.sample(SEATS[:5], 2)
             await finish_random_game(service, 1000 + game_number % 3, pair, rng)
-        stored = await store.all_ratings()
+        stored = await store.ratings.all_ratings()
         assert len(stored) >= 4
-        history = await store.rated_history()
+        history = await store.ratings.rated_history()
         assert 15 <= len(history) < 30  # cancelled games are not rated
         recomputed = ratings.recompute(history)
         assert recomputed.keys() == stored.keys()
@@ -93,7 +93,7 @@ async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(tmp
             assert recomputed[key][0] == pytest.approx(mu) and recomputed[key][1] == pytest.approx(sigma), key
         # Every player's record adds up to their rated games.
         for user in SEATS[:5]:
-            row = await store.rating(GUILD_ID, "pond", user.user_id)
+            row = await store.ratings.rating(GUILD_ID, "pond", user.user_id)
             if row is not None:
                 assert row.wins + row.losses + row.draws == row.games
     finally:
@@ -102,23 +102,23 @@ async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(tmp
 
 async def test_a_resignation_is_a_rated_loss_and_a_cancel_is_not_rated(tmp_path: Path) -> None:
     store = await MatchStore.open(str(tmp_path / "r.sqlite3"))
-    service = MatchService(store, rng=random.Random(1), clock=Clock())
+    service = MatchService(store.matches, rng=random.Random(1), clock=Clock())
     try:
-        record = await service.challenge(
+        challenge = await service.challenge(
             guild_id=GUILD_ID, channel_id=1, game="pond", challenger=SEATS[0], opponents=[SEATS[1]], options={}
         )
-        await service.answer(record.id, SEATS[1], True)
+        await service.answer(challenge.record.id, SEATS[1], True)
         await service.resign(1, SEATS[0].user_id)
-        loser = await store.rating(GUILD_ID, "pond", SEATS[0].user_id)
-        winner = await store.rating(GUILD_ID, "pond", SEATS[1].user_id)
+        loser = await store.ratings.rating(GUILD_ID, "pond", SEATS[0].user_id)
+        winner = await store.ratings.rating(GUILD_ID, "pond", SEATS[1].user_id)
         assert (loser.losses, loser.wins, winner.wins) == (1, 0, 1)
         assert ratings.display(winner.mu, winner.sigma) > ratings.display(loser.mu, loser.sigma)
-        record = await service.challenge(
+        challenge = await service.challenge(
             guild_id=GUILD_ID, channel_id=2, game="pond", challenger=SEATS[2], opponents=[SEATS[3]], options={}
         )
-        await service.answer(record.id, SEATS[3], True)
+        await service.answer(challenge.record.id, SEATS[3], True)
         await service.cancel(2, SEATS[2].user_id, can_manage=True)
-        assert await store.rating(GUILD_ID, "pond", SEATS[2].user_id) is None
+        assert await store.ratings.rating(GUILD_ID, "pond", SEATS[2].user_id) is None
         with pytest.raises(Refusal):
             await service.running(2)
     finally:
@@ -152,7 +152,7 @@ def seed_ladder(path: Path, players: int, *, guild: int = GUILD_ID, game: str = 
                     f"Player {i}",
                     mu,
                     sigma,
-                    mu - 3 * sigma,
+                    ratings.ordinal(mu, sigma),
                     games,
                     games // 2,
                     games - games // 2,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import MatchService, Refusal
-from bot.storage import ChannelBusy, MatchStore, Seat, StaleMatch, migrations
+from bot.storage import ChannelBusy, Matches, MatchStore, Seat, StaleMatch, migrations
 from engines import GAMES
 
 ANA, BO = Seat(1, "Ana"), Seat(2, "Bo")
@@ -19,11 +19,11 @@ ANA, BO = Seat(1, "Ana"), Seat(2, "Bo")
 @pytest.fixture
 async def store(tmp_path: Path):
     opened = await MatchStore.open(str(tmp_path / "store.sqlite3"))
-    yield opened
+    yield opened.matches
     await opened.close()
 
 
-async def new_challenge(store: MatchStore, channel: int = 10):
+async def new_challenge(store: Matches, channel: int = 10):
     return await store.create_challenge(
         guild_id=1,
         channel_id=channel,
@@ -50,14 +50,14 @@ async def test_the_schema_is_migrated_with_wal_and_foreign_keys(tmp_path: Path) 
     assert {"matches", "moves", "bot_meta"} <= tables
 
 
-async def test_one_open_match_per_channel_is_enforced_by_the_database(store: MatchStore) -> None:
+async def test_one_open_match_per_channel_is_enforced_by_the_database(store: Matches) -> None:
     await new_challenge(store, 10)
     with pytest.raises(ChannelBusy):
         await new_challenge(store, 10)
     await new_challenge(store, 11)
 
 
-async def test_stale_writes_are_refused(store: MatchStore) -> None:
+async def test_stale_writes_are_refused(store: Matches) -> None:
     record = await new_challenge(store)
     updated = await store.update(record, invited=(), now=2.0)
     assert updated.version == record.version + 1 and updated.invited == ()
@@ -68,7 +68,7 @@ async def test_stale_writes_are_refused(store: MatchStore) -> None:
     assert await store.log(record.id) == []  # the refused append left no trace
 
 
-async def test_a_failed_transaction_leaves_nothing_behind(store: MatchStore) -> None:
+async def test_a_failed_transaction_leaves_nothing_behind(store: Matches) -> None:
     record = await new_challenge(store)
     with pytest.raises(ValueError):
         await store.update(record, colour="red", now=2.0)
@@ -77,20 +77,22 @@ async def test_a_failed_transaction_leaves_nothing_behind(store: MatchStore) -> 
 
 async def test_the_move_log_replays_to_the_stored_state_on_random_games(tmp_path: Path) -> None:
     store = await MatchStore.open(str(tmp_path / "replay.sqlite3"))
-    service = MatchService(store, rng=random.Random(1), clock=lambda: 1000.0)
+    service = MatchService(store.matches, rng=random.Random(1), clock=lambda: 1000.0)
     rng = random.Random(9)
     try:
         for game_number in range(12):
             channel = 100 + game_number
             variant = ("standard", "mini", "large")[game_number % 3]
-            record = await service.challenge(
-                guild_id=1,
-                channel_id=channel,
-                game="pond",
-                challenger=ANA,
-                opponents=[BO],
-                options={"variant": variant},
-            )
+            record = (
+                await service.challenge(
+                    guild_id=1,
+                    channel_id=channel,
+                    game="pond",
+                    challenger=ANA,
+                    opponents=[BO],
+                    options={"variant": variant},
+                )
+            ).record
             answer = await service.answer(record.id, BO, True)
             record, state = answer.record, answer.state
             while state.outcome() is None:
@@ -100,7 +102,7 @@ async def test_the_move_log_replays_to_the_stored_state_on_random_games(tmp_path
                     mover = record.players[state.to_move].user_id
                     turn = await service.play(channel, mover, state.move_text(rng.choice(state.legal_moves())))
                 record, state = turn.record, turn.state
-            stored = await store.get(record.id)
+            stored = await store.matches.get(record.id)
             assert stored.status == "finished" and stored.result == state.outcome().to_json()
             rebuilt = await service.replay(stored)
             assert rebuilt.to_json() == stored.state
@@ -111,14 +113,16 @@ async def test_the_move_log_replays_to_the_stored_state_on_random_games(tmp_path
 
 async def test_many_concurrent_moves_in_many_channels_keep_every_game_consistent(tmp_path: Path) -> None:
     store = await MatchStore.open(str(tmp_path / "busy.sqlite3"))
-    service = MatchService(store, rng=random.Random(2), clock=lambda: 1000.0)
+    service = MatchService(store.matches, rng=random.Random(2), clock=lambda: 1000.0)
     channels = list(range(200, 220))
     ids = {}
     try:
         for channel in channels:
-            record = await service.challenge(
-                guild_id=1, channel_id=channel, game="pond", challenger=ANA, opponents=[BO], options={}
-            )
+            record = (
+                await service.challenge(
+                    guild_id=1, channel_id=channel, game="pond", challenger=ANA, opponents=[BO], options={}
+                )
+            ).record
             await service.answer(record.id, BO, True)
             ids[channel] = record.id
 
@@ -137,17 +141,17 @@ async def test_many_concurrent_moves_in_many_channels_keep_every_game_consistent
 
         await asyncio.gather(*(storm(channel, channel) for channel in channels))
         for channel in channels:
-            record = await store.get(ids[channel])
+            record = await store.matches.get(ids[channel])
             assert (await service.replay(record)).to_json() == record.state
-            assert len(await store.log(record.id)) == GAMES["pond"].from_json(record.state).ply
+            assert len(await store.matches.log(record.id)) == GAMES["pond"].from_json(record.state).ply
     finally:
         await store.close()
 
 
-async def test_a_refusal_never_writes(store: MatchStore) -> None:
+async def test_a_refusal_never_writes(store: Matches) -> None:
     service = MatchService(store, rng=random.Random(3), clock=lambda: 5.0)
-    record = await service.challenge(guild_id=1, channel_id=9, game="pond", challenger=ANA, opponents=[BO], options={})
-    answer = await service.answer(record.id, BO, True)
+    answer = await service.challenge(guild_id=1, channel_id=9, game="pond", challenger=ANA, opponents=[BO], options={})
+    answer = await service.answer(answer.record.id, BO, True)
     version = answer.record.version
     waiting = answer.record.players[1].user_id
     with pytest.raises(Refusal):

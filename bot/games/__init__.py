@@ -1,19 +1,31 @@
-"""One slash-command group per game, all built on :mod:`bot.games.common`."""
+"""One slash-command group per game, found by the game's name in :data:`engines.GAMES`.
+
+Each registered game has a module ``bot/games/<name>.py`` whose ``build(ui)``
+returns its command group, built on :mod:`bot.games.common`.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from discord import app_commands
 
-from bot.games import azul, pond, querni, summer
+from engines import GAMES
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
 
-BUILDERS = (pond.build, azul.build, querni.build, summer.build)
+Builder = Callable[["MatchUI"], app_commands.Group]
+
+
+def builder(game: str) -> Builder:
+    """Return the ``build`` function of ``bot/games/<game>.py`` (ImportError if the game has none)."""
+    module = importlib.import_module(f"{__name__}.{game}")
+    return cast(Builder, module.build)
 
 
 def build_groups(ui: MatchUI) -> list[app_commands.Group]:
-    """Return every game's command group, ready to add to the command tree."""
-    return [build(ui) for build in BUILDERS]
+    """Return every registered game's command group, ready to add to the command tree."""
+    return [builder(game)(ui) for game in GAMES]

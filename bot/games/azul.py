@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer, typed_option
+from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from engines.azul import CENTRE, COLOURS, FLOOR, FLOOR_SPACES, LETTERS, WALL, AzulMove, AzulState
 
 if TYPE_CHECKING:
@@ -230,29 +230,14 @@ def build(ui: MatchUI) -> app_commands.Group:
     async def position(interaction: discord.Interaction) -> AzulState | None:
         return await ui.my_position(interaction, GAME)  # type: ignore[return-value]
 
-    @group.command(name="start", description="Challenge one to three people (or me) in this channel to Azul.")
-    @app_commands.describe(
-        opponent="Who you challenge (pick me, Tabula, to play the computer)",
-        opponent2="A second opponent, for three players (optional)",
-        opponent3="A third opponent, for four players (optional)",
-        wall="Wall side (default Colour)",
-        difficulty="The computer's level, for its seats",
-        computers="How many more seats the computer fills (0 to 3)",
+    add_start_command(
+        group,
+        GAME,
+        ui,
+        description="Challenge one to three people (or me) in this channel to Azul.",
+        opponent_help="Who you challenge (pick me, Tabula, to play the computer)",
+        options=[StartOption("wall", str, "colour", "Wall side (default Colour)", WALLS)],
     )
-    @app_commands.choices(wall=WALLS, difficulty=DIFFICULTIES)
-    async def start(
-        interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
-        opponent2: discord.Member | None = None,
-        opponent3: discord.Member | None = None,
-        wall: str = "colour",
-        difficulty: str | None = None,
-        computers: app_commands.Range[int, 0, 3] = 0,
-    ) -> None:
-        named = [o for o in (opponent, opponent2, opponent3) if o is not None]
-        people, seats = opponents_or_computer(interaction, named, difficulty, computers)
-        options = {} if wall == "colour" else {"wall": wall}
-        await ui.challenge(interaction, GAME, people, options, seats)
 
     @group.command(name="take", description="Take all tiles of one colour from a factory or the centre.")
     @app_commands.describe(

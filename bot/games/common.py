@@ -1,18 +1,29 @@
-"""The subcommands every game shares: board, resign, claim, rules, cancel."""
+"""What every game's commands share: the ``start`` builder, and board, resign, claim, rules, cancel.
+
+:func:`add_start_command` gives every game the same ``start``: its opponent(s)
+(naming Tabula plays the computer), ``difficulty`` for computer seats, for games
+of more than two players the number of extra computer seats, and the game's own
+rule options (a :class:`StartOption` each).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.service import Refusal
+from bot.service import AI_LEVELS, Refusal
+from bot.ui import within
 from engines import GAMES
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
+
+OPPONENT_NAMES = ("opponent", "opponent2", "opponent3", "opponent4", "opponent5")
 
 
 DIFFICULTIES = [
@@ -30,20 +41,124 @@ def opponents_or_computer(
 ) -> tuple[list[discord.abc.User], list[str]]:
     """Split a start command's opponents into people and computer seats.
 
-    Naming Tabula itself as an opponent, or giving a difficulty, seats the computer; with no
-    difficulty it plays at medium.  ``extra_computers`` adds more computer seats (Azul).
+    Naming Tabula itself as an opponent, or giving a difficulty without naming a person, seats the
+    computer; with no difficulty it plays at medium.  ``extra_computers`` adds more computer seats
+    (Azul), at the given difficulty.
     """
     me = interaction.client.user
     people = [o for o in opponents if me is None or o.id != me.id]
     level = difficulty or "medium"
-    computers = [level] * (len(opponents) - len(people) + extra_computers)
-    if difficulty is not None and not computers:
-        if people:
+    named_me = len(opponents) - len(people)
+    count = named_me + extra_computers
+    if difficulty is not None and not named_me:
+        if people and not extra_computers:
             raise Refusal("Pick either a person to challenge or a difficulty to play me, not both.")
-        computers = [level]
+        if not people:
+            count += 1  # a difficulty alone is a challenge to me
+    computers = [level] * count
     if not people and not computers:
         raise Refusal("Name an opponent, or pick a difficulty to play against me.")
     return people, computers
+
+
+@dataclass(frozen=True)
+class StartOption:
+    """One rule option of a game's ``start`` command.
+
+    ``annotation`` is the parameter's type as discord.py reads it (``str``, or
+    ``app_commands.Range[int, 3, 12]`` for a bounded number); ``bounds`` repeats a
+    number's range so the value is checked again in code (clients may ignore the schema).
+    """
+
+    name: str
+    annotation: Any
+    default: Any
+    description: str
+    choices: Sequence[app_commands.Choice[Any]] = ()
+    bounds: tuple[int, int] | None = None
+
+
+def add_start_command(
+    group: app_commands.Group,
+    game: str,
+    ui: MatchUI,
+    *,
+    description: str,
+    opponent_help: str,
+    options: Sequence[StartOption] = (),
+    to_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> app_commands.Command[Any, ..., None]:
+    """Add ``start`` to a game's group: opponents, ``difficulty``, extra computer seats and ``options``.
+
+    ``to_options`` turns the chosen rule options into the engine's options (by default: those
+    that differ from their defaults), so a challenge names only the choices made.
+    """
+    spec = GAMES[game]
+    seats = spec.max_players - 1
+    extra = seats if spec.max_players > 2 else 0  # computer seats the challenger may add beyond the opponents
+    member = discord.Member | None
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    ]
+    described = {}
+    for index, name in enumerate(OPPONENT_NAMES[:seats]):
+        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=member))
+        described[name] = (
+            opponent_help if index == 0 else f"Opponent number {index + 1}, for {index + 2} players (optional)"
+        )
+    for option in options:
+        parameters.append(
+            inspect.Parameter(
+                option.name, inspect.Parameter.KEYWORD_ONLY, default=option.default, annotation=option.annotation
+            )
+        )
+        described[option.name] = option.description
+    parameters.append(
+        inspect.Parameter("difficulty", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None)
+    )
+    described["difficulty"] = "The computer's level: play me at it (or name me as the opponent)"
+    if extra:
+        counted = app_commands.Range[int, 0, extra]
+        parameters.append(inspect.Parameter("computers", inspect.Parameter.KEYWORD_ONLY, default=0, annotation=counted))
+        described["computers"] = f"How many more seats the computer fills (0 to {extra})"
+    # With several computer seats, each after the first may have its own level ("Tabula B (hard)").
+    more_levels = [f"difficulty{n}" for n in range(2, extra + 1)] if extra > 1 else []
+    for number, name in enumerate(more_levels, start=2):
+        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=str | None))
+        described[name] = f"The level of computer seat number {number} (default: difficulty)"
+
+    async def start(interaction: discord.Interaction, **values: Any) -> None:
+        named = [values.get(name) for name in OPPONENT_NAMES[:seats]]
+        chosen = {}
+        for option in options:
+            value = values.get(option.name, option.default)
+            if option.bounds is not None and value is not None:
+                within(value, *option.bounds, f"`{option.name}`")
+            chosen[option.name] = value
+        computers = within(int(values.get("computers") or 0), 0, extra, "`computers`") if extra else 0
+        difficulty = values.get("difficulty")
+        levels = [difficulty, *(values.get(name) for name in more_levels)]
+        if any(level is not None and level not in AI_LEVELS for level in levels):
+            raise Refusal(f"Difficulty must be one of: {', '.join(AI_LEVELS)}.")
+        people, computer_levels = opponents_or_computer(interaction, [o for o in named if o], difficulty, computers)
+        computer_levels = [levels[i] or level if i < len(levels) else level for i, level in enumerate(computer_levels)]
+        if to_options is not None:
+            engine_options = to_options(chosen)
+        else:
+            engine_options = {k: v for k, v in chosen.items() if v != next(o.default for o in options if o.name == k)}
+        await ui.challenge(interaction, game, people, engine_options, computer_levels)
+
+    start.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    start.__discord_app_commands_param_description__ = described  # type: ignore[attr-defined]
+    choices: dict[str, Sequence[app_commands.Choice[Any]]] = {"difficulty": DIFFICULTIES}
+    choices.update({name: DIFFICULTIES for name in more_levels})
+    choices.update({o.name: o.choices for o in options if o.choices})
+    start.__discord_app_commands_param_choices__ = {k: list(v) for k, v in choices.items()}  # type: ignore[attr-defined]
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="start", description=description, callback=start, parent=group
+    )
+    group.add_command(command)
+    return command
 
 
 def typed_option(interaction: discord.Interaction, name: str) -> str:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import DIFFICULTIES, add_common_commands, new_group, opponents_or_computer, typed_option
+from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from bot.ui import choices
 
 if TYPE_CHECKING:
@@ -39,22 +39,14 @@ def build(ui: MatchUI) -> app_commands.Group:
     """Build the ``/pond`` command group."""
     group = new_group("pond", "Pond: grow eggs into tadpoles and frogs, and score sets of three.")
 
-    @group.command(name="start", description="Challenge someone in this channel (or me) to a game of Pond.")
-    @app_commands.describe(
-        opponent="Who you challenge (pick me, Tabula, to play the computer)",
-        variant="Board and piece counts (default Standard)",
-        difficulty="Play the computer at this level instead of a person",
+    add_start_command(
+        group,
+        "pond",
+        ui,
+        description="Challenge someone in this channel (or me) to a game of Pond.",
+        opponent_help="Who you challenge (pick me, Tabula, to play the computer)",
+        options=[StartOption("variant", str, "standard", "Board and piece counts (default Standard)", VARIANTS)],
     )
-    @app_commands.choices(variant=VARIANTS, difficulty=DIFFICULTIES)
-    async def start(
-        interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
-        variant: str = "standard",
-        difficulty: str | None = None,
-    ) -> None:
-        options = {} if variant == "standard" else {"variant": variant}
-        people, computers = opponents_or_computer(interaction, [opponent] if opponent else [], difficulty)
-        await ui.challenge(interaction, "pond", people, options, computers)
 
     @group.command(name="place", description="Place an egg from your spawn on an empty cell.")
     @app_commands.describe(cell="An empty cell, e.g. b2")

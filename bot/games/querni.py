@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import add_common_commands, new_group, typed_option
+from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from engines import GameError
 from engines.querni import DEFAULT_DRAW_PLIES, NEAR_SET
 
@@ -45,6 +45,12 @@ RULES = (
     "`/querni remove chain:4-7` · `/querni pass`. Autocomplete offers only legal choices.\n"
     "Squares run from `a1` (bottom left, blue's side) to `j7`."
 )
+
+
+ISOLATIONS = [
+    app_commands.Choice(name="Any stranded: lose if a removal leaves a number in a run under 3", value="any_stranded"),
+    app_commands.Choice(name="No triple left: lose only when no 3 consecutive numbers remain", value="no_triple_left"),
+]
 
 
 def removal_text(chain: str) -> str:
@@ -143,10 +149,25 @@ def build(ui: MatchUI) -> app_commands.Group:
     async def position(interaction: discord.Interaction) -> QuerniState | None:
         return await ui.my_position(interaction, GAME)  # type: ignore[return-value]
 
-    @group.command(name="start", description="Challenge someone in this channel to a game of Querni.")
-    @app_commands.describe(opponent="Who you challenge (who plays blue, and so starts, is drawn at random)")
-    async def start(interaction: discord.Interaction, opponent: discord.Member) -> None:
-        await ui.challenge(interaction, GAME, [opponent], {})
+    add_start_command(
+        group,
+        GAME,
+        ui,
+        description="Challenge someone in this channel (or me) to a game of Querni.",
+        opponent_help="Who you challenge (pick me, Tabula, to play the computer); blue is drawn at random",
+        options=[
+            StartOption(
+                "isolation", str, "any_stranded", "When a removal loses the game (default: any stranded)", ISOLATIONS
+            ),
+            StartOption(
+                "draw_plies",
+                app_commands.Range[int, 1, 1000],
+                DEFAULT_DRAW_PLIES,
+                f"Turns in a row without a removal that draw the game: 1 to 1000 (default {DEFAULT_DRAW_PLIES})",
+                bounds=(1, 1000),
+            ),
+        ],
+    )
 
     @group.command(name="move", description="Step or jump one of your pieces, then remove a chain if you like.")
     @app_commands.describe(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.games.common import add_common_commands, new_group, typed_option
+from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from bot.ui import choices
 
 if TYPE_CHECKING:
@@ -43,32 +43,29 @@ MODES = [
     app_commands.Choice(name="Field: on a + cell the mover always wins", value="field"),
 ]
 
-DEFAULTS = {"size": 8, "board": "square", "mode": "classic"}
-
 
 def build(ui: MatchUI) -> app_commands.Group:
     """Build the ``/summer`` command group."""
     group = new_group("summer", "Summer: race weighted pieces across plus and minus cells to the far row.")
 
-    @group.command(name="start", description="Challenge someone here to Summer; who plays White is drawn at random.")
-    @app_commands.describe(
-        opponent="Who you challenge",
-        size="Board size N, for N×N cells: 3 to 12 (default 8)",
-        board="Square or hex board (default square)",
-        mode="How collisions work (default classic)",
+    add_start_command(
+        group,
+        "summer",
+        ui,
+        description="Challenge someone here (or me) to Summer; who plays White is drawn at random.",
+        opponent_help="Who you challenge (pick me, Tabula, to play the computer)",
+        options=[
+            StartOption(
+                "size",
+                app_commands.Range[int, 3, 12],
+                8,
+                "Board size N, for N×N cells: 3 to 12 (default 8)",
+                bounds=(3, 12),
+            ),
+            StartOption("board", str, "square", "Square or hex board (default square)", BOARDS),
+            StartOption("mode", str, "classic", "How collisions work (default classic)", MODES),
+        ],
     )
-    @app_commands.choices(board=BOARDS, mode=MODES)
-    async def start(
-        interaction: discord.Interaction,
-        opponent: discord.Member,
-        size: app_commands.Range[int, 3, 12] = 8,
-        board: str = "square",
-        mode: str = "classic",
-    ) -> None:
-        # Only what differs from the defaults is stored, so the challenge names just the choices made.
-        chosen = {"size": size, "board": board, "mode": mode}
-        options = {key: value for key, value in chosen.items() if value != DEFAULTS[key]}
-        await ui.challenge(interaction, "summer", [opponent], options)
 
     @group.command(name="move", description="Move one of your pieces one cell.")
     @app_commands.describe(from_="The cell your piece is on, e.g. c1", to="The cell it moves to, e.g. c2")

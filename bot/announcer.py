@@ -1,0 +1,612 @@
+"""The one announcer: it posts what the outbox holds, whatever Discord answers, exactly once.
+
+Every change worth announcing (a game began, a move, a forfeit, a claim, the
+computer's move, a challenge closed) is written to the outbox in the transaction
+that saved it (:mod:`bot.match_store`).  :meth:`Announcer.deliver` then posts it
+and marks it delivered.  Human and computer moves go through the same code.
+
+Where a board goes:
+
+* **The interaction's loading message**, when the action was deferred: the first
+  follow-up after a deferral completes the "Tabula is thinking…" message, and it
+  needs no permission in the channel.  If its outcome is unknown (a timeout or a
+  5xx after the request may have landed), reading the original response tells
+  whether it landed, so it is never posted twice.
+* **A channel message** otherwise, and for every retry: channel messages carry a
+  nonce with ``enforce_nonce``, so Discord keeps one message however often a
+  retry with an unknown outcome is repeated.  A webhook follow-up takes no nonce,
+  which is why retries do not use one.
+* **A follow-up after all** when the channel refuses for good (no permission) and
+  the interaction's token (15 minutes) is still alive: it carries the board and
+  says what a server admin must fix.
+
+Failures: 429 (with or without ``Via``) waits for ``Retry-After``; 5xx and
+timeouts back off exponentially; both retry until Discord takes the post, and a
+restart resumes what was pending (:meth:`Announcer.resume`).  A permanent refusal
+(403 missing permission or access, 404 unknown channel) ends retrying for that
+announcement: it is marked failed with the reason, the player who acted is told
+what to fix, and ``/… board`` shows the game and the reason at any time.
+
+Interaction tokens are kept in memory only, never stored or logged: they are
+bearer secrets, and after a restart they would be of little use anyway (they
+expire 15 minutes after the interaction), so a restart delivers as channel messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+import discord
+
+from bot import messages
+from bot.formatting import MESSAGE_LIMIT
+from bot.match_store import Announcement, LogEntry, Matches, MatchRecord, MatchStatus, NoticeKind, TurnKind
+from bot.ratings import Change
+from bot.service import Turn
+from engines import GameState
+
+log = logging.getLogger(__name__)
+
+BOARD_FILE = "board.png"
+NO_MENTIONS = discord.AllowedMentions.none()
+TOKEN_SECONDS = 14 * 60  # an interaction token lives 15 minutes; keep a margin
+FIRST_DELAY = 2.0
+MAX_DELAY = 300.0
+LOADING = 128  # the message flag of a deferred response still "thinking"
+UNKNOWN_MESSAGE = 10008  # Discord's code for a message that no longer exists
+
+
+class Result(StrEnum):
+    """What became of an announcement when :meth:`Announcer.deliver` returned."""
+
+    POSTED = "posted"
+    DELAYED = "delayed"  # saved in the outbox; being retried
+    FAILED = "failed"  # Discord will not take it; the reason is stored
+
+
+class Boards(Protocol):
+    """Where states come from: the match service."""
+
+    def state_of(self, record: MatchRecord) -> GameState: ...
+
+    async def replay(self, record: MatchRecord, upto: int | None = None) -> GameState: ...
+
+
+class Renderer(Protocol):
+    async def png(self, state: GameState, names: Sequence[str]) -> bytes: ...
+
+
+class RatingChanges(Protocol):
+    async def changes(self, record: MatchRecord) -> list[Change]: ...
+
+
+class Channels(Protocol):
+    """What the client offers to reach a channel by its ID (``discord.Client`` has it)."""
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+
+class Reply:
+    """The interaction an announcement answers, while its token is alive (kept in memory only)."""
+
+    def __init__(self, interaction: discord.Interaction, now: float) -> None:
+        self.interaction = interaction
+        self.arrived = now
+        self.loading = False  # a deferred "thinking" message waits for the board
+        self.broken = False  # Discord refused this interaction (or it was never acknowledged): use the channel
+        self.no_followup = False  # Discord refused a follow-up for good
+
+    def alive(self, now: float) -> bool:
+        return not self.broken and now - self.arrived < TOKEN_SECONDS
+
+
+@dataclass(frozen=True, slots=True)
+class Composed:
+    """An announcement made ready to post."""
+
+    content: str
+    mentions: tuple[int, ...]
+    png: bytes | None
+    edit_message_id: int | None = None  # for a closed challenge: the message to edit
+
+    def allowed(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(
+            users=[discord.Object(i) for i in self.mentions], roles=False, everyone=False, replied_user=False
+        )
+
+    def file(self) -> Any:
+        return (
+            discord.File(io.BytesIO(self.png), filename=BOARD_FILE) if self.png is not None else discord.utils.MISSING
+        )
+
+
+# The saved match, its state and the turn, as the code that saved them holds them.
+Known = tuple[MatchRecord, GameState | None, Turn | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One failed post, classified."""
+
+    transient: bool  # worth retrying
+    unknown: bool  # the request may have landed
+    retry_after: float | None
+    status: int
+    code: int
+    text: str
+
+
+def classify(error: BaseException) -> Failure | None:
+    """Sort an error from a post into transient or permanent; ``None`` if it is not a delivery error."""
+    if isinstance(error, discord.RateLimited):
+        return Failure(True, False, error.retry_after, 429, 0, f"rate limited for {error.retry_after:.1f} s")
+    if isinstance(error, discord.HTTPException):
+        status, code = error.status, error.code
+        if status == 429:
+            return Failure(True, False, retry_after(error), 429, code, "rate limited (429)")
+        if status >= 500:
+            return Failure(True, True, None, status, code, f"Discord server error {status}")
+        return Failure(False, False, None, status, code, f"HTTP {status} code {code}: {error.text}"[:200])
+    if isinstance(error, TimeoutError | OSError):
+        return Failure(True, True, None, 0, 0, f"no answer from Discord ({type(error).__name__})")
+    try:
+        import aiohttp
+    except ImportError:  # pragma: no cover - discord.py depends on aiohttp
+        return None
+    if isinstance(error, aiohttp.ClientError):
+        return Failure(True, True, None, 0, 0, f"connection trouble ({type(error).__name__})")
+    return None
+
+
+def retry_after(error: discord.HTTPException) -> float | None:
+    """The seconds a 429 asks to wait: its ``Retry-After`` header (Cloudflare's 429s carry no JSON body)."""
+    headers = getattr(error.response, "headers", None) or {}
+    raw = headers.get("Retry-After") or headers.get("retry-after")
+    try:
+        return max(0.0, float(raw)) if raw is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def backoff(attempt: int) -> float:
+    """Seconds to wait before retry number ``attempt`` (1, 2, …): 2, 4, 8 … up to five minutes."""
+    return min(MAX_DELAY, FIRST_DELAY * 2 ** max(0, attempt - 1))
+
+
+class Announcer:
+    """Compose, post and retry the outbox's announcements."""
+
+    def __init__(
+        self,
+        matches: Matches,
+        boards: Boards,
+        renderer: Renderer,
+        ratings: RatingChanges,
+        channels: Channels,
+        *,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.matches = matches
+        self.boards = boards
+        self.renderer = renderer
+        self.ratings = ratings
+        self.channels = channels
+        self.clock = clock
+        self.sleep = sleep
+        self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._posting: set[int] = set()  # announcements being posted right now, outside a retry task
+
+    def reply(self, interaction: discord.Interaction) -> Reply:
+        """Wrap the interaction that asked, noting when it arrived (its token's age)."""
+        return Reply(interaction, self.clock())
+
+    async def acknowledge(self, reply: Reply) -> None:
+        """Defer the interaction with a "thinking" message; if Discord refuses, the board goes to the channel."""
+        try:
+            await reply.interaction.response.defer(thinking=True)
+        except Exception as error:
+            if classify(error) is None:
+                raise
+            log.info("could not defer interaction %s: %s", reply.interaction.id, error)
+            reply.broken = True
+            return
+        reply.loading = True
+
+    # -- delivering ----------------------------------------------------------------
+
+    async def deliver(
+        self,
+        announcements: Sequence[Announcement],
+        reply: Reply | None = None,
+        *,
+        state: GameState | None = None,
+        turn: Turn | None = None,
+        record: MatchRecord | None = None,
+    ) -> Result:
+        """Post ``announcements`` in order; return the worst result (the mover is told if it is not posted).
+
+        ``state``, ``turn`` and ``record`` are what the caller already holds (the saved match), sparing reads.
+        """
+        worst = Result.POSTED
+        if record is None and turn is not None:
+            record = turn.record
+        for announcement in announcements:
+            known = (record, state, turn) if record is not None and record.version == announcement.version else None
+            try:
+                result = await self._deliver_one(announcement, reply, known)
+            except Exception:
+                # A fault of ours, not Discord's: the announcement stays in the outbox for the sweeper to
+                # post, and the player who acted hears the truth (saved), never "try again".
+                log.exception("delivering announcement %s failed; the sweeper will retry it", announcement.id)
+                if reply is not None:
+                    await self._note(reply, announcement, Result.DELAYED)
+                result = Result.DELAYED
+            if result == Result.FAILED or (result == Result.DELAYED and worst == Result.POSTED):
+                worst = result
+        return worst
+
+    async def _deliver_one(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
+        self._posting.add(announcement.id)
+        try:
+            return await self._first_try(announcement, reply, known)
+        finally:
+            self._posting.discard(announcement.id)
+
+    async def _first_try(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
+        composed = await self._compose(announcement, known)
+        if composed is None:
+            await self.matches.mark_delivered(announcement.id)
+            return Result.POSTED
+        if announcement.kind == NoticeKind.CLOSE:
+            return await self._close(announcement, composed, reply)
+        if reply is not None and reply.loading and reply.alive(self.clock()):
+            try:
+                await reply.interaction.followup.send(
+                    composed.content, file=composed.file(), allowed_mentions=composed.allowed()
+                )
+            except Exception as error:
+                failure = classify(error)
+                if failure is None:
+                    raise
+                log.info("follow-up for announcement %s failed: %s", announcement.id, failure.text)
+                landed = await self._landed(reply) if failure.unknown else False
+                if landed:
+                    reply.loading = False
+                    await self.matches.mark_delivered(announcement.id)
+                    return Result.POSTED
+                if not failure.transient:
+                    reply.no_followup = True
+                if landed is None:  # Discord can't say yet: the retry asks again before posting anything
+                    return await self._post_or_retry(announcement, composed, reply, check_original=True)
+                result = await self._post_or_retry(announcement, composed, reply, check_original=False)
+                await self._note(reply, announcement, result)
+                return result
+            reply.loading = False
+            await self.matches.mark_delivered(announcement.id)
+            return Result.POSTED
+        return await self._post_or_retry(announcement, composed, reply, check_original=False)
+
+    async def _post_or_retry(
+        self, announcement: Announcement, composed: Composed, reply: Reply | None, *, check_original: bool
+    ) -> Result:
+        """Post in the channel now; on a transient failure keep retrying in the background."""
+        if not check_original:
+            failure = await self._channel_post(announcement, composed)
+            if failure is None:
+                return Result.POSTED
+            if not failure.transient:
+                return await self._give_up(announcement, composed, reply, failure)
+            delay = failure.retry_after if failure.retry_after is not None else backoff(1)
+            await self.matches.reschedule(announcement.id, failure.text, self.clock() + delay)
+        else:
+            delay = backoff(1)
+        self._spawn(announcement, composed, reply, delay, attempt=1, check_original=check_original)
+        return Result.DELAYED
+
+    def _spawn(
+        self,
+        announcement: Announcement,
+        composed: Composed | None,
+        reply: Reply | None,
+        delay: float,
+        *,
+        attempt: int,
+        check_original: bool = False,
+    ) -> None:
+        running = self._retrying.get(announcement.id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.create_task(
+            self._retry(announcement, composed, reply, delay, attempt, check_original),
+            name=f"tabula-delivery-{announcement.id}",
+        )
+        self._retrying[announcement.id] = task
+        task.add_done_callback(lambda done: self._forget(announcement.id, done))
+
+    def _forget(self, announcement_id: int, task: asyncio.Task[None]) -> None:
+        if self._retrying.get(announcement_id) is task:
+            del self._retrying[announcement_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("delivering announcement %s failed", announcement_id, exc_info=task.exception())
+
+    async def _retry(
+        self,
+        announcement: Announcement,
+        composed: Composed | None,
+        reply: Reply | None,
+        delay: float,
+        attempt: int,
+        check_original: bool,
+    ) -> None:
+        while True:
+            await self.sleep(delay)
+            fresh = await self.matches.announcement(announcement.id)
+            if fresh is None or fresh.status != "pending":
+                return
+            if check_original and reply is not None:
+                landed = await self._landed(reply)
+                if landed:
+                    await self.matches.mark_delivered(announcement.id)
+                    return
+                if landed is False:
+                    check_original = False
+                    await self._note(reply, announcement, Result.DELAYED)
+                else:
+                    attempt += 1
+                    delay = backoff(attempt)
+                    continue
+            if composed is None:
+                composed = await self._compose(announcement, None)
+                if composed is None:
+                    await self.matches.mark_delivered(announcement.id)
+                    return
+            if announcement.kind == NoticeKind.CLOSE:
+                failure = await self._edit(announcement, composed)
+            else:
+                failure = await self._channel_post(announcement, composed)
+            if failure is None:
+                return
+            if not failure.transient:
+                await self._give_up(announcement, composed, reply, failure)
+                return
+            attempt += 1
+            delay = failure.retry_after if failure.retry_after is not None else backoff(attempt)
+            await self.matches.reschedule(announcement.id, failure.text, self.clock() + delay)
+
+    async def _channel_post(self, announcement: Announcement, composed: Composed) -> Failure | None:
+        """Post in the channel with the announcement's nonce; ``None`` when it was posted (and marked so)."""
+        channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
+        try:
+            await channel.send(
+                composed.content, file=composed.file(), allowed_mentions=composed.allowed(), nonce=announcement.nonce
+            )
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            log.info("posting announcement %s failed: %s", announcement.id, failure.text)
+            return failure
+        await self.matches.mark_delivered(announcement.id)
+        return None
+
+    async def _edit(self, announcement: Announcement, composed: Composed) -> Failure | None:
+        """Edit a challenge message (idempotent); ``None`` when done (and marked so)."""
+        if composed.edit_message_id is None:
+            await self.matches.mark_delivered(announcement.id)
+            return None
+        channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
+        try:
+            await channel.get_partial_message(composed.edit_message_id).edit(
+                content=composed.content, view=None, allowed_mentions=NO_MENTIONS
+            )
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            if failure.status == 404 and failure.code == UNKNOWN_MESSAGE:
+                await self.matches.mark_delivered(announcement.id)  # the message is gone: nothing left to close
+                return None
+            log.info("closing challenge message for announcement %s failed: %s", announcement.id, failure.text)
+            return failure
+        await self.matches.mark_delivered(announcement.id)
+        return None
+
+    async def _close(self, announcement: Announcement, composed: Composed, reply: Reply | None) -> Result:
+        """Close a challenge message: through the pressed button's response if possible, else by editing it."""
+        interaction = reply.interaction if reply is not None else None
+        if (
+            interaction is not None
+            and interaction.type == discord.InteractionType.component
+            and not interaction.response.is_done()
+            and not reply.broken  # type: ignore[union-attr]
+        ):
+            try:
+                await interaction.response.edit_message(
+                    content=composed.content, view=None, allowed_mentions=NO_MENTIONS
+                )
+            except Exception as error:
+                if classify(error) is None:
+                    raise
+                log.info("closing challenge %s through the interaction failed: %s", announcement.match_id, error)
+                reply.broken = True  # type: ignore[union-attr]
+            else:
+                await self.matches.mark_delivered(announcement.id)
+                return Result.POSTED
+        failure = await self._edit(announcement, composed)
+        if failure is None:
+            return Result.POSTED
+        if not failure.transient:
+            await self.matches.mark_failed(announcement.id, failure.text, self.clock())
+            return Result.FAILED
+        delay = failure.retry_after if failure.retry_after is not None else backoff(1)
+        await self.matches.reschedule(announcement.id, failure.text, self.clock() + delay)
+        self._spawn(announcement, composed, None, delay, attempt=1)
+        return Result.DELAYED
+
+    async def _give_up(
+        self, announcement: Announcement, composed: Composed, reply: Reply | None, failure: Failure
+    ) -> Result:
+        """Discord will never take this post in the channel: try the interaction once, else record why."""
+        problem = messages.why_refused(failure.status, failure.code, board=composed.png is not None)
+        trouble = messages.trouble_text(announcement.channel_id, problem)
+        if reply is not None and not reply.broken and not reply.no_followup and reply.alive(self.clock()):
+            # Follow-ups need no permission in the channel: the board reaches the players after all.
+            try:
+                await reply.interaction.followup.send(
+                    f"{composed.content}\n{trouble}"[:MESSAGE_LIMIT],
+                    file=composed.file(),
+                    allowed_mentions=composed.allowed(),
+                )
+            except Exception as error:
+                if classify(error) is None:
+                    raise
+                log.info("the fallback follow-up for announcement %s failed: %s", announcement.id, error)
+            else:
+                reply.loading = False
+                await self.matches.mark_delivered(announcement.id)
+                return Result.POSTED
+        log.warning("announcement %s of match %s given up: %s", announcement.id, announcement.match_id, failure.text)
+        await self.matches.mark_failed(announcement.id, problem, self.clock())
+        return Result.FAILED
+
+    async def _landed(self, reply: Reply) -> bool | None:
+        """Did the follow-up complete the loading message?  ``None`` when Discord can't say right now."""
+        try:
+            original = await reply.interaction.original_response()
+        except Exception as error:
+            if classify(error) is None:
+                raise
+            return None
+        return not original.flags.value & LOADING
+
+    async def _note(self, reply: Reply, announcement: Announcement, result: Result) -> None:
+        """Replace the "thinking" message with the truth: saved, and the board follows (or why it can't)."""
+        if not reply.loading or not reply.alive(self.clock()):
+            return
+        entry = await self._entry(announcement, None)
+        what = messages.saved_what(entry if announcement.kind == NoticeKind.TURN else None)
+        if result == Result.POSTED:
+            text = f"✅ {what} is saved; its board is posted in this channel."
+        elif result == Result.FAILED:
+            fresh = await self.matches.announcement(announcement.id)
+            text = f"✅ {what} is saved. " + messages.trouble_text(
+                announcement.channel_id, (fresh and fresh.error) or ""
+            )
+        else:
+            text = messages.delayed_text(what)
+        try:
+            await reply.interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
+        except Exception as error:
+            if classify(error) is None:
+                raise
+            log.info("could not tell interaction %s that its board is late: %s", reply.interaction.id, error)
+            return
+        reply.loading = False
+
+    # -- composing ------------------------------------------------------------------
+
+    async def _entry(self, announcement: Announcement, turn: Turn | None) -> LogEntry | None:
+        if turn is not None:
+            return LogEntry(announcement.seq, TurnKind(turn.kind), turn.seat, 0, turn.text, 0.0)
+        if announcement.seq <= 0:
+            return None
+        entries = await self.matches.log(announcement.match_id, announcement.seq)
+        return entries[-1] if entries else None
+
+    async def _compose(self, announcement: Announcement, known: Known | None) -> Composed | None:
+        """Build the text, pings and board of an announcement from the stored match (``None``: nothing to post).
+
+        ``known`` is the saved match, its state and turn when the caller holds them (the version announced).
+        """
+        found, state, turn = known if known is not None else (None, None, None)
+        record = found if found is not None else await self.matches.get(announcement.match_id)
+        if record is None:
+            return None
+        if announcement.kind == NoticeKind.CLOSE:
+            if record.message_id is None:
+                return None
+            detail = announcement.detail
+            return Composed(
+                messages.closed_text(record, str(detail.get("how", "")), str(detail.get("by", ""))),
+                (),
+                None,
+                record.message_id,
+            )
+        current = record.version == announcement.version
+        if state is None or not current:
+            state = self.boards.state_of(record) if current else await self.boards.replay(record, announcement.seq)
+        if announcement.kind == NoticeKind.START:
+            content = messages.start_text(record, state)
+        else:
+            entry = await self._entry(announcement, turn)
+            if entry is None:
+                return None
+            extra = await self._extras(record, state) if state.outcome() is not None else []
+            content = messages.turn_text(record, state, entry, extra)
+        # An old board (the game moved on while it waited) is history: it pings nobody.
+        mentions = announcement.mentions if current else ()
+        png = None
+        if announcement.board:
+            try:
+                png = await self.renderer.png(state, [seat.name for seat in record.players])
+            except Exception:
+                log.exception("rendering %s match %s failed", record.game, record.id)
+        return Composed(content, mentions, png)
+
+    async def _extras(self, record: MatchRecord, state: GameState) -> list[str]:
+        changes = await self.ratings.changes(record)
+        if changes:
+            return ["Ratings: " + " · ".join(change.text() for change in changes)]
+        return [] if record.rated else ["This game was not rated."]
+
+    # -- after a restart, and on every sweep ------------------------------------------
+
+    async def resume(self, *, everything: bool = False) -> int:
+        """Post the pending announcements whose time has come (``everything`` pending after a restart).
+
+        Each gets one try now, in order; what fails for a while goes on in the background.
+        """
+        due = await self.matches.pending_announcements(None if everything else self.clock())
+        count = 0
+        for announcement in due:
+            busy = self._retrying.get(announcement.id)
+            if announcement.id in self._posting or (busy is not None and not busy.done()):
+                continue
+            await self._deliver_one(announcement, None, None)
+            count += 1
+        return count
+
+    async def explain(self, record: MatchRecord) -> list[str]:
+        """Why earlier boards of ``record`` never reached the channel (shown with ``/… board``)."""
+        failed = await self.matches.failed_announcements(record.id)
+        return [a.error for a in failed if a.error and a.kind != NoticeKind.CLOSE]
+
+    async def settle_failed(self, record: MatchRecord) -> None:
+        """A fresh board reached the players: the failed announcements before it need no repair."""
+        await self.matches.settle_failed(record.id)
+
+    def close(self) -> None:
+        """Stop retrying (what is pending stays in the outbox for the next start)."""
+        for task in list(self._retrying.values()):
+            task.cancel()
+
+
+def closed_how(status: MatchStatus) -> str:
+    """The word for how a challenge that is no longer open ended."""
+    return {
+        MatchStatus.ACTIVE: "accepted",
+        MatchStatus.FINISHED: "accepted",
+        MatchStatus.DECLINED: "declined",
+        MatchStatus.EXPIRED: "expired",
+        MatchStatus.CANCELLED: "cancelled",
+    }.get(status, str(status))

@@ -1,0 +1,499 @@
+"""Matches, their append-only move log, and the outbox of announcements still to post.
+
+Writes to a match are version-checked (``UPDATE … WHERE id = ? AND version = ?``),
+so a write based on a stale read is refused instead of applied.  The transaction
+that changes a match also records what must be announced about it (the
+transactional outbox): a saved move can never be forgotten by the delivery step,
+whatever Discord answers, because the announcement was committed with the move.
+Only snowflake IDs and JSON are stored, never discord.py objects.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import aiosqlite
+
+from bot.database import ChannelBusy, Database, StaleMatch, dump
+
+
+class MatchStatus(StrEnum):
+    """Where a match is in its life."""
+
+    CHALLENGE = "challenge"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+
+
+OPEN_STATUSES = (MatchStatus.CHALLENGE, MatchStatus.ACTIVE)
+
+
+class TurnKind(StrEnum):
+    """What one row of the move log holds."""
+
+    MOVE = "move"
+    FORFEIT = "forfeit"
+
+
+class NoticeKind(StrEnum):
+    """What an announcement says: a game began, a turn was played, or a challenge closed."""
+
+    START = "start"
+    TURN = "turn"
+    CLOSE = "close"
+
+
+class Delivery(StrEnum):
+    """An announcement's state: waiting to be posted, posted, or given up (with the reason kept)."""
+
+    PENDING = "pending"
+    DELIVERED = "delivered"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player of a match: their Discord user ID and the name shown on the board."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One row of ``matches``, decoded."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    players: tuple[Seat, ...]
+    invited: tuple[int, ...]
+    status: MatchStatus
+    state: dict[str, Any] | None
+    version: int
+    deadline: float | None
+    message_id: int | None
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    rated: bool = True
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat index of ``user_id``, or ``None`` if they do not play here."""
+        for index, seat in enumerate(self.players):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One row of the move log: a move's text, or a forfeit with its reason."""
+
+    seq: int
+    kind: TurnKind
+    seat: int
+    user_id: int
+    text: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """What a write asks to announce: its kind, whom to ping, and details for the text."""
+
+    kind: NoticeKind
+    mentions: tuple[int, ...] = ()
+    board: bool = True
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """One row of the outbox: what to post where, about which version of which match."""
+
+    id: int
+    match_id: int
+    channel_id: int
+    guild_id: int
+    kind: NoticeKind
+    version: int  # the match version the announcement describes
+    seq: int  # how many log entries the state it shows has played
+    mentions: tuple[int, ...]
+    board: bool
+    detail: dict[str, Any]
+    status: Delivery
+    attempts: int
+    next_at: float
+    error: str | None
+    message_id: int | None
+    created_at: float
+
+    @property
+    def nonce(self) -> str:
+        """The message nonce that makes Discord keep one message however often the post is retried."""
+        return f"tabula{self.id}.{int(self.created_at * 1000) % 10**9}"
+
+
+# Called inside the transaction that finishes a match: (connection, finished record, places, now).
+FinishHook = Callable[[aiosqlite.Connection, MatchRecord, Sequence[int], float], Awaitable[None]]
+
+_COLUMNS = (
+    "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
+    "message_id, result, created_at, updated_at, finished_at, rated"
+)
+_OUTBOX_COLUMNS = (
+    "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
+    "error, message_id, created_at"
+)
+_BUSY = "This channel already has a game or a pending challenge."
+# A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
+# (it may still be on its way), and a restart delivers every pending one regardless.
+GRACE_SECONDS = 60.0
+
+
+def _decode(row: Sequence[Any]) -> MatchRecord:
+    return MatchRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        game=row[3],
+        options=json.loads(row[4]),
+        seed=row[5],
+        players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row[6])),
+        invited=tuple(json.loads(row[7])),
+        status=MatchStatus(row[8]),
+        state=None if row[9] is None else json.loads(row[9]),
+        version=row[10],
+        deadline=row[11],
+        message_id=row[12],
+        result=None if row[13] is None else json.loads(row[13]),
+        created_at=row[14],
+        updated_at=row[15],
+        finished_at=row[16],
+        rated=bool(row[17]),
+    )
+
+
+def _decode_announcement(row: Sequence[Any]) -> Announcement:
+    return Announcement(
+        id=row[0],
+        match_id=row[1],
+        channel_id=row[2],
+        guild_id=row[3],
+        kind=NoticeKind(row[4]),
+        version=row[5],
+        seq=row[6],
+        mentions=tuple(json.loads(row[7])),
+        board=bool(row[8]),
+        detail=json.loads(row[9]),
+        status=Delivery(row[10]),
+        attempts=row[11],
+        next_at=row[12],
+        error=row[13],
+        message_id=row[14],
+        created_at=row[15],
+    )
+
+
+def _players_json(players: Iterable[Seat]) -> str:
+    return dump([{"id": seat.user_id, "name": seat.name} for seat in players])
+
+
+_ENCODERS: dict[str, Callable[[Any], Any]] = {
+    "players": _players_json,
+    "invited": lambda v: dump(list(v)),
+    "status": str,
+    "state": lambda v: None if v is None else dump(v),
+    "deadline": lambda v: v,
+    "message_id": lambda v: v,
+    "result": lambda v: None if v is None else dump(v),
+    "finished_at": lambda v: v,
+    "rated": int,
+}
+
+
+class Matches:
+    """Matches, the move log and the outbox, on a shared :class:`~bot.database.Database`."""
+
+    def __init__(self, database: Database, on_finish: FinishHook | None = None) -> None:
+        self.database = database
+        self._on_finish = on_finish
+
+    async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
+        rows = await self.database.rows(sql, params)
+        return _decode(rows[0]) if rows else None
+
+    async def _fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+        return [_decode(row) for row in await self.database.rows(sql, params)]
+
+    # -- reading ----------------------------------------------------------------
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        """Return the match with this ID, whatever its status."""
+        if not 0 < match_id < 2**63:  # SQLite integers are 64-bit; anything else is no match at all
+            return None
+        return await self._fetch_one(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+
+    async def open_match(self, channel_id: int) -> MatchRecord | None:
+        """Return the channel's pending challenge or running match, if any."""
+        return await self._fetch_one(
+            f"SELECT {_COLUMNS} FROM matches WHERE channel_id = ? AND status IN (?, ?)",
+            (channel_id, *OPEN_STATUSES),
+        )
+
+    async def active_matches_seating(self, low: int, high: int) -> list[MatchRecord]:
+        """Return running matches with a seat whose user ID lies in ``low..high`` (computer seats)."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND EXISTS (SELECT 1 FROM json_each(players) "
+            "WHERE json_extract(value, '$.id') BETWEEN ? AND ?) ORDER BY id",
+            (MatchStatus.ACTIVE, low, high),
+        )
+
+    async def expired_challenges(self, now: float) -> list[MatchRecord]:
+        """Return pending challenges whose expiry has passed."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline <= ? ORDER BY id",
+            (MatchStatus.CHALLENGE, now),
+        )
+
+    async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]:
+        """Return the match's move log in order (its first ``upto`` entries, if given)."""
+        rows = await self.database.rows(
+            "SELECT seq, kind, seat, user_id, text, created_at FROM moves WHERE match_id = ? AND seq <= ? ORDER BY seq",
+            (match_id, 2**62 if upto is None else upto),
+        )
+        return [LogEntry(seq, TurnKind(kind), seat, user_id, text, at) for seq, kind, seat, user_id, text, at in rows]
+
+    async def finished_matches(
+        self, guild_id: int, *, channel_id: int | None = None, user_id: int | None = None, limit: int = 10
+    ) -> list[MatchRecord]:
+        """Return recent finished matches of a server, in one channel or of one player, newest first."""
+        if user_id is not None:
+            sql = (
+                f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))} FROM match_players AS p "
+                "JOIN matches AS m ON m.id = p.match_id WHERE p.user_id = ? AND m.guild_id = ? "
+                "AND m.status = ? ORDER BY m.finished_at DESC, m.id DESC LIMIT ?"
+            )
+            return await self._fetch_all(sql, (user_id, guild_id, MatchStatus.FINISHED, limit))
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND channel_id = ? AND status = ? "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (guild_id, channel_id, MatchStatus.FINISHED, limit),
+        )
+
+    # -- writing ----------------------------------------------------------------
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        players: Sequence[Seat],
+        invited: Sequence[int],
+        expires_at: float,
+        now: float,
+        rated: bool = True,
+    ) -> MatchRecord:
+        """Insert a pending challenge; raise :class:`ChannelBusy` if the channel has an open match."""
+        try:
+            async with self.database.transaction() as db:
+                rows = await db.execute_fetchall(
+                    "INSERT INTO matches (guild_id, channel_id, game, options, seed, players, invited, status, "
+                    f"deadline, created_at, updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {_COLUMNS}",
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        dump(options),
+                        seed,
+                        _players_json(players),
+                        dump(list(invited)),
+                        MatchStatus.CHALLENGE,
+                        expires_at,
+                        now,
+                        now,
+                        int(rated),
+                    ),
+                )
+                return _decode(next(iter(rows)))
+        except sqlite3.IntegrityError:
+            raise ChannelBusy(_BUSY) from None
+
+    async def update(self, record: MatchRecord, **changes: Any) -> MatchRecord:
+        """Apply ``changes`` to the match if it is still at ``record.version``; return the new record.
+
+        Allowed changes: ``players``, ``invited``, ``status``, ``state``, ``deadline``,
+        ``message_id``, ``result``, ``finished_at``, ``rated``, and ``now`` (the update time).
+        """
+        return (await self.update_announcing(record, (), **changes))[0]
+
+    async def update_announcing(
+        self, record: MatchRecord, announce: Sequence[Notice], **changes: Any
+    ) -> tuple[MatchRecord, list[Announcement]]:
+        """Like :meth:`update`, also recording ``announce`` in the outbox in the same transaction."""
+        async with self.database.transaction() as db:
+            updated = await self._update(db, record, changes)
+            announced = []
+            if announce:
+                seq = await self._last_seq(db, record.id)
+                announced = await self._announce(db, updated, seq, announce, updated.updated_at)
+            return updated, announced
+
+    async def append(
+        self,
+        record: MatchRecord,
+        *,
+        kind: TurnKind,
+        seat: int,
+        user_id: int,
+        text: str,
+        now: float,
+        announce: Sequence[Notice] = (),
+        **changes: Any,
+    ) -> tuple[MatchRecord, list[Announcement]]:
+        """Log one move or forfeit, apply ``changes`` and record ``announce``, in one version-checked transaction.
+
+        When the change finishes the match, the players' places are recorded and the finish hook
+        (ratings) runs inside the same transaction.
+        """
+        async with self.database.transaction() as db:
+            updated = await self._update(db, record, {**changes, "now": now})
+            if updated.status == MatchStatus.FINISHED and record.status != MatchStatus.FINISHED:
+                await self._record_finish(db, updated, now)
+            rows = await db.execute_fetchall(
+                "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
+                "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1 RETURNING seq",
+                (record.id, str(kind), seat, user_id, text, now),
+            )
+            seq = int(next(iter(rows))[0])
+            announced = await self._announce(db, updated, seq, announce, now)
+            return updated, announced
+
+    async def _last_seq(self, db: aiosqlite.Connection, match_id: int) -> int:
+        rows = await db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (match_id,))
+        return int(next(iter(rows))[0])
+
+    async def _announce(
+        self, db: aiosqlite.Connection, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
+    ) -> list[Announcement]:
+        made = []
+        for notice in notices:
+            rows = await db.execute_fetchall(
+                "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
+                f"status, attempts, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
+                f"RETURNING {_OUTBOX_COLUMNS}",
+                (
+                    record.id,
+                    record.channel_id,
+                    record.guild_id,
+                    str(notice.kind),
+                    record.version,
+                    seq,
+                    dump(list(notice.mentions)),
+                    int(notice.board),
+                    dump(notice.detail),
+                    Delivery.PENDING,
+                    now + GRACE_SECONDS,
+                    now,
+                ),
+            )
+            made.append(_decode_announcement(next(iter(rows))))
+        return made
+
+    async def _update(self, db: aiosqlite.Connection, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
+        changes = dict(changes)
+        now = changes.pop("now", record.updated_at)
+        unknown = set(changes) - set(_ENCODERS)
+        if unknown:
+            raise ValueError(f"cannot change {sorted(unknown)}")
+        assignments = ", ".join(f"{name} = ?" for name in changes)
+        values = [_ENCODERS[name](value) for name, value in changes.items()]
+        sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
+        sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
+        try:
+            rows = list(await db.execute_fetchall(sql, (*values, now, record.id, record.version)))
+        except sqlite3.IntegrityError:
+            raise ChannelBusy(_BUSY) from None
+        if not rows:
+            raise StaleMatch("The game changed while your command was on its way; look at the board and try again.")
+        updated = _decode(rows[0])
+        if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:
+            await db.executemany(
+                "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
+                [(updated.id, seat, player.user_id) for seat, player in enumerate(updated.players)],
+            )
+        return updated
+
+    async def _record_finish(self, db: aiosqlite.Connection, record: MatchRecord, now: float) -> None:
+        places = list((record.result or {}).get("places") or [])
+        if len(places) != len(record.players):
+            return
+        await db.executemany(
+            "UPDATE match_players SET place = ? WHERE match_id = ? AND seat = ?",
+            [(place, record.id, seat) for seat, place in enumerate(places)],
+        )
+        if self._on_finish is not None:
+            await self._on_finish(db, record, places, now)
+
+    # -- the outbox ---------------------------------------------------------------
+
+    async def announcement(self, announcement_id: int) -> Announcement | None:
+        """Return one outbox row."""
+        rows = await self.database.rows(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (announcement_id,))
+        return _decode_announcement(rows[0]) if rows else None
+
+    async def pending_announcements(self, now: float | None = None) -> list[Announcement]:
+        """Return undelivered announcements in the order they were made (only those due by ``now``, if given)."""
+        rows = await self.database.rows(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE status = ? AND next_at <= ? ORDER BY id",
+            (Delivery.PENDING, float("inf") if now is None else now),
+        )
+        return [_decode_announcement(row) for row in rows]
+
+    async def failed_announcements(self, match_id: int) -> list[Announcement]:
+        """Return a match's announcements that could not be posted (to explain why, and repair)."""
+        rows = await self.database.rows(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE match_id = ? AND status = ? ORDER BY id",
+            (match_id, Delivery.FAILED),
+        )
+        return [_decode_announcement(row) for row in rows]
+
+    async def mark_delivered(self, announcement_id: int) -> None:
+        """Record that an announcement reached the players: it leaves the outbox (one statement, its own
+        transaction).  The outbox only ever holds what is still to post, or could not be posted."""
+        await self.database.write("DELETE FROM outbox WHERE id = ?", (announcement_id,))
+
+    async def mark_failed(self, announcement_id: int, error: str, now: float) -> None:
+        """Give up on an announcement Discord will never take (no permission, channel gone)."""
+        await self.database.write(
+            "UPDATE outbox SET status = ?, error = ?, attempts = attempts + 1, delivered_at = ? WHERE id = ?",
+            (Delivery.FAILED, error, now, announcement_id),
+        )
+
+    async def reschedule(self, announcement_id: int, error: str, next_at: float) -> None:
+        """Note a failed attempt and when to try again."""
+        await self.database.write(
+            "UPDATE outbox SET attempts = attempts + 1, error = ?, next_at = ? WHERE id = ? AND status = ?",
+            (error, next_at, announcement_id, Delivery.PENDING),
+        )
+
+    async def settle_failed(self, match_id: int) -> None:
+        """Forget a match's failed announcements once a fresh board has been posted in their place."""
+        await self.database.write("DELETE FROM outbox WHERE match_id = ? AND status = ?", (match_id, Delivery.FAILED))
