@@ -418,7 +418,7 @@ def test_a_finished_game_tags_no_one_to_move_and_shows_bonuses() -> None:
 
 def test_undrawable_names_fall_back_to_the_seat_and_long_names_are_cut() -> None:
     state = azul.new(players=2, seed=3)
-    assert render(state, players=["🎲🎲", "Player 2"]) == render(state)
+    assert render(state, players=["\ue000\ue001", "Player 2"]) == render(state)
     long = "Bartholomew the Magnificent of the Northern Reaches"
     assert render(state, players=[long, "Bo"]) != render(state, players=["Bartholomew", "Bo"])
     text = status_text(state, ["Ana", "Bo"])
