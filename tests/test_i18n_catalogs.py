@@ -275,3 +275,35 @@ def test_every_key_the_code_uses_is_in_the_template() -> None:
     built = entries(catalogs.build_template())
     assert set(built) == set(entries(TEMPLATE)), "the template is stale: run `python -m bot.catalogs --update`"
     assert (CHOICE_CONTEXT, "Square") in built and (None, "{n} move") in built
+
+
+# -- the rules pages ----------------------------------------------------------------------------------------------
+
+DOCS = ROOT / "docs"
+PAGES = sorted(path.name for path in DOCS.glob("*.md") if path.name != "translating.md")
+
+
+def code_spans(text: str) -> list[str]:
+    without_blocks = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+    return re.findall(r"`[^`\n]+`", without_blocks)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("page", PAGES)
+def test_every_rules_page_is_translated_with_the_same_shape_and_notation(language: str, page: str) -> None:
+    english = (DOCS / page).read_text(encoding="utf-8")
+    path = DOCS / language / page
+    assert path.is_file(), f"docs/{language}/{page} is missing"
+    translated = path.read_text(encoding="utf-8")
+    if page != "README.md":
+        assert translated.splitlines()[0] == english.splitlines()[0] or page == "notation.md"
+    heading = re.compile(r"^(#+) ", re.MULTILINE)
+    assert heading.findall(translated) == heading.findall(english), "the sections differ"
+    # Diagrams and command lines stay exactly as they are; every option, cell and move is quoted as written.
+    assert re.findall(r"```.*?```", translated, re.DOTALL) == re.findall(r"```.*?```", english, re.DOTALL)
+    missing = sorted(set(code_spans(english)) - set(code_spans(translated)))
+    assert not missing, f"docs/{language}/{page} leaves out {missing}"
+    table_rows = re.compile(r"^\|.*\|$", re.MULTILINE)
+    assert len(table_rows.findall(translated)) == len(table_rows.findall(english))
+    for link in re.findall(r"\]\(([^)#]+)\)", translated):
+        assert (path.parent / link).resolve().is_file(), link
