@@ -258,6 +258,21 @@ def test_every_description_and_choice_of_the_live_command_tree_has_russian_and_f
     assert checked >= 2 * 80
 
 
+def longest(item: dict[str, Any], field: str) -> int:
+    """Discord counts the longest of a field's default and its localisations towards a command's size."""
+    return max([len(item[field]), *(len(text) for text in item.get(f"{field}_localizations", {}).values())])
+
+
+def test_every_localised_command_stays_within_discords_8000_characters() -> None:
+    payload = asyncio.run(translated_payload(TabulaBot(Settings(token=None)).tree))
+    for command in payload:
+        total = longest(command, "name") + longest(command, "description")
+        for option, _ in walk(command.get("options", []), ""):
+            total += longest(option, "name") + longest(option, "description")
+            total += sum(longest(choice, "name") + len(str(choice["value"])) for choice in option.get("choices", []))
+        assert total <= 8000, (command["name"], total)
+
+
 @pytest.mark.parametrize("game", catalogs.GAMES)
 def test_every_games_short_rules_read_in_russian_and_french_within_one_message(game: str) -> None:
     found = {context: text for context, text, _ in catalogs.rules_strings()}
