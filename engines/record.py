@@ -308,7 +308,9 @@ def _header_value(key: str, value: str, line: int) -> Any:
     return value  # termination: free text
 
 
-def _check(values: dict[str, Any], lines_of: dict[str, int], names: dict[int, str], plies: tuple[Ply, ...]) -> GameRecord:
+def _check(
+    values: dict[str, Any], lines_of: dict[str, int], names: dict[int, str], plies: tuple[Ply, ...]
+) -> GameRecord:
     """Check the header fields against each other and build the record."""
     game: str | None = values.get("game")
     players: int | None = values.get("players")

@@ -36,7 +36,6 @@ Size, so the longest games stay under Discord's 10 MiB attachment limit:
 from __future__ import annotations
 
 import functools
-import io
 import math
 import struct
 from collections.abc import Sequence
