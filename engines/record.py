@@ -323,8 +323,8 @@ def _check(
     if names:
         expected = players if players is not None else len(names)
         if sorted(names) != list(range(1, expected + 1)):
-            seats = ", ".join(str(seat) for seat in sorted(names))
-            raise RecordError(f"The header names players {seats}; it needs exactly players 1 to {expected}.")
+            listed = ", ".join(str(seat) for seat in sorted(names))
+            raise RecordError(f"The header names players {listed}; it needs exactly players 1 to {expected}.")
     seats = players if players is not None else (len(names) or None)
     result = None
     if "winners" in values or "scores" in values:

@@ -279,7 +279,7 @@ class _GifWriter:
         """Append ``frame`` (indices into the table) shown for ``delay_ms``, storing only what changed."""
         indices = Image.frombytes("L", frame.size, frame.tobytes())
         if self.previous is None:
-            bbox: tuple[int, int, int, int] | None = (0, 0, self.width, self.height)
+            bbox: tuple[int, int, int, int] = (0, 0, self.width, self.height)
             part, transparent = indices, False
         else:
             diff = ImageChops.difference(self.previous, indices)
