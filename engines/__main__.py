@@ -23,7 +23,7 @@ import sys
 
 from engines import GAMES, GameError
 from engines.cli import add_game_arguments, new_game, player_count
-from engines.record import GameRecord, RecordError, apply_ply, parse_record, ply_text, result_of
+from engines.record import GameRecord, RecordError, apply_ply, merge_settings, parse_record, ply_text, result_of
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,23 +106,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def settings_from_record(args: argparse.Namespace, record: GameRecord) -> str | None:
-    """Take the game, seed, players and options from ``record``'s header; say what disagrees, if anything."""
-    if record.game is not None:
-        if args.game is not None and args.game.lower() != record.game:
-            return f"the file records {record.game}, not {args.game}."
-        args.game = record.game
-    for name in ("seed", "players"):
-        recorded, given = getattr(record, name), getattr(args, name)
-        if recorded is not None:
-            if given is not None and given != recorded:
-                return f"the file records {name} {recorded}, but --{name} {given} was given."
-            setattr(args, name, recorded)
-    if record.game is not None or record.options:
-        given_options = dict(args.option or [])
-        if any(key not in record.options or record.options[key] != value for key, value in given_options.items()):
-            recorded = json.dumps(dict(record.options), sort_keys=True)
-            return f"the file records the options {recorded}; -o options must agree with them."
-        args.option = list(record.options.items())
+    """Fill the game, seed, players and options in ``args`` from ``record``'s header; say what disagrees."""
+    try:
+        settings = merge_settings(
+            record, game=args.game, seed=args.seed, players=args.players, options=dict(args.option or [])
+        )
+    except RecordError as error:
+        return str(error)
+    args.game, args.seed, args.players = settings.game, settings.seed, settings.players
+    args.option = list(settings.options.items())
     return None
 
 

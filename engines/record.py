@@ -154,6 +154,48 @@ def replay(record: GameRecord) -> list[GameState]:
     return states
 
 
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What starts a game: its name, seed, number of players and options (``None``: not given)."""
+
+    game: str | None
+    seed: int | None
+    players: int | None
+    options: Mapping[str, Any]
+
+
+def merge_settings(
+    record: GameRecord, *, game: str | None, seed: int | None, players: int | None, options: Mapping[str, Any]
+) -> Settings:
+    """Combine a record's header with settings given elsewhere (a command line), which must agree with it.
+
+    >>> merge_settings(GameRecord("pond", seed=7), game=None, seed=None, players=2, options={}).seed
+    7
+    >>> merge_settings(GameRecord("pond", seed=7), game="pond", seed=3, players=None, options={})
+    Traceback (most recent call last):
+    ...
+    engines.record.RecordError: The file records seed 7, but seed 3 was given.
+    """
+    if record.game is not None:
+        if game is not None and game.lower() != record.game:
+            raise RecordError(f"The file records {record.game}, not {game}.")
+        game = record.game
+    if record.seed is not None:
+        if seed is not None and seed != record.seed:
+            raise RecordError(f"The file records seed {record.seed}, but seed {seed} was given.")
+        seed = record.seed
+    if record.players is not None:
+        if players is not None and players != record.players:
+            raise RecordError(f"The file records {record.players} players, but {players} were given.")
+        players = record.players
+    if record.game is not None or record.options:
+        if any(key not in record.options or record.options[key] != value for key, value in options.items()):
+            recorded = json.dumps(dict(record.options), sort_keys=True)
+            raise RecordError(f"The file records the options {recorded}; other options must agree with them.")
+        options = record.options
+    return Settings(game, seed, players, dict(options))
+
+
 def new_record(
     game: str,
     plies: Sequence[Ply],
