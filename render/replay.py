@@ -164,7 +164,7 @@ def _encode(
     frame_ms, start_ms, final_ms = delays
     first = render_picture(states[0], players=players, theme=theme)
     palette, table = gif_palette(_palette_key(first.palette, first.image))
-    layout = _layout(first.image.size, theme, box)
+    layout = frame_layout(first.image.size, theme, box)
     title = GAMES[states[0].game].title if states[0].game in GAMES else states[0].game
     note = sampling_note(step)
     comment = f"Tabula replay of {title}: {plies} move{'' if plies == 1 else 's'}" + (f", {note}" if note else "")
@@ -172,7 +172,7 @@ def _encode(
     for index, ply in enumerate(shown):
         picture = first if ply == 0 else render_picture(states[ply], players=players, theme=theme)
         move = moves[ply - 1] if moves is not None and ply > 0 else None
-        frame = _frame(picture.image, layout, theme, caption(ply, plies, move), note)
+        frame = draw_frame(picture.image, layout, theme, caption(ply, plies, move), note)
         delay = final_ms if ply == plies else start_ms if index == 0 else frame_ms
         writer.add(frame.quantize(palette=palette, dither=Image.Dither.NONE), delay)
         if writer.size > max_bytes:
@@ -180,7 +180,7 @@ def _encode(
     return writer.finish()
 
 
-def _layout(size: tuple[int, int], theme: Theme, box: tuple[int, int]) -> Layout:
+def frame_layout(size: tuple[int, int], theme: Theme, box: tuple[int, int]) -> Layout:
     """Fit the board and its caption band into ``box``, never enlarging the board."""
     width, height = size
     scale = min(1.0, box[0] / width)
@@ -192,7 +192,7 @@ def _layout(size: tuple[int, int], theme: Theme, box: tuple[int, int]) -> Layout
     return Layout(board_width, board_height + band, board_height, scale, font)
 
 
-def _frame(board: Image.Image, layout: Layout, theme: Theme, left: str, right: str) -> Image.Image:
+def draw_frame(board: Image.Image, layout: Layout, theme: Theme, left: str, right: str) -> Image.Image:
     """Draw one frame: the scaled board, then the caption band with ``left`` and ``right`` texts."""
     frame = Image.new("RGB", (layout.width, layout.height), theme.panel)
     size = (round(board.width * layout.scale), round(board.height * layout.scale))
