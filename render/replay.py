@@ -20,7 +20,8 @@ Size, so the longest games stay under Discord's 10 MiB attachment limit:
   the last.
 * **Sampling.**  At most ``max_frames`` plies get a frame.  A longer game shows
   every k-th ply, k = ceil(plies / max_frames), always with the start and the
-  final position, and every frame's caption says so ("every 2nd move shown").
+  final position, and every frame's caption band says so on a second line
+  ("every 2nd move shown").
   If the file would still exceed ``max_bytes``, k doubles until it fits, so
   the bound holds for any game the engines allow.
 
@@ -45,7 +46,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engines import GAMES, GameState
 from render import render_picture
-from render.text import draw_text, ellipsize, text_width
+from render.text import draw_text, ellipsize
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 FRAME_MS = 700  # one ply
@@ -164,9 +165,9 @@ def _encode(
     frame_ms, start_ms, final_ms = delays
     first = render_picture(states[0], players=players, theme=theme)
     palette, table = gif_palette(_palette_key(first.palette, first.image))
-    layout = frame_layout(first.image.size, theme, box)
-    title = GAMES[states[0].game].title if states[0].game in GAMES else states[0].game
     note = sampling_note(step)
+    layout = frame_layout(first.image.size, theme, box, lines=2 if note else 1)
+    title = GAMES[states[0].game].title if states[0].game in GAMES else states[0].game
     comment = f"Tabula replay of {title}: {plies} move{'' if plies == 1 else 's'}" + (f", {note}" if note else "")
     writer = _GifWriter(layout.width, layout.height, table, comment)
     for index, ply in enumerate(shown):
@@ -180,20 +181,20 @@ def _encode(
     return writer.finish()
 
 
-def frame_layout(size: tuple[int, int], theme: Theme, box: tuple[int, int]) -> Layout:
-    """Fit the board and its caption band into ``box``, never enlarging the board."""
+def frame_layout(size: tuple[int, int], theme: Theme, box: tuple[int, int], lines: int = 1) -> Layout:
+    """Fit the board and a caption band of ``lines`` lines into ``box``, never enlarging the board."""
     width, height = size
     scale = min(1.0, box[0] / width)
     font = max(12, round(theme.font_body * box[0] / theme.width))
-    band = font + 2 * max(4, font // 3)
+    band = lines * round(font * 1.3) + 2 * max(4, font // 3)
     if height * scale + band > box[1]:
         scale = (box[1] - band) / height
     board_width, board_height = round(width * scale), round(height * scale)
     return Layout(board_width, board_height + band, board_height, scale, font)
 
 
-def draw_frame(board: Image.Image, layout: Layout, theme: Theme, left: str, right: str) -> Image.Image:
-    """Draw one frame: the scaled board, then the caption band with ``left`` and ``right`` texts."""
+def draw_frame(board: Image.Image, layout: Layout, theme: Theme, caption: str, note: str = "") -> Image.Image:
+    """Draw one frame: the scaled board, then the caption band: ``caption``, and ``note`` on a second line."""
     frame = Image.new("RGB", (layout.width, layout.height), theme.panel)
     size = (round(board.width * layout.scale), round(board.height * layout.scale))
     if size != board.size:
@@ -206,14 +207,16 @@ def draw_frame(board: Image.Image, layout: Layout, theme: Theme, left: str, righ
     frame.paste(board, ((layout.width - board.width) // 2, 0))
     draw = ImageDraw.Draw(frame)
     pad = max(6, layout.font // 2)
-    baseline = layout.board_height + (layout.height - layout.board_height) // 2
-    right_width = 0.0
-    if right:
-        right_text = ellipsize(right, layout.font, layout.width / 2 - pad)
-        draw_text(draw, (layout.width - pad, baseline), right_text, layout.font, theme.mark, anchor="rm")
-        right_width = text_width(right_text, layout.font) + pad
-    left_text = ellipsize(left, layout.font, layout.width - 2 * pad - right_width)
-    draw_text(draw, (pad, baseline), left_text, layout.font, theme.text, anchor="lm")
+    lines = [(caption, theme.text), (note, theme.mark)] if note else [(caption, theme.text)]
+    line_height = (layout.height - layout.board_height) / len(lines)
+    for number, (text, colour) in enumerate(lines):
+        middle = layout.board_height + line_height * (number + 0.5)
+        if number == 0 and len(lines) > 1:
+            middle += line_height * 0.12  # the band's padding: pull the two lines together
+        elif number == 1:
+            middle -= line_height * 0.12
+        text = ellipsize(text, layout.font, layout.width - 2 * pad)
+        draw_text(draw, (pad, round(middle)), text, layout.font, colour, anchor="lm")
     return frame
 
 

@@ -56,13 +56,13 @@ def frames_of(gif: bytes) -> list[tuple[Image.Image, int]]:
     return frames
 
 
-def expected_frame(state: GameState, left: str, right: str = "") -> Image.Image:
+def expected_frame(state: GameState, text: str, note: str = "") -> Image.Image:
     """What a frame should show: the live board, scaled, with its caption band, in the GIF's palette."""
     picture = render_picture(state, players=NAMES)
     assert picture.palette is not None
-    layout = frame_layout(picture.image.size, DEFAULT_THEME, FRAME_BOX)
+    layout = frame_layout(picture.image.size, DEFAULT_THEME, FRAME_BOX, lines=2 if note else 1)
     palette, _ = gif_palette(bytes(picture.palette.getpalette() or []))
-    frame = draw_frame(picture.image, layout, DEFAULT_THEME, left, right)
+    frame = draw_frame(picture.image, layout, DEFAULT_THEME, text, note)
     return frame.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
 
 
@@ -86,7 +86,7 @@ def test_frames_fit_a_phone_screen_and_keep_the_cards_shape() -> None:
     card = render_picture(states[0]).image
     assert width <= FRAME_BOX[0] and height <= FRAME_BOX[1]
     assert height == FRAME_BOX[1]  # four-player Azul is tall: its height sets the scale
-    assert abs(width / card.width - (height - 30) / card.height) < 0.05
+    assert abs(width / card.width - (height - 40) / card.height) < 0.05
 
 
 def test_a_finished_game_ends_on_its_result_and_the_replay_is_deterministic() -> None:
@@ -110,11 +110,12 @@ def test_a_long_game_is_sampled_and_says_so() -> None:
         assert image.info["comment"] == b"Tabula replay of Pond: 40 moves, every 4th move shown"
     image, _ = frames[3]
     assert image.tobytes() == expected_frame(states[12], caption(12, 40, moves[11]), "every 4th move shown").tobytes()
-    # The note is drawn in the mark colour in the band's right half, and only when the replay is sampled.
-    band = image.crop((image.width // 2, image.height - 20, image.width, image.height))
+    # The note is a second line in the mark colour at the bottom, only when the replay is sampled.
+    band = image.crop((0, image.height - 30, image.width, image.height))
     unsampled = frames_of(replay_gif(states[:13], players=NAMES, moves=moves[:12]))[-1][0]
-    plain_band = unsampled.crop((image.width // 2, image.height - 20, image.width, image.height))
-    assert amber_pixels(band) > 20 and amber_pixels(plain_band) == 0
+    plain_band = unsampled.crop((0, unsampled.height - 30, unsampled.width, unsampled.height))
+    assert unsampled.height < image.height
+    assert amber_pixels(band) > 50 and amber_pixels(plain_band) == 0
 
 
 def amber_pixels(image: Image.Image) -> int:
