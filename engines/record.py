@@ -284,7 +284,7 @@ def parse_record(text: str) -> GameRecord:
     lines_of: dict[str, int] = {}
     names: dict[int, str] = {}
     plies: list[Ply] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):  # a byte-order mark is no ply
         line = raw.strip()
         if not line:
             continue

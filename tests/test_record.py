@@ -127,6 +127,11 @@ def test_a_two_player_forfeit_records_the_result() -> None:
     assert parse_record(text).result == record.result
 
 
+def test_a_byte_order_mark_and_windows_line_ends_are_read() -> None:
+    text = format_record(GameRecord("pond", seed=3, plies=("place b2",))).replace("\n", "\r\n")
+    assert parse_record("\ufeff" + text) == GameRecord("pond", seed=3, plies=("place b2",))
+
+
 def test_a_plain_move_list_is_a_record_without_a_header() -> None:
     parsed = parse_record("place b2   # first\n\nplace c2\n# a remark: after the moves\n")
     assert parsed == GameRecord(plies=("place b2", "place c2"))
