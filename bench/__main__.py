@@ -1,7 +1,8 @@
 """Run every benchmark and print one table: ``python -m bench [--quick] [--skip load]``.
 
 Per game: random-play plies per second and render time (median, p95) with PNG
-size; the leaderboard page time; the full turn path under load (latency,
+size; animated replays' build time and size (and the longest games'); the
+leaderboard page time; the full turn path under load (latency,
 moves per second, event-loop stalls, memory per match, database bytes per
 finished match); and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
@@ -47,6 +48,17 @@ def renders(quick: bool) -> list[dict[str, Any]]:
             f"{row['game']:<8} {row['players']}p {config:<24} median {row['median_ms']:>6} ms  "
             f"p95 {row['p95_ms']:>6} ms  PNG median {row['median_kb']:>5} KB  max {row['max_kb']:>5} KB"
         )
+    return rows
+
+
+def replays(quick: bool) -> list[dict[str, Any]]:
+    from bench import replay_speed
+
+    rows = replay_speed.run(quick=quick)
+    section("replays: one animated GIF per game (goals: < 2 s on one core, < 3 MB; longest games < 10 MiB)")
+    for row in rows:
+        print(replay_speed.line(row))
+    print(replay_speed.summary(rows))
     return rows
 
 
@@ -97,6 +109,7 @@ def tournament(quick: bool) -> list[dict[str, Any]]:
 SUITES = {
     "engines": engines,
     "render": renders,
+    "replay": replays,
     "leaderboard": leaderboard,
     "load": load,
     "tournament": tournament,

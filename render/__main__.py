@@ -1,7 +1,13 @@
-"""Replay a game from its moves and write its picture to a PNG file.
+"""Replay a game from its moves and write its picture to a PNG file, or the whole game as an animated GIF.
 
     python -m render GAME [--players 2] [--seed 7] [-o key=value ...]
                           [--names Ana Bo] [--out board.png] [--no-last] MOVE ...
+    python -m render GAME --replay replay.gif MOVE ...
+    python -m render --moves-file match.txt --replay replay.gif
+
+``--replay FILE`` writes every position as one animated GIF (:mod:`render.replay`) instead of
+the final board.  ``--moves-file`` reads moves, or a match record whose header sets the game,
+options, seed, players and names (:mod:`engines.record`); options given here must agree with it.
 
 Moves are the engine's texts, each one argument (quote them: ``"place b2"``).  The game
 options are those of ``python -m engines`` (``--list`` there shows them).  ``--names`` takes
@@ -15,23 +21,51 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from engines import GAMES, GameError
+from engines import GAMES, GameError, GameState
+from engines.__main__ import settings_from_record
 from engines.cli import add_game_arguments, new_game, players
+from engines.record import GameRecord, RecordError, apply_ply, parse_record, ply_text
 from i18n import summary_text
 from render import has_renderer, render
+from render.replay import replay_gif
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__.splitlines()[0])
-    parser.add_argument("game", help=f"one of: {', '.join(sorted(GAMES))}")
+    parser.add_argument("game", nargs="?", help=f"one of: {', '.join(sorted(GAMES))} (or from --moves-file)")
     parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves in the engine's notation, e.g. 'place b2'")
     add_game_arguments(parser)
     parser.add_argument("--names", nargs="+", default=None, help="players' display names, one per seat in order")
     parser.add_argument("--out", default="board.png", help="the PNG file to write (default board.png)")
     parser.add_argument("--no-last", action="store_true", help="do not mark the last move")
+    parser.add_argument("--replay", metavar="GIF", help="write the whole game as an animated GIF to this file")
+    parser.add_argument("--moves-file", help="read further moves from this file, or a match record with its header")
+    # No defaults of their own: a record file's header fills in what the command line leaves out.
+    parser.set_defaults(seed=None, option=None)
     # Intermixed parsing lets the moves follow the options, as in the usage line.
     args = parser.parse_intermixed_args(argv)
+    record = GameRecord()
+    if args.moves_file:
+        try:
+            with open(args.moves_file, encoding="utf-8") as handle:
+                record = parse_record(handle.read())
+        except OSError as error:
+            print(f"Cannot read {args.moves_file}: {error.strerror}.", file=sys.stderr)
+            return 2
+        except RecordError as error:
+            print(f"{args.moves_file}: {error}", file=sys.stderr)
+            return 2
+        problem = settings_from_record(args, record)
+        if problem:
+            print(f"{args.moves_file}: {problem}", file=sys.stderr)
+            return 2
+        if args.names is None and record.names:
+            args.names = list(record.names)
+    args.seed = 0 if args.seed is None else args.seed
+    args.option = args.option or []
+    if args.game is None:
+        parser.error("name the game, or give a --moves-file whose header names it")
 
     spec = GAMES.get(args.game.lower())
     if spec is None:
@@ -56,24 +90,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     seat_names = [name[:1].upper() + name[1:] for name in spec.seat_names(state.players)]
     names = list(args.names) if args.names is not None else seat_names
-    for number, text in enumerate(args.moves, start=1):
+    plies = [*args.moves, *record.plies]
+    states: list[GameState] = [state]
+    for number, ply in enumerate(plies, start=1):
         try:
-            state = state.play(text)
+            state = apply_ply(state, ply)
         except GameError as error:
-            print(f"Move {number} ({text!r}): {error}", file=sys.stderr)
+            print(f"Move {number} ({ply_text(ply)!r}): {error}", file=sys.stderr)
             return 2
-    png = render(state, players=args.names, last_move=not args.no_last)
+        states.append(state)
+    if args.replay:
+        path = args.replay
+        data = replay_gif(states, players=args.names, moves=[ply_text(ply) for ply in plies])
+    else:
+        path = args.out
+        data = render(state, players=args.names, last_move=not args.no_last)
     try:
-        with open(args.out, "wb") as out:
-            out.write(png)
+        with open(path, "wb") as out:
+            out.write(data)
     except OSError as error:
-        print(f"Cannot write {args.out}: {error.strerror}.", file=sys.stderr)
+        print(f"Cannot write {path}: {error.strerror}.", file=sys.stderr)
         return 2
-    moves = f"{len(args.moves)} move{'' if len(args.moves) == 1 else 's'}"
-    summary = f" {summary_text(state, names)}" if args.moves else ""
+    moves = f"{len(plies)} move{'' if len(plies) == 1 else 's'}"
+    summary = f" {summary_text(state, names)}" if plies else ""
     if state.outcome() is None and state.to_move is not None:
         summary += f" {names[state.to_move]} to move."
-    print(f"{args.out}: {len(png):,} bytes after {moves}.{summary}")
+    print(f"{path}: {len(data):,} bytes after {moves}.{summary}")
     return 0
 
 
