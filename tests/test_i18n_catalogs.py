@@ -140,16 +140,16 @@ def test_locale_for_maps_discord_locales_to_tabulas_languages(given: object, lan
 
 
 def test_unknown_languages_and_untranslated_keys_read_english() -> None:
-    text = "Who you challenge"
-    assert pgettext("ru", COMMAND_CONTEXT, text) == "Кого вызываете"
-    assert pgettext("fr", COMMAND_CONTEXT, text) == "Qui vous défiez"
+    text = "Challenge someone in this channel (or me) to a game of Querni."
+    assert pgettext("ru", COMMAND_CONTEXT, text) == "Вызвать кого-то из канала (или меня) на партию в Querni."
+    assert pgettext("fr", COMMAND_CONTEXT, text) == "Défier quelqu'un de ce salon (ou moi) à une partie de Querni."
     assert pgettext("de", COMMAND_CONTEXT, text) == text
     assert pgettext("en", COMMAND_CONTEXT, text) == text
     assert gettext("ru", "Not a key of the catalog, {who}.", who="Ana") == "Not a key of the catalog, Ana."
     assert gettext("ru", "Braces {stay} without parameters") == "Braces {stay} without parameters"
     assert npgettext("fr", "nowhere", "{n} thing", "{n} things", 3) == "3 things"
     assert lookup("ru", text) is None  # the key lives in its context only
-    assert lookup("ru", text, COMMAND_CONTEXT) == "Кого вызываете"
+    assert lookup("ru", text, COMMAND_CONTEXT) == "Вызвать кого-то из канала (или меня) на партию в Querni."
     assert lookup("en", text, COMMAND_CONTEXT) is None
 
 
