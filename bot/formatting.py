@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import i18n
-from bot.service import Turn
-from bot.storage import MatchRecord, Seat
+from bot.service import Turn, computer_level
+from bot.storage import MatchRecord
 from engines import GAMES, GameState
 
 MESSAGE_LIMIT = 2000
@@ -31,7 +31,7 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
-def describe_options(game: str, options: dict) -> str:
+def describe_options(options: dict) -> str:
     """Say which variant or options a match uses, or an empty string for the defaults."""
     if not options:
         return ""
@@ -43,7 +43,7 @@ def challenge_text(record: MatchRecord) -> str:
     spec = GAMES[record.game]
     challenger = record.players[0]
     invited = ", ".join(mention(user_id) for user_id in record.invited)
-    options = describe_options(record.game, record.options)
+    options = describe_options(record.options)
     lines = [f"**{challenger.name}** challenges {invited} to **{spec.title}**{f' ({options})' if options else ''}."]
     accepted = [seat.name for seat in record.players[1:] if seat.user_id not in record.invited]
     if accepted:
@@ -75,10 +75,12 @@ def scores_text(record: MatchRecord, state: GameState) -> str:
 
 
 def to_move_text(record: MatchRecord, state: GameState) -> str:
-    """Mention the player to move with their deadline."""
+    """Mention the player to move with their deadline; a computer seat is never mentioned, it is thinking."""
     seat = state.to_move
     if seat is None:
         return ""
+    if computer_level(record.players[seat].user_id) is not None:
+        return f"**{record.players[seat].name}** is thinking…"
     deadline = f" (deadline {relative_time(record.deadline)})" if record.deadline else ""
     return f"{mention(record.players[seat].user_id)}, your move{deadline}."
 
@@ -124,9 +126,3 @@ def board_text(record: MatchRecord, state: GameState) -> str:
     lines = [f"**{spec.title}**: {seats_text(record)}.", f"Score: {scores_text(record, state)}"]
     lines.append(result_text(record, state) if state.outcome() else to_move_text(record, state))
     return clip("\n".join(lines))
-
-
-def seat_list(players: Sequence[Seat]) -> str:
-    """Names joined for a sentence."""
-    names = [seat.name for seat in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

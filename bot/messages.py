@@ -15,7 +15,7 @@ import discord
 from bot import formatting
 from bot.escaping import escape_name
 from bot.match_store import LogEntry, MatchRecord, Seat, TurnKind
-from bot.service import Turn, computer_level
+from bot.service import Turn
 from engines import GameState
 
 # The permissions a channel needs for a game: to see it, post boards (files, embeds) and check what was posted.
@@ -69,32 +69,23 @@ def needs_permissions_text(channel_id: int, missing: Sequence[str]) -> str:
     )
 
 
-def _computer_line(text: str, record: MatchRecord, state: GameState) -> str:
-    """Replace the mention of a computer seat to move with "Tabula (level) is thinking…"."""
-    seat = state.to_move
-    if seat is None or computer_level(record.players[seat].user_id) is None:
-        return text
-    line = formatting.to_move_text(record, state)
-    return text.replace(line, f"**{record.players[seat].name}** is thinking…") if line else text
-
-
 def start_text(record: MatchRecord, state: GameState) -> str:
     """The text of a match's first board."""
     shown = safe_record(record)
-    return _computer_line(formatting.start_text(shown, state), shown, state)
+    return formatting.start_text(shown, state)
 
 
 def turn_text(record: MatchRecord, state: GameState, entry: LogEntry, extra: Sequence[str] = ()) -> str:
     """The text of the board after the move or forfeit ``entry``."""
     shown = safe_record(record)
     turn = Turn(shown, state, entry.seat, entry.kind, entry.text)
-    return _computer_line(formatting.turn_text(turn, extra), shown, state)
+    return formatting.turn_text(turn, extra)
 
 
 def board_text(record: MatchRecord, state: GameState) -> str:
     """The text of a board shown again on request."""
     shown = safe_record(record)
-    return _computer_line(formatting.board_text(shown, state), shown, state)
+    return formatting.board_text(shown, state)
 
 
 def closed_text(record: MatchRecord, how: str, by: str = "") -> str:
