@@ -11,7 +11,7 @@ Pure: engine states and names in, text out.
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(variant="mini").play("place b2")
 >>> print(position_text(state, ["Ana", "Bo"]))
-Ana (light): egg b2. Bo (dark): none. Eggs to place: Ana 9, Bo 10.
+Ana (Light): egg b2. Bo (Dark): none. Eggs to place: Ana 9, Bo 10.
 """
 
 from __future__ import annotations
@@ -23,17 +23,16 @@ import i18n
 from i18n.catalog import npgettext, pgettext
 
 LIMIT = 1024  # Discord's longest attachment description
-CONTEXT = "alt"
 
 
 def _list(language: str, items: Sequence[str]) -> str:
     """Items joined by commas, or the word for none."""
-    return ", ".join(items) if items else pgettext(language, CONTEXT, "none")
+    return ", ".join(items) if items else pgettext(language, "alt", "none")
 
 
 def _seat(language: str, name: str, seat: str) -> str:
     """A player with their side: ``Ana (light)``."""
-    return pgettext(language, CONTEXT, "{name} ({side})", name=name, side=seat)
+    return pgettext(language, "alt", "{name} ({side})", name=name, side=seat)
 
 
 # -- Pond ------------------------------------------------------------------------------------------------------------
@@ -41,14 +40,14 @@ def _seat(language: str, name: str, seat: str) -> str:
 
 def _pond_faces(language: str) -> tuple[str, str, str]:
     return (
-        pgettext(language, CONTEXT, "egg"),
-        pgettext(language, CONTEXT, "tadpole"),
-        pgettext(language, CONTEXT, "frog"),
+        pgettext(language, "alt", "egg"),
+        pgettext(language, "alt", "tadpole"),
+        pgettext(language, "alt", "frog"),
     )
 
 
 def _pond_sides(language: str) -> tuple[str, str]:
-    return pgettext(language, CONTEXT, "light"), pgettext(language, CONTEXT, "dark")
+    return pgettext(language, "alt", "Light"), pgettext(language, "alt", "Dark")
 
 
 def pond_position(state: Any, names: Sequence[str], language: str) -> str:
@@ -67,7 +66,7 @@ def pond_position(state: Any, names: Sequence[str], language: str) -> str:
         parts.append(f"{_seat(language, names[seat], sides[seat])}: {_list(language, pieces)}.")
     spawn = pgettext(
         language,
-        CONTEXT,
+        "alt",
         "Eggs to place: {first} {a}, {second} {b}.",
         first=names[0],
         a=state.spawn[0],
@@ -84,7 +83,7 @@ def querni_position(state: Any, names: Sequence[str], language: str) -> str:
     """Each side's numbered pieces in order with their squares (``1 c3, 2 d4``), and the draw counter."""
     from engines.querni import COLOUR, NUMBER
 
-    sides = (pgettext(language, CONTEXT, "blue"), pgettext(language, CONTEXT, "red"))
+    sides = (pgettext(language, "alt", "Blue"), pgettext(language, "alt", "Red"))
     parts = []
     for seat in (0, 1):
         pieces = sorted(
@@ -97,7 +96,7 @@ def querni_position(state: Any, names: Sequence[str], language: str) -> str:
     parts.append(
         npgettext(
             language,
-            CONTEXT,
+            "alt",
             "{n} ply without a removal.",
             "{n} plies without a removal.",
             state.counter,
@@ -111,7 +110,7 @@ def querni_position(state: Any, names: Sequence[str], language: str) -> str:
 
 def summer_position(state: Any, names: Sequence[str], language: str) -> str:
     """Each side's pieces by cell with their weights (``a1 3, b1 5``), and the plus and minus cells."""
-    sides = (pgettext(language, CONTEXT, "white"), pgettext(language, CONTEXT, "black"))
+    sides = (pgettext(language, "alt", "White"), pgettext(language, "alt", "Black"))
     parts = []
     for seat, sign in ((0, 1), (1, -1)):
         pieces = [
@@ -128,7 +127,7 @@ def summer_position(state: Any, names: Sequence[str], language: str) -> str:
     parts.append(
         pgettext(
             language,
-            CONTEXT,
+            "alt",
             "Terrain by rank, file a first (+ plus, - minus, . plain): {rows}.",
             rows="; ".join(rows) or _list(language, []),
         )
@@ -141,17 +140,21 @@ def summer_position(state: Any, names: Sequence[str], language: str) -> str:
 
 def _azul_colours(language: str) -> tuple[str, ...]:
     return (
-        pgettext(language, CONTEXT, "blue"),
-        pgettext(language, CONTEXT, "yellow"),
-        pgettext(language, CONTEXT, "red"),
-        pgettext(language, CONTEXT, "black"),
-        pgettext(language, CONTEXT, "white"),
+        pgettext(language, "alt", "blue"),
+        pgettext(language, "alt", "yellow"),
+        pgettext(language, "alt", "red"),
+        pgettext(language, "alt", "black"),
+        pgettext(language, "alt", "white"),
     )
 
 
 def _tiles(language: str, counts: Sequence[int], colours: Sequence[str]) -> list[str]:
     """Tile counts by colour: ``2 blue``."""
-    return [f"{count} {colours[colour]}" for colour, count in enumerate(counts) if count]
+    return [
+        pgettext(language, "alt", "{count} {colour}", count=count, colour=colours[colour])
+        for colour, count in enumerate(counts)
+        if count
+    ]
 
 
 def _azul_board(language: str, board: Any, name: str, colours: Sequence[str], brief: bool) -> str:
@@ -163,18 +166,18 @@ def _azul_board(language: str, board: Any, name: str, colours: Sequence[str], br
             lines.append(f"{row + 1} {count}/{row + 1} {colours[colour]}")
     if brief:  # how many tiles each wall row holds
         wall = [str(sum(1 for v in board.wall[row * 5 : row * 5 + 5] if v >= 0)) for row in range(5)]
-        wall_text = pgettext(language, CONTEXT, "wall tiles by row {rows}", rows=" ".join(wall))
+        wall_text = pgettext(language, "alt", "wall tiles by row {rows}", rows=" ".join(wall))
     else:
         rows = []
         for row in range(5):
             placed = [colours[v] for v in board.wall[row * 5 : row * 5 + 5] if v >= 0]
             if placed:
                 rows.append(f"{row + 1} {' '.join(placed)}")
-        wall_text = pgettext(language, CONTEXT, "wall {rows}", rows="; ".join(rows) or _list(language, []))
-    floor = [pgettext(language, CONTEXT, "marker") if v == MARKER else colours[v] for v in board.floor]
+        wall_text = pgettext(language, "alt", "wall {rows}", rows="; ".join(rows) or _list(language, []))
+    floor = [pgettext(language, "alt", "marker") if v == MARKER else colours[v] for v in board.floor]
     return pgettext(
         language,
-        CONTEXT,
+        "alt",
         "{name}: lines {lines}; {wall}; floor {floor}.",
         name=name,
         lines=_list(language, lines),
@@ -197,9 +200,9 @@ def azul_position(state: Any, names: Sequence[str], language: str, *, brief: boo
     ]
     centre = _tiles(language, state.centre, colours)
     if state.marker < 0:
-        centre.append(pgettext(language, CONTEXT, "marker"))
-    parts.append(pgettext(language, CONTEXT, "Factories: {factories}.", factories=_list(language, factories)))
-    parts.append(pgettext(language, CONTEXT, "Centre: {tiles}.", tiles=_list(language, centre)))
+        centre.append(pgettext(language, "alt", "marker"))
+    parts.append(pgettext(language, "alt", "Factories: {factories}.", factories=_list(language, factories)))
+    parts.append(pgettext(language, "alt", "Centre: {tiles}.", tiles=_list(language, centre)))
     return " ".join(parts)
 
 
@@ -216,6 +219,19 @@ def position_text(state: Any, names: Sequence[str] | None = None, language: str 
     return POSITIONS[state.game](state, _names(state, names), language)
 
 
+def position_forms(state: Any, names: Sequence[str], language: str) -> list[str]:
+    """The position's texts, fullest first: Azul's may count the wall's tiles and number the players.
+
+    The scores line names the players in seat order, so ``Player 2`` still says who.
+    """
+    forms = [POSITIONS[state.game](state, names, language)]
+    if state.game == "azul":
+        numbered = [pgettext(language, "alt", "Player {n}", n=seat + 1) for seat in range(len(names))]
+        forms.append(azul_position(state, names, language, brief=True))
+        forms.append(azul_position(state, numbered, language, brief=True))
+    return forms
+
+
 def _names(state: Any, names: Sequence[str] | None) -> list[str]:
     seats = i18n.seat_labels(state)
     given = list(names or ())[: state.players]
@@ -225,7 +241,7 @@ def _names(state: Any, names: Sequence[str] | None) -> list[str]:
 def scores_text(state: Any, names: Sequence[str], language: str) -> str:
     """``Scores: Ana 3, Bo 2.``"""
     listed = ", ".join(f"{name} {score}" for name, score in zip(names, state.scores(), strict=False))
-    return pgettext(language, CONTEXT, "Scores: {scores}.", scores=listed)
+    return pgettext(language, "alt", "Scores: {scores}.", scores=listed)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -235,8 +251,8 @@ def _clip(text: str, limit: int) -> str:
 def alt_text(state: Any, names: Sequence[str] | None = None, language: str = "en", *, limit: int = LIMIT) -> str:
     """Return the board's description: status, scores, the last ply and the position, at most ``limit`` long.
 
-    The position is never cut while it fits: the Azul wall is counted by row instead of named when the
-    full text would be too long, and the last ply's sentence (an Azul round's scoring can be long) is cut
+    The position is never cut while it fits: the most complete of :func:`position_forms` that fits is
+    used, and the last ply's sentence (an Azul round's scoring can be long) is cut
     to the room left, with an ellipsis.
     """
     seats = _names(state, names)
@@ -245,9 +261,8 @@ def alt_text(state: Any, names: Sequence[str] | None = None, language: str = "en
         for part in (i18n.status_text(state, seats, language), scores_text(state, seats, language))
         if part.strip()
     )
-    position = POSITIONS[state.game](state, seats, language)
-    if len(lead) + len(position) + 2 > limit and state.game == "azul":
-        position = azul_position(state, seats, language, brief=True)
+    forms = position_forms(state, seats, language)
+    position = next((form for form in forms if len(lead) + len(form) + 1 <= limit), forms[-1])
     room = limit - len(lead) - len(position) - 2
     if state.ply > 0 and state.last_event is not None and room > 0:
         summary = _sentence(i18n.summary_text(state, seats, language))
