@@ -150,8 +150,8 @@ class TabulaBot(discord.Client):
         async def page(interaction: discord.Interaction[Any], game: str, number: int) -> None:
             await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True))
 
-        async def step(interaction: discord.Interaction[Any], match_id: int, ply: int) -> None:
-            await guarded(interaction, replays.step(interaction, match_id, ply))
+        async def step(interaction: discord.Interaction[Any], match_id: int, ply: int, how: str) -> None:
+            await guarded(interaction, replays.step(interaction, match_id, ply, how))
 
         self.add_dynamic_items(challenge_buttons(answer), ladder_buttons(page), replay_buttons(step))
 

@@ -37,6 +37,7 @@ T = TypeVar("T")
 
 BOARD_FILE = "board.png"
 CACHE_SIZE = 32  # matches whose positions stay rebuilt
+BOARD_CACHE_SIZE = 128  # boards drawn (about 30 KB each): the ones just shown and the next ones
 ANSWER_SECONDS = 2.0  # past this, a press is deferred and its message edited when the board is drawn
 NO_MENTIONS = discord.AllowedMentions.none()
 STEPS = ("first", "prev", "next", "last")
@@ -44,8 +45,8 @@ LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 REPLAY_TEMPLATE = r"tabula:replay:(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,6}):(?P<step>first|prev|next|last)"
 MAX_PLY = 999_999
 
-# (interaction, match ID, ply) -> the work of showing that ply in place of the pressed message's board
-StepHandler = Callable[[discord.Interaction[Any], int, int], Awaitable[None]]
+# (interaction, match ID, ply, step) -> the work of showing that ply in place of the pressed message's board
+StepHandler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
 
 
 class Workers(Protocol):
@@ -155,6 +156,7 @@ def replay_buttons(handler: StepHandler) -> type[discord.ui.DynamicItem[Any]]:
             super().__init__(step_button(match_id, ply, step))
             self.match_id = match_id
             self.ply = ply
+            self.step = step
 
         @classmethod
         async def from_custom_id(
@@ -163,7 +165,7 @@ def replay_buttons(handler: StepHandler) -> type[discord.ui.DynamicItem[Any]]:
             return cls(int(match["match"]), int(match["ply"]), match["step"])
 
         async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.match_id, self.ply)
+            await handler(interaction, self.match_id, self.ply, self.step)
 
     return ReplayStepButton
 
@@ -202,6 +204,8 @@ class Replays:
         self.cache_size = cache_size
         self._cache: OrderedDict[int, Rebuilt] = OrderedDict()
         self._building: dict[int, asyncio.Future[Rebuilt]] = {}
+        self._boards: OrderedDict[tuple[int, int], asyncio.Future[bytes]] = OrderedDict()
+        self._prefetching: set[asyncio.Future[bytes]] = set()
 
     def _remember(self, rebuilt: Rebuilt) -> Rebuilt:
         self._cache[rebuilt.record.id] = rebuilt
@@ -253,6 +257,8 @@ class Replays:
         game = game_record(record, plies_of(await self.matches.log(match_id)))
         gif, text, states = await self.workers.run(build_replay, game)
         rebuilt = self._remember(Rebuilt(record, game, states))
+        for ahead in (rebuilt.plies - 1, 0):  # what ◀ and ⏮ will show first
+            self._draw_ahead(rebuilt, ahead)
         language = match_language(record)
         final = states[-1]
         names = rebuilt.names
@@ -278,9 +284,13 @@ class Replays:
 
     # -- a button -----------------------------------------------------------------------------------------------
 
-    async def step(self, interaction: discord.Interaction[Any], match_id: int, ply: int) -> None:
-        """Show ply ``ply`` of the match in place of the pressed message's picture."""
-        work = asyncio.ensure_future(self._frame(match_id, interaction.guild_id, ply))
+    async def step(self, interaction: discord.Interaction[Any], match_id: int, ply: int, step: str = "") -> None:
+        """Show ply ``ply`` of the match in place of the pressed message's picture.
+
+        The board one further in the direction of ``step`` is drawn in the background, so the next
+        press of the same button finds it ready.
+        """
+        work = asyncio.ensure_future(self._frame(match_id, interaction.guild_id, ply, step))
         done, _ = await asyncio.wait({work}, timeout=ANSWER_SECONDS)
         if work in done:
             content, files, view = work.result()
@@ -292,18 +302,54 @@ class Replays:
         content, files, view = await work
         await interaction.edit_original_response(content=content, attachments=files, view=view)
 
+    def _board(self, rebuilt: Rebuilt, ply: int) -> asyncio.Future[bytes]:
+        """The board at ``ply``, drawn once in a worker and kept (a failed drawing is not kept)."""
+        key = (rebuilt.record.id, ply)
+        found = self._boards.get(key)
+        if found is not None and not (found.done() and (found.cancelled() or found.exception() is not None)):
+            self._boards.move_to_end(key)
+            return found
+        future = asyncio.ensure_future(self.workers.run(draw_board, rebuilt.states[ply], rebuilt.names))
+        self._boards[key] = future
+        while len(self._boards) > BOARD_CACHE_SIZE:
+            self._boards.popitem(last=False)
+        return future
+
+    def _prefetch(self, rebuilt: Rebuilt, ply: int, step: str) -> None:
+        """Draw the board the next press of ``step`` would show, in the background."""
+        ahead = {"first": 1, "prev": ply - 1, "next": ply + 1, "last": ply - 1}.get(step)
+        if ahead is not None:
+            self._draw_ahead(rebuilt, ahead)
+
+    def _draw_ahead(self, rebuilt: Rebuilt, ahead: int) -> None:
+        """Draw the board at ``ahead`` in the background, unless it is drawn or being drawn."""
+        if not 0 <= ahead <= rebuilt.plies or (rebuilt.record.id, ahead) in self._boards:
+            return
+        task = self._board(rebuilt, ahead)
+        self._prefetching.add(task)
+        task.add_done_callback(self._prefetched)
+
+    def _prefetched(self, task: asyncio.Future[bytes]) -> None:
+        self._prefetching.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("drawing a replay board ahead failed", exc_info=task.exception())
+
     async def _frame(
-        self, match_id: int, guild_id: int | None, ply: int
+        self, match_id: int, guild_id: int | None, ply: int, step: str = ""
     ) -> tuple[str, list[discord.File], discord.ui.View]:
         rebuilt = await self.rebuilt(match_id, guild_id)
         ply = min(max(0, ply), rebuilt.plies)
         state = rebuilt.states[ply]
-        png = await self.workers.run(draw_board, state, rebuilt.names)
+        board = self._board(rebuilt, ply)
+        self._prefetch(rebuilt, ply, step)
+        png = await asyncio.shield(board)
         language = match_language(rebuilt.record)
         move = ply_text(rebuilt.game.plies[ply - 1]) if ply > 0 else ""
         content = position_line(language, match_id, ply, rebuilt.plies, move)
-        board = discord.File(io.BytesIO(png), filename=BOARD_FILE, description=alt_text(state, rebuilt.names, language))
-        return content, [board, record_file(match_id, rebuilt.text)], step_view(match_id, ply, rebuilt.plies)
+        picture = discord.File(
+            io.BytesIO(png), filename=BOARD_FILE, description=alt_text(state, rebuilt.names, language)
+        )
+        return content, [picture, record_file(match_id, rebuilt.text)], step_view(match_id, ply, rebuilt.plies)
 
 
 def position_line(language: str, match_id: int, ply: int, plies: int, move: str) -> str:
