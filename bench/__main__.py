@@ -4,7 +4,8 @@ Per game: random-play plies per second and render time (median, p95) with PNG
 size; animated replays' build time and size (and the longest games'); the
 leaderboard page time; the full turn path under load (latency,
 moves per second, event-loop stalls, memory per match, database bytes per
-finished match); and, where present, the AI tournament.  Results are also
+finished match); the replay step buttons' answer time while 100 matches are played;
+and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
 ``--quick`` runs a reduced version in under a minute.
 """
@@ -94,6 +95,15 @@ def load(quick: bool) -> list[dict[str, Any]]:
     return rows
 
 
+def replay_buttons(quick: bool) -> list[dict[str, Any]]:
+    from bench import replay_buttons as buttons
+
+    row = buttons.run(seconds=3.0 if quick else 10.0)
+    section("replay step buttons: answer time while 100 matches are played (goal: p99 < 100 ms)")
+    print(buttons.line(row))
+    return [row]
+
+
 def tournament(quick: bool) -> list[dict[str, Any]]:
     try:
         module = importlib.import_module("bench.tournament")
@@ -112,6 +122,7 @@ SUITES = {
     "replay": replays,
     "leaderboard": leaderboard,
     "load": load,
+    "buttons": replay_buttons,
     "tournament": tournament,
 }
 

@@ -49,6 +49,7 @@ from bot import messages
 from bot.formatting import MESSAGE_LIMIT
 from bot.match_store import Announcement, LogEntry, Matches, MatchRecord, MatchStatus, NoticeKind, TurnKind
 from bot.ratings import Change
+from bot.replays import board_alt
 from bot.service import Turn
 from engines import GameState
 
@@ -117,6 +118,7 @@ class Composed:
     mentions: tuple[int, ...]
     png: bytes | None
     edit_message_id: int | None = None  # for a closed challenge: the message to edit
+    alt: str | None = None  # the board's description for screen readers
 
     def allowed(self) -> discord.AllowedMentions:
         return discord.AllowedMentions(
@@ -125,7 +127,9 @@ class Composed:
 
     def file(self) -> Any:
         return (
-            discord.File(io.BytesIO(self.png), filename=BOARD_FILE) if self.png is not None else discord.utils.MISSING
+            discord.File(io.BytesIO(self.png), filename=BOARD_FILE, description=self.alt)
+            if self.png is not None
+            else discord.utils.MISSING
         )
 
 
@@ -561,7 +565,7 @@ class Announcer:
                 png = await self.renderer.png(state, [seat.name for seat in record.players])
             except Exception:
                 log.exception("rendering %s match %s failed", record.game, record.id)
-        return Composed(content, mentions, png)
+        return Composed(content, mentions, png, alt=board_alt(record, state) if png is not None else None)
 
     async def _extras(self, record: MatchRecord, state: GameState) -> list[str]:
         changes = await self.ratings.changes(record)

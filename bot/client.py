@@ -26,6 +26,7 @@ from bot.errors import guarded, report
 from bot.games import build_groups
 from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
 from bot.rendering import BoardRenderer
+from bot.replays import Replays, replay_buttons
 from bot.service import Ladders, MatchService
 from bot.settings import Settings
 from bot.storage import MatchStore
@@ -105,7 +106,9 @@ class TabulaBot(discord.Client):
         ui = cast(MatchUI, self._late_ui)
         for group in build_groups(ui):
             self.tree.add_command(group)
-        add_ladder_commands(self.tree, cast(MatchService, self._late_service), cast(Ladders, self._late_ladders), ui)
+        self._late_replays: Late[Replays] = Late()
+        service, replays = cast(MatchService, self._late_service), cast(Replays, self._late_replays)
+        add_ladder_commands(self.tree, service, cast(Ladders, self._late_ladders), ui, replays)
 
     @property
     def store(self) -> MatchStore:
@@ -138,6 +141,8 @@ class TabulaBot(discord.Client):
         self._late_ui.target = ui
         self._late_service.target = self.service
         self._late_ladders.target = ladders
+        replays = Replays(self._store.matches, self.renderer.workers)
+        self._late_replays.target = replays
 
         async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
             await guarded(interaction, ui.answer(interaction, match_id, accept))
@@ -145,7 +150,10 @@ class TabulaBot(discord.Client):
         async def page(interaction: discord.Interaction[Any], game: str, number: int) -> None:
             await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True))
 
-        self.add_dynamic_items(challenge_buttons(answer), ladder_buttons(page))
+        async def step(interaction: discord.Interaction[Any], match_id: int, ply: int, how: str) -> None:
+            await guarded(interaction, replays.step(interaction, match_id, ply, how))
+
+        self.add_dynamic_items(challenge_buttons(answer), ladder_buttons(page), replay_buttons(step))
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Open the database first, so a file the bot cannot use stops it before it logs in."""

@@ -9,10 +9,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import formatting, messages, ratings
+from bot import formatting, ratings
 from bot.escaping import escape_name
-from bot.match_store import MatchRecord, MatchStatus
+from bot.match_store import MatchRecord
 from bot.rating_store import RatingRow
+from bot.replays import Replays
 from bot.service import Ladders, MatchService, Refusal
 from bot.ui import MatchUI, within
 from engines import GAMES
@@ -157,7 +158,7 @@ def outcome_line(record: MatchRecord, user_id: int | None = None) -> str:
 
 
 def add_ladder_commands(
-    tree: app_commands.CommandTree[Any], service: MatchService, ladders: Ladders, ui: MatchUI
+    tree: app_commands.CommandTree[Any], service: MatchService, ladders: Ladders, ui: MatchUI, replays: Replays
 ) -> None:
     """Add ``/leaderboard``, ``/stats`` and ``/history`` to the bot's tree."""
 
@@ -209,13 +210,7 @@ def add_ladder_commands(
     ) -> None:
         guild_id = interaction.guild_id or 0
         if match is not None:
-            record = await service.store.get(match)  # any number outside the IDs SQLite can hold is simply no match
-            if record is None or record.guild_id != guild_id or record.status != MatchStatus.FINISHED:
-                raise Refusal(f"There is no finished game #{match} on this server.")
-            state = service.state_of(record)
-            await interaction.response.defer(thinking=True)
-            text = f"Game `#{record.id}`: " + messages.board_text(record, state)
-            await ui.send_board(interaction, record, state, formatting.clip(text))
+            await replays.post(interaction, match)  # the animated replay, the record file and the step buttons
             return
         if player is not None:
             records = await service.store.finished_matches(guild_id, user_id=player.id, limit=10)

@@ -152,6 +152,11 @@ class Call:
         return self.files.get("board.png")
 
     @property
+    def descriptions(self) -> dict[str, str | None]:
+        """Each attached file's description (its alt text), by file name; ``None`` when it has none."""
+        return {a.get("filename", ""): a.get("description") for a in self.data.get("attachments") or []}
+
+    @property
     def custom_ids(self) -> list[str]:
         found = []
         for row in self.data.get("components") or []:

@@ -20,6 +20,7 @@ from bot.announcer import Announcer, Reply, Result, closed_how
 from bot.database import ChannelBusy
 from bot.escaping import escape_name
 from bot.match_store import MatchRecord, Seat
+from bot.replays import board_alt
 from bot.service import Answer, ChallengeClosed, MatchService, Refusal, Turn
 from engines import GAMES, GameState
 
@@ -78,7 +79,7 @@ class MatchUI:
         except Exception:
             log.exception("rendering %s match %s failed", record.game, record.id)
             return None
-        return discord.File(io.BytesIO(png), filename=BOARD_FILE)
+        return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=board_alt(record, state))
 
     async def send_board(
         self, interaction: discord.Interaction, record: MatchRecord, state: GameState, content: str

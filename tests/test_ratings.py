@@ -238,7 +238,7 @@ async def test_the_result_shows_rating_changes_and_stats_and_history_follow(worl
     assert len(lines) == 1 and f"{light.name} beat {dark.name}" in lines[0]
     match_id = int(lines[0].split("`#")[1].split("`")[0])
     board = only(await world.command(CY, 702, "history", "", match=match_id), "followup")
-    assert board.files["board.png"].startswith(b"\x89PNG")
+    assert board.files[f"replay-{match_id}.gif"].startswith(b"GIF89a")
     refusal = only(await world.command(CY, 702, "history", "", match=match_id + 50), "reply")
     assert refusal.ephemeral and "no finished game" in refusal.content
     mine = only(await world.command(CY, 702, "history", "", player=ANA), "reply")
