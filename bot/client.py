@@ -14,7 +14,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeVar, cast
 
 import discord
@@ -29,6 +29,7 @@ from bot.rendering import BoardRenderer
 from bot.service import Ladders, MatchService
 from bot.settings import Settings
 from bot.storage import MatchStore
+from bot.translator import CatalogTranslator, translated_payload
 from bot.ui import MatchUI
 from bot.views import challenge_buttons
 
@@ -117,6 +118,7 @@ class TabulaBot(discord.Client):
         """Open the database and wire the parts (called by ``setup_hook``, or by tests)."""
         if self._late_ui.target is not None:
             return
+        await self.install_translator()
         if self._store is None:
             self._store = await MatchStore.open(self.settings.database)
         options: dict[str, Any] = {
@@ -182,8 +184,14 @@ class TabulaBot(discord.Client):
     # -- commands -------------------------------------------------------------------
 
     def command_payload(self) -> list[dict[str, Any]]:
-        """The exact application-command payload this bot syncs to Discord."""
-        return [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        """The exact application-command payload this bot syncs to Discord, with its localisations."""
+        translator = self.tree.translator or CatalogTranslator()
+        return _run_now(translated_payload(self.tree, translator))
+
+    async def install_translator(self) -> None:
+        """Give the tree the catalog translator, so syncing sends every description in every language."""
+        if self.tree.translator is None:
+            await self.tree.set_translator(CatalogTranslator())
 
     def command_hash(self) -> str:
         """A stable hash of :meth:`command_payload`, to sync only when commands changed."""
@@ -225,6 +233,19 @@ class TabulaBot(discord.Client):
             except Exception:
                 log.exception("the sweeper failed; trying again later")
             await asyncio.sleep(SWEEP_SECONDS)
+
+
+def _run_now(work: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never waits (the translator answers at once) from synchronous code.
+
+    Works with or without a running event loop: the coroutine is stepped by hand, not scheduled.
+    """
+    try:
+        work.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    work.close()
+    raise RuntimeError("the command payload had to wait for something")
 
 
 class Late(Generic[T]):
