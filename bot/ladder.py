@@ -211,7 +211,7 @@ def add_ladder_commands(
         if match is not None:
             record = await service.store.get(match)  # any number outside the IDs SQLite can hold is simply no match
             if record is None or record.guild_id != guild_id or record.status != MatchStatus.FINISHED:
-                raise Refusal(f"There is no finished game #{match} on this server.")
+                raise Refusal("There is no finished game #{number} on this server.", number=match)
             state = service.state_of(record)
             await interaction.response.defer(thinking=True)
             text = f"Game `#{record.id}`: " + messages.board_text(record, state)

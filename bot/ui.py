@@ -48,7 +48,7 @@ def check_move_text(text: str) -> str:
 def within(value: int, low: int, high: int, what: str) -> int:
     """Re-check an integer option the command schema bounds (a client may ignore the bounds)."""
     if not low <= value <= high:
-        raise Refusal(f"{what} must be a whole number from {low} to {high}.")
+        raise Refusal("{what} must be a whole number from {low} to {high}.", what=what, low=low, high=high)
     return value
 
 
@@ -120,7 +120,9 @@ class MatchUI:
             if opponent.id == interaction.user.id:
                 raise Refusal("You can't challenge yourself; pick someone else in this server.")
             if opponent.bot:
-                raise Refusal(f"{escape_name(opponent.display_name)} is a bot and can't accept challenges.")
+                raise Refusal(
+                    "{player} is a bot and can't accept challenges.", player=escape_name(opponent.display_name)
+                )
         try:
             answer = await self.service.challenge(
                 guild_id=interaction.guild_id or 0,
