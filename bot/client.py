@@ -130,12 +130,19 @@ class TabulaBot(discord.Client):
         ladders = Ladders(self._store.ratings)
         self.service = MatchService(self._store.matches, **options)
         self.announcer = Announcer(
-            self._store.matches, self.service, self.renderer, ladders, self, clock=clock, sleep=self._sleep
+            self._store.matches,
+            self.service,
+            self.renderer,
+            ladders,
+            self,
+            clock=clock,
+            sleep=self._sleep,
+            languages=self._store.settings,
         )
         self.computer = ComputerPlayers(
             self.service, self.announcer, processes=self.settings.ai_processes, iterations=self._computer_iterations
         )
-        ui = MatchUI(self.service, self.announcer, self.renderer, self.computer)
+        ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, self._store.settings)
         self.ui = ui
         self._late_ui.target = ui
         self._late_service.target = self.service

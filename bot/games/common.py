@@ -189,7 +189,7 @@ def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI, *, ru
 
     @group.command(name="rules", description=f"How to play {title}, briefly (only you see it).")
     async def rules(interaction: discord.Interaction) -> None:
-        await ui.rules(interaction, rules_text)
+        await ui.rules(interaction, game, rules_text)
 
     @group.command(name="cancel", description="Cancel this channel's game (Manage Server) or withdraw your challenge.")
     async def cancel(interaction: discord.Interaction) -> None:
