@@ -26,8 +26,10 @@ from bot.errors import guarded, report
 from bot.games import build_groups
 from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
 from bot.rendering import BoardRenderer
+from bot.server_commands import add_server_commands
 from bot.service import Ladders, MatchService
 from bot.settings import Settings
+from bot.settings_store import GuildSettingsStore
 from bot.storage import MatchStore
 from bot.translator import CatalogTranslator, translated_payload
 from bot.ui import MatchUI
@@ -107,6 +109,13 @@ class TabulaBot(discord.Client):
         for group in build_groups(ui):
             self.tree.add_command(group)
         add_ladder_commands(self.tree, cast(MatchService, self._late_service), cast(Ladders, self._late_ladders), ui)
+        self._late_settings: Late[GuildSettingsStore] = Late()
+        add_server_commands(
+            self.tree,
+            cast(GuildSettingsStore, self._late_settings),
+            turn_hours=settings.turn_hours,
+            challenge_minutes=settings.challenge_minutes,
+        )
 
     @property
     def store(self) -> MatchStore:
@@ -147,6 +156,7 @@ class TabulaBot(discord.Client):
         self._late_ui.target = ui
         self._late_service.target = self.service
         self._late_ladders.target = ladders
+        self._late_settings.target = self._store.settings
 
         async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
             await guarded(interaction, ui.answer(interaction, match_id, accept))
