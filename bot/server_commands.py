@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import discord
+from babel import Locale
 from discord import app_commands
 
 from bot.service import Refusal
@@ -21,8 +22,15 @@ from bot.settings_store import AUTO, GuildSettings
 from bot.ui import user_language
 from i18n.catalog import SUPPORTED, gettext, ngettext
 
-#: Each language by its own name, as its speakers look for it.
-LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "fr": "Français"}
+
+def language_name(code: str) -> str:
+    """Name a language in itself, as its speakers look for it (CLDR's name): ``Русский``, ``Français``."""
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+#: Each language Tabula speaks, by its own name.
+LANGUAGE_NAMES = {code: language_name(code) for code in SUPPORTED}
 
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="Auto: the server's Discord language", value=AUTO),
