@@ -193,7 +193,9 @@ class MatchUI:
         allowed = discord.AllowedMentions(users=[discord.Object(o.id) for o in opponents], roles=False, everyone=False)
         try:
             callback = await interaction.response.send_message(
-                messages.challenge_text(record, language), view=challenge_view(record), allowed_mentions=allowed
+                messages.challenge_text(record, language),
+                view=challenge_view(record, language),
+                allowed_mentions=allowed,
             )
             message_id = getattr(callback, "message_id", None)
         except discord.HTTPException as error:
@@ -253,7 +255,7 @@ class MatchUI:
         if answer.state is None:
             await interaction.response.edit_message(
                 content=messages.challenge_text(answer.record, language),
-                view=challenge_view(answer.record),
+                view=challenge_view(answer.record, language),
                 allowed_mentions=NO_MENTIONS,
             )
             return

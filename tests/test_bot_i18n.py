@@ -63,6 +63,8 @@ async def test_a_russian_server_sees_russian_and_its_french_player_reads_french(
     reply, calls = await start(world, "pond", channel, ANA_FR, BO_RU)
     # The challenge is public: Russian, though the challenger's client is French.
     assert "**Ana** вызывает" in reply.content and "Вызов истекает" in reply.content, reply.content
+    buttons = [item["label"] for row in reply.data["components"] for item in row["components"]]
+    assert buttons == ["Принять", "Отклонить"]
     assert only(calls, "edit").content.endswith("принят: партия началась!")
     first = only(calls, "message")
     assert "Партия в **Pond** начинается" in first.content and "светлые" in first.content, first.content
