@@ -15,6 +15,8 @@ import pytest
 
 from bot.games.pond import RULES as POND_RULES
 from bot.games.querni import RULES as QUERNI_RULES
+from bot.settings_store import GuildSettings
+from bot.translator import CatalogTranslator
 from i18n.phrases import rules_text
 from tests.bot_world import ANA, BO, MOD, Clock, World, only
 from tests.harness import GUILD_ID, Call, Person, Recorder, install, option
@@ -177,3 +179,31 @@ async def test_background_posts_use_the_servers_language(world: World) -> None:
     assert await world.bot.sweep() == 1  # no interaction here: the language comes from the stored setting
     edits = [c for c in world.recorder.calls if c.kind == "edit-message"]
     assert edits and edits[-1].content.endswith("истёк: никто не ответил вовремя."), edits
+
+
+@pytest.mark.parametrize(
+    ("chosen", "guild_locale", "expected"),
+    [
+        (None, None, "en"),
+        (None, "ru", "ru"),
+        (None, "fr", "fr"),
+        (None, "en-GB", "en"),
+        (None, "de", "en"),  # a language Tabula does not speak: English
+        ("fr", "ru", "fr"),  # the server's choice wins over its Discord language
+        ("en", "ru", "en"),
+    ],
+)
+def test_the_public_language_is_the_choice_else_the_servers_discord_language_else_english(
+    chosen: str | None, guild_locale: str | None, expected: str
+) -> None:
+    assert GuildSettings(GUILD_ID, chosen, guild_locale).effective_language == expected
+
+
+async def test_the_bot_syncs_with_the_catalog_translator(world: World) -> None:
+    assert isinstance(world.bot.tree.translator, CatalogTranslator)
+    payload = world.bot.command_payload()
+    tabula = next(command for command in payload if command["name"] == "tabula")
+    assert tabula["description_localizations"]["ru"] == "Настройки Tabula для этого сервера."
+    language = next(o for o in tabula["options"] if o["name"] == "language")["options"][0]
+    assert [c["name"] for c in language["choices"]][1:] == ["English", "Русский", "Français"]
+    assert language["choices"][0]["name_localizations"]["fr"] == "Auto : la langue Discord du serveur"
