@@ -34,11 +34,44 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
-def describe_options(options: dict) -> str:
-    """Say which variant or options a match uses, or an empty string for the defaults."""
+def option_words(language: str) -> dict[str, str]:
+    """The words of the games' start options and of their fixed values, in ``language``."""
+    return {
+        "variant": pgettext(language, "start option", "variant"),
+        "standard": pgettext(language, "start option", "standard"),
+        "mini": pgettext(language, "start option", "mini"),
+        "large": pgettext(language, "start option", "large"),
+        "wall": pgettext(language, "start option", "wall"),
+        "colour": pgettext(language, "start option", "colour"),
+        "grey": pgettext(language, "start option", "grey"),
+        "isolation": pgettext(language, "start option", "isolation"),
+        "any_stranded": pgettext(language, "start option", "any stranded"),
+        "no_triple_left": pgettext(language, "start option", "no triple left"),
+        "draw_plies": pgettext(language, "start option", "draw plies"),
+        "size": pgettext(language, "start option", "size"),
+        "board": pgettext(language, "start option", "board"),
+        "square": pgettext(language, "start option", "square"),
+        "hex": pgettext(language, "start option", "hex"),
+        "mode": pgettext(language, "start option", "mode"),
+        "classic": pgettext(language, "start option", "classic"),
+        "field": pgettext(language, "start option", "field"),
+    }
+
+
+def describe_options(options: dict, language: str = DEFAULT) -> str:
+    """Say which variant or options a match uses, or an empty string for the defaults.
+
+    English shows the option names and values as the commands spell them (``board hex, size 4``).
+    """
     if not options:
         return ""
-    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(options.items()))
+    if language == DEFAULT:
+        return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(options.items()))
+    words = option_words(language)
+    return ", ".join(
+        f"{words.get(key, key.replace('_', ' '))} {words.get(str(value), value)}"
+        for key, value in sorted(options.items())
+    )
 
 
 def and_list(items: Sequence[str], language: str = DEFAULT) -> str:
@@ -71,7 +104,7 @@ def challenge_text(record: MatchRecord, language: str = DEFAULT) -> str:
     spec = GAMES[record.game]
     challenger = record.players[0]
     invited = ", ".join(mention(user_id) for user_id in record.invited)
-    options = describe_options(record.options)
+    options = describe_options(record.options, language)
     if options:
         first = gettext(
             language,

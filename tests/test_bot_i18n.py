@@ -207,3 +207,9 @@ async def test_the_bot_syncs_with_the_catalog_translator(world: World) -> None:
     language = next(o for o in tabula["options"] if o["name"] == "language")["options"][0]
     assert [c["name"] for c in language["choices"]][1:] == ["English", "Русский", "Français"]
     assert language["choices"][0]["name_localizations"]["fr"] == "Auto : la langue Discord du serveur"
+
+
+async def test_a_challenge_names_its_options_in_the_servers_language(world: World) -> None:
+    russian_server(world)
+    reply = only(await world.command(ANA_FR, 706, "pond", "start", opponent=BO_RU, variant="mini"), "reply")
+    assert "**Pond** (вариант мини)." in reply.content, reply.content
