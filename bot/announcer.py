@@ -52,6 +52,7 @@ from bot.ratings import Change
 from bot.replays import board_alt
 from bot.service import Turn
 from engines import GameState
+from i18n.catalog import DEFAULT, gettext
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,20 @@ class Boards(Protocol):
 
 
 class Renderer(Protocol):
-    async def png(self, state: GameState, names: Sequence[str]) -> bytes: ...
+    async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
+
+
+class Languages(Protocol):
+    """Which language a server's public messages are in (the per-server setting)."""
+
+    async def language(self, guild_id: int | None) -> str: ...
+
+
+class English:
+    """Every server in English (for tools and tests that have no settings)."""
+
+    async def language(self, guild_id: int | None) -> str:
+        return DEFAULT
 
 
 class RatingChanges(Protocol):
@@ -199,8 +213,10 @@ class Announcer:
         *,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        languages: Languages | None = None,
     ) -> None:
         self.matches = matches
+        self.languages: Languages = languages or English()
         self.boards = boards
         self.renderer = renderer
         self.ratings = ratings
@@ -461,8 +477,9 @@ class Announcer:
         self, announcement: Announcement, composed: Composed, reply: Reply | None, failure: Failure
     ) -> Result:
         """Discord will never take this post in the channel: try the interaction once, else record why."""
-        problem = messages.why_refused(failure.status, failure.code, board=composed.png is not None)
-        trouble = messages.trouble_text(announcement.channel_id, problem)
+        language = await self.languages.language(announcement.guild_id)
+        problem = messages.why_refused(failure.status, failure.code, board=composed.png is not None, language=language)
+        trouble = messages.trouble_text(announcement.channel_id, problem, language)
         if reply is not None and not reply.broken and not reply.no_followup and reply.alive(self.clock()):
             # Follow-ups need no permission in the channel: the board reaches the players after all.
             try:
@@ -498,16 +515,16 @@ class Announcer:
         if not reply.loading or not reply.alive(self.clock()):
             return
         entry = await self._entry(announcement, None)
-        what = messages.saved_what(entry if announcement.kind == NoticeKind.TURN else None)
+        language = await self.languages.language(announcement.guild_id)
+        what = messages.saved_what(entry if announcement.kind == NoticeKind.TURN else None, language)
         if result == Result.POSTED:
-            text = f"✅ {what} is saved; its board is posted in this channel."
+            text = messages.saved_text(what, language)
         elif result == Result.FAILED:
             fresh = await self.matches.announcement(announcement.id)
-            text = f"✅ {what} is saved. " + messages.trouble_text(
-                announcement.channel_id, (fresh and fresh.error) or ""
-            )
+            trouble = messages.trouble_text(announcement.channel_id, (fresh and fresh.error) or "", language)
+            text = messages.saved_but_text(what, trouble, language)
         else:
-            text = messages.delayed_text(what)
+            text = messages.delayed_text(what, language)
         try:
             await reply.interaction.edit_original_response(content=text, allowed_mentions=NO_MENTIONS)
         except Exception as error:
@@ -536,12 +553,14 @@ class Announcer:
         record = found if found is not None else await self.matches.get(announcement.match_id)
         if record is None:
             return None
+        # Public posts speak the server's language, as set when they are posted (not when saved).
+        language = await self.languages.language(record.guild_id)
         if announcement.kind == NoticeKind.CLOSE:
             if record.message_id is None:
                 return None
             detail = announcement.detail
             return Composed(
-                messages.closed_text(record, str(detail.get("how", "")), str(detail.get("by", ""))),
+                messages.closed_text(record, str(detail.get("how", "")), str(detail.get("by", "")), language),
                 (),
                 None,
                 record.message_id,
@@ -550,28 +569,29 @@ class Announcer:
         if state is None or not current:
             state = self.boards.state_of(record) if current else await self.boards.replay(record, announcement.seq)
         if announcement.kind == NoticeKind.START:
-            content = messages.start_text(record, state)
+            content = messages.start_text(record, state, language)
         else:
             entry = await self._entry(announcement, turn)
             if entry is None:
                 return None
-            extra = await self._extras(record, state) if state.outcome() is not None else []
-            content = messages.turn_text(record, state, entry, extra)
+            extra = await self._extras(record, language) if state.outcome() is not None else []
+            content = messages.turn_text(record, state, entry, extra, language)
         # An old board (the game moved on while it waited) is history: it pings nobody.
         mentions = announcement.mentions if current else ()
         png = None
         if announcement.board:
             try:
-                png = await self.renderer.png(state, [seat.name for seat in record.players])
+                png = await self.renderer.png(state, [seat.name for seat in record.players], language)
             except Exception:
                 log.exception("rendering %s match %s failed", record.game, record.id)
-        return Composed(content, mentions, png, alt=board_alt(record, state) if png is not None else None)
+        return Composed(content, mentions, png, alt=board_alt(record, state, language) if png is not None else None)
 
-    async def _extras(self, record: MatchRecord, state: GameState) -> list[str]:
+    async def _extras(self, record: MatchRecord, language: str) -> list[str]:
         changes = await self.ratings.changes(record)
         if changes:
-            return ["Ratings: " + " · ".join(change.text() for change in changes)]
-        return [] if record.rated else ["This game was not rated."]
+            listed = " · ".join(change.text(language) for change in changes)
+            return [gettext(language, "Ratings: {changes}", changes=listed)]
+        return [] if record.rated else [gettext(language, "This game was not rated.")]
 
     # -- after a restart, and on every sweep ------------------------------------------
 

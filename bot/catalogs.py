@@ -40,6 +40,10 @@ KEYWORDS: dict[str, Any] = {
     "ngettext": (2, 3),
     "pgettext": ((2, "c"), 3),
     "npgettext": ((2, "c"), 3, 4),
+    # English texts translated when shown: refusals (bot.service.Refusal) and marked constants.
+    "Refusal": None,
+    "ChallengeClosed": None,
+    "N_": None,
 }
 SCANNED = ("bot", "i18n", "render")
 GAMES = ("pond", "azul", "querni", "summer")

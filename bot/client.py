@@ -14,7 +14,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeVar, cast
 
 import discord
@@ -27,9 +27,12 @@ from bot.games import build_groups
 from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
 from bot.rendering import BoardRenderer
 from bot.replays import Replays, replay_buttons
+from bot.server_commands import add_server_commands
 from bot.service import Ladders, MatchService
 from bot.settings import Settings
+from bot.settings_store import GuildSettingsStore
 from bot.storage import MatchStore
+from bot.translator import CatalogTranslator, translated_payload
 from bot.ui import MatchUI
 from bot.views import challenge_buttons
 
@@ -109,6 +112,13 @@ class TabulaBot(discord.Client):
         self._late_replays: Late[Replays] = Late()
         service, replays = cast(MatchService, self._late_service), cast(Replays, self._late_replays)
         add_ladder_commands(self.tree, service, cast(Ladders, self._late_ladders), ui, replays)
+        self._late_settings: Late[GuildSettingsStore] = Late()
+        add_server_commands(
+            self.tree,
+            cast(GuildSettingsStore, self._late_settings),
+            turn_hours=settings.turn_hours,
+            challenge_minutes=settings.challenge_minutes,
+        )
 
     @property
     def store(self) -> MatchStore:
@@ -120,6 +130,7 @@ class TabulaBot(discord.Client):
         """Open the database and wire the parts (called by ``setup_hook``, or by tests)."""
         if self._late_ui.target is not None:
             return
+        await self.install_translator()
         if self._store is None:
             self._store = await MatchStore.open(self.settings.database)
         options: dict[str, Any] = {
@@ -131,18 +142,26 @@ class TabulaBot(discord.Client):
         ladders = Ladders(self._store.ratings)
         self.service = MatchService(self._store.matches, **options)
         self.announcer = Announcer(
-            self._store.matches, self.service, self.renderer, ladders, self, clock=clock, sleep=self._sleep
+            self._store.matches,
+            self.service,
+            self.renderer,
+            ladders,
+            self,
+            clock=clock,
+            sleep=self._sleep,
+            languages=self._store.settings,
         )
         self.computer = ComputerPlayers(
             self.service, self.announcer, processes=self.settings.ai_processes, iterations=self._computer_iterations
         )
-        ui = MatchUI(self.service, self.announcer, self.renderer, self.computer)
+        ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, self._store.settings)
         self.ui = ui
         self._late_ui.target = ui
         self._late_service.target = self.service
         self._late_ladders.target = ladders
-        replays = Replays(self._store.matches, self.renderer.workers)
+        replays = Replays(self._store.matches, self.renderer.workers, languages=self._store.settings)
         self._late_replays.target = replays
+        self._late_settings.target = self._store.settings
 
         async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
             await guarded(interaction, ui.answer(interaction, match_id, accept))
@@ -190,8 +209,14 @@ class TabulaBot(discord.Client):
     # -- commands -------------------------------------------------------------------
 
     def command_payload(self) -> list[dict[str, Any]]:
-        """The exact application-command payload this bot syncs to Discord."""
-        return [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        """The exact application-command payload this bot syncs to Discord, with its localisations."""
+        translator = self.tree.translator or CatalogTranslator()
+        return _run_now(translated_payload(self.tree, translator))
+
+    async def install_translator(self) -> None:
+        """Give the tree the catalog translator, so syncing sends every description in every language."""
+        if self.tree.translator is None:
+            await self.tree.set_translator(CatalogTranslator())
 
     def command_hash(self) -> str:
         """A stable hash of :meth:`command_payload`, to sync only when commands changed."""
@@ -233,6 +258,19 @@ class TabulaBot(discord.Client):
             except Exception:
                 log.exception("the sweeper failed; trying again later")
             await asyncio.sleep(SWEEP_SECONDS)
+
+
+def _run_now(work: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never waits (the translator answers at once) from synchronous code.
+
+    Works with or without a running event loop: the coroutine is stepped by hand, not scheduled.
+    """
+    try:
+        work.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    work.close()
+    raise RuntimeError("the command payload had to wait for something")
 
 
 class Late(Generic[T]):

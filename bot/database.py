@@ -18,6 +18,11 @@ from typing import Any
 import aiosqlite
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs without translating it here (it is translated when shown)."""
+    return message
+
+
 class StorageError(Exception):
     """Base class for storage refusals; the message can be shown to a player."""
 

@@ -8,11 +8,13 @@ from typing import Any
 
 import discord
 
+from bot.database import N_
 from bot.service import describe_error
+from i18n.catalog import gettext, locale_for
 
 log = logging.getLogger(__name__)
 
-SOMETHING_WENT_WRONG = "Something went wrong on my side. Your game is safe; please try again in a moment."
+SOMETHING_WENT_WRONG = N_("Something went wrong on my side. Your game is safe; please try again in a moment.")
 
 
 def describe_interaction(interaction: discord.Interaction[Any]) -> str:
@@ -27,10 +29,11 @@ def describe_interaction(interaction: discord.Interaction[Any]) -> str:
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Tell the user what went wrong (ephemeral); log anything unexpected with its traceback."""
-    message = describe_error(error)
+    language = locale_for(interaction.locale)
+    message = describe_error(error, language)
     if message is None:
         log.error("unexpected error in %s", describe_interaction(interaction), exc_info=error)
-        message = SOMETHING_WENT_WRONG
+        message = gettext(language, SOMETHING_WENT_WRONG)
     if interaction.type is discord.InteractionType.autocomplete:
         return
     try:

@@ -1,7 +1,9 @@
 """Texts the bot sends: challenges, turn summaries, results and rules.
 
 Everything here is pure string building, kept within Discord's limits
-(2000 characters a message), so it can be tested without Discord.
+(2000 characters a message), so it can be tested without Discord.  Every text
+takes the ``language`` it is written in (a server's, for public messages); the
+sentences are catalog keys (:mod:`i18n.catalog`), whole and with named fields.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import i18n
 from bot.service import Turn, computer_level
 from bot.storage import MatchRecord
 from engines import GAMES, GameState
+from i18n.catalog import DEFAULT, gettext, pgettext
 
 MESSAGE_LIMIT = 2000
 
@@ -31,25 +34,100 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
-def describe_options(options: dict) -> str:
-    """Say which variant or options a match uses, or an empty string for the defaults."""
+def option_words(language: str) -> dict[str, str]:
+    """The words of the games' start options and of their fixed values, in ``language``."""
+    return {
+        "variant": pgettext(language, "start option", "variant"),
+        "standard": pgettext(language, "start option", "standard"),
+        "mini": pgettext(language, "start option", "mini"),
+        "large": pgettext(language, "start option", "large"),
+        "wall": pgettext(language, "start option", "wall"),
+        "colour": pgettext(language, "start option", "colour"),
+        "grey": pgettext(language, "start option", "grey"),
+        "isolation": pgettext(language, "start option", "isolation"),
+        "any_stranded": pgettext(language, "start option", "any stranded"),
+        "no_triple_left": pgettext(language, "start option", "no triple left"),
+        "draw_plies": pgettext(language, "start option", "draw plies"),
+        "size": pgettext(language, "start option", "size"),
+        "board": pgettext(language, "start option", "board"),
+        "square": pgettext(language, "start option", "square"),
+        "hex": pgettext(language, "start option", "hex"),
+        "mode": pgettext(language, "start option", "mode"),
+        "classic": pgettext(language, "start option", "classic"),
+        "field": pgettext(language, "start option", "field"),
+    }
+
+
+def describe_options(options: dict, language: str = DEFAULT) -> str:
+    """Say which variant or options a match uses, or an empty string for the defaults.
+
+    English shows the option names and values as the commands spell them (``board hex, size 4``).
+    """
     if not options:
         return ""
-    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(options.items()))
+    if language == DEFAULT:
+        return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(options.items()))
+    words = option_words(language)
+    return ", ".join(
+        f"{words.get(key, key.replace('_', ' '))} {words.get(str(value), value)}"
+        for key, value in sorted(options.items())
+    )
 
 
-def challenge_text(record: MatchRecord) -> str:
+def and_list(items: Sequence[str], language: str = DEFAULT) -> str:
+    """Join words for a sentence: "A", "A and B", "A, B and C" (in ``language``)."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return gettext(language, "{names} and {last}", names=", ".join(items[:-1]), last=items[-1])
+
+
+def seat_word(name: str, language: str = DEFAULT) -> str:
+    """Name a seat (``light``, ``blue``…) in ``language``; numbered seats are ``player N``."""
+    words = {
+        "light": pgettext(language, "seat", "light"),
+        "dark": pgettext(language, "seat", "dark"),
+        "blue": pgettext(language, "seat", "blue"),
+        "red": pgettext(language, "seat", "red"),
+        "white": pgettext(language, "seat", "white"),
+        "black": pgettext(language, "seat", "black"),
+    }
+    if name in words:
+        return words[name]
+    if name.startswith("player "):
+        return pgettext(language, "seat", "player {number}", number=name.split()[-1])
+    return name
+
+
+def challenge_text(record: MatchRecord, language: str = DEFAULT) -> str:
     """The message that carries the Accept and Decline buttons."""
     spec = GAMES[record.game]
     challenger = record.players[0]
     invited = ", ".join(mention(user_id) for user_id in record.invited)
-    options = describe_options(record.options)
-    lines = [f"**{challenger.name}** challenges {invited} to **{spec.title}**{f' ({options})' if options else ''}."]
+    options = describe_options(record.options, language)
+    if options:
+        first = gettext(
+            language,
+            "**{challenger}** challenges {invited} to **{game}** ({options}).",
+            challenger=challenger.name,
+            invited=invited,
+            game=spec.title,
+            options=options,
+        )
+    else:
+        first = gettext(
+            language,
+            "**{challenger}** challenges {invited} to **{game}**.",
+            challenger=challenger.name,
+            invited=invited,
+            game=spec.title,
+        )
+    lines = [first]
     accepted = [seat.name for seat in record.players[1:] if seat.user_id not in record.invited]
     if accepted:
-        lines.append(f"Accepted so far: {', '.join(accepted)}.")
+        lines.append(gettext(language, "Accepted so far: {names}.", names=", ".join(accepted)))
     if record.deadline is not None:
-        lines.append(f"The challenge expires {relative_time(record.deadline)}.")
+        lines.append(gettext(language, "The challenge expires {when}.", when=relative_time(record.deadline)))
     return clip("\n".join(lines))
 
 
@@ -60,13 +138,17 @@ def challenge_closed_text(record: MatchRecord, how: str) -> str:
     return clip(f"~~{spec.title}: {names}~~ — {how}")
 
 
-def seats_text(record: MatchRecord) -> str:
+def seats_text(record: MatchRecord, language: str = DEFAULT) -> str:
     """Say who plays which seat ("Ana plays light, Bo plays dark"), or the order of play for numbered seats."""
     spec = GAMES[record.game]
     seat_names = spec.seat_names(len(record.players))
     if all(name.startswith("player") for name in seat_names):
-        return "order of play: " + ", ".join(f"**{seat.name}**" for seat in record.players)
-    return ", ".join(f"**{seat.name}** plays {seat_names[i]}" for i, seat in enumerate(record.players))
+        names = ", ".join(f"**{seat.name}**" for seat in record.players)
+        return gettext(language, "order of play: {names}", names=names)
+    return ", ".join(
+        gettext(language, "**{player}** plays {seat}", player=seat.name, seat=seat_word(seat_names[i], language))
+        for i, seat in enumerate(record.players)
+    )
 
 
 def scores_text(record: MatchRecord, state: GameState) -> str:
@@ -74,55 +156,83 @@ def scores_text(record: MatchRecord, state: GameState) -> str:
     return " · ".join(f"{seat.name} {score}" for seat, score in zip(record.players, state.scores(), strict=True))
 
 
-def to_move_text(record: MatchRecord, state: GameState) -> str:
+def to_move_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """Mention the player to move with their deadline; a computer seat is never mentioned, it is thinking."""
     seat = state.to_move
     if seat is None:
         return ""
     if computer_level(record.players[seat].user_id) is not None:
-        return f"**{record.players[seat].name}** is thinking…"
-    deadline = f" (deadline {relative_time(record.deadline)})" if record.deadline else ""
-    return f"{mention(record.players[seat].user_id)}, your move{deadline}."
+        return gettext(language, "**{player}** is thinking…", player=record.players[seat].name)
+    who = mention(record.players[seat].user_id)
+    if record.deadline:
+        return gettext(
+            language, "{player}, your move (deadline {when}).", player=who, when=relative_time(record.deadline)
+        )
+    return gettext(language, "{player}, your move.", player=who)
 
 
-def result_text(record: MatchRecord, state: GameState) -> str:
+def result_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """Announce the end of a game: winners and why."""
     outcome = state.outcome()
     if outcome is None:
         return ""
     winners = [record.players[i].name for i in outcome.winners]
     if outcome.is_draw:
-        headline = "🤝 The game is a draw."
+        headline = gettext(language, "🤝 The game is a draw.")
     elif len(winners) == 1:
-        headline = f"🏆 **{winners[0]}** wins!"
+        headline = gettext(language, "🏆 **{player}** wins!", player=winners[0])
     else:
-        headline = f"🏆 Shared victory: {', '.join(f'**{w}**' for w in winners)}."
-    return f"{headline} {i18n.result_text(state, [seat.name for seat in record.players])}"
+        headline = gettext(language, "🏆 Shared victory: {names}.", names=", ".join(f"**{w}**" for w in winners))
+    names = [seat.name for seat in record.players]
+    return f"{headline} {i18n.result_text(state, names, locale=language)}"
 
 
-def start_text(record: MatchRecord, state: GameState) -> str:
+def forfeit_line(record: MatchRecord, seat: int, text: str, language: str = DEFAULT) -> str:
+    """Say a logged forfeit in ``language``; the log keeps its English sentence, which names who left and how.
+
+    The sentence is matched against the ones the service writes (resigned, or ran out of time with a
+    claimer); anything else is shown as logged.
+    """
+    names = [seat.name for seat in record.players]
+    players = len(names)
+    if text == i18n.forfeit_text("forfeit", names[seat], players=players):
+        return i18n.forfeit_text("forfeit", names[seat], players=players, locale=language)
+    for claimer in names:
+        if text == i18n.forfeit_text("timeout", names[seat], claimer, players=players):
+            return i18n.forfeit_text("timeout", names[seat], claimer, players=players, locale=language)
+    return text
+
+
+def start_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The message that goes with the first board."""
     spec = GAMES[record.game]
-    return clip(f"**{spec.title}** begins: {seats_text(record)}.\n{to_move_text(record, state)}")
+    first = gettext(language, "**{game}** begins: {seats}.", game=spec.title, seats=seats_text(record, language))
+    return clip(f"{first}\n{to_move_text(record, state, language)}")
 
 
-def turn_text(turn: Turn, extra: Sequence[str] = ()) -> str:
+def turn_text(turn: Turn, extra: Sequence[str] = (), language: str = DEFAULT) -> str:
     """The message that goes with the board after an accepted move, resignation or claim."""
     record, state = turn.record, turn.state
     names = [seat.name for seat in record.players]
-    lines = [i18n.summary_text(state, names) if turn.kind == "move" else turn.text]
-    lines.append(f"Score: {scores_text(record, state)}")
-    if turn.finished:
-        lines.append(result_text(record, state))
+    if turn.kind == "move":
+        lines = [i18n.summary_text(state, names, locale=language)]
     else:
-        lines.append(to_move_text(record, state))
+        lines = [forfeit_line(record, turn.seat, turn.text, language)]
+    lines.append(gettext(language, "Score: {scores}", scores=scores_text(record, state)))
+    if turn.finished:
+        lines.append(result_text(record, state, language))
+    else:
+        lines.append(to_move_text(record, state, language))
     lines.extend(extra)
     return clip("\n".join(line for line in lines if line))
 
 
-def board_text(record: MatchRecord, state: GameState) -> str:
+def board_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The message that goes with a re-posted board."""
     spec = GAMES[record.game]
-    lines = [f"**{spec.title}**: {seats_text(record)}.", f"Score: {scores_text(record, state)}"]
-    lines.append(result_text(record, state) if state.outcome() else to_move_text(record, state))
+    lines = [
+        gettext(language, "**{game}**: {seats}.", game=spec.title, seats=seats_text(record, language)),
+        gettext(language, "Score: {scores}", scores=scores_text(record, state)),
+    ]
+    lines.append(result_text(record, state, language) if state.outcome() else to_move_text(record, state, language))
     return clip("\n".join(lines))

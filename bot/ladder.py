@@ -15,8 +15,9 @@ from bot.match_store import MatchRecord
 from bot.rating_store import RatingRow
 from bot.replays import Replays
 from bot.service import Ladders, MatchService, Refusal
-from bot.ui import MatchUI, within
+from bot.ui import MatchUI, user_language, within
 from engines import GAMES
+from i18n.catalog import DEFAULT, gettext, ngettext
 
 # (interaction, game, page) -> the work of showing that ladder page in place of the pressed one
 PageHandler = Callable[[discord.Interaction[Any], str, int], Awaitable[None]]
@@ -42,17 +43,21 @@ def ladder_line(rank: int, row: RatingRow, *, me: bool) -> str:
 
 
 async def ladder_embed(
-    ladders: Ladders, guild_id: int, game: str, page: int, viewer: int
+    ladders: Ladders, guild_id: int, game: str, page: int, viewer: int, language: str = DEFAULT
 ) -> tuple[discord.Embed, int, int]:
     """Build one page of a ladder; return the embed, the page shown and the number of pages."""
     title = GAMES[game].title
     total, page, rows = await ladders.page(guild_id, game, page, PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))
-    embed = discord.Embed(title=f"{title} ladder", colour=discord.Colour.blurple())
+    embed = discord.Embed(title=gettext(language, "{game} ladder", game=title), colour=discord.Colour.blurple())
     if not rows:
-        embed.description = f"Nobody has finished a rated game of {title} on this server yet. Be the first!"
+        embed.description = gettext(
+            language, "Nobody has finished a rated game of {game} on this server yet. Be the first!", game=title
+        )
         return embed, 0, 1
-    header = f" {'#':>5} {'Player':<{NAME_WIDTH}} {'Rating':>6} {'Games':>5} {'W-L-D':>9}"
+    player, rating = gettext(language, "Player")[:NAME_WIDTH], gettext(language, "Rating")[:6]
+    played, record = gettext(language, "Games")[:5], gettext(language, "W-L-D")[:9]
+    header = f" {'#':>5} {player:<{NAME_WIDTH}} {rating:>6} {played:>5} {record:>9}"
     lines = [header]
     on_page = False
     for offset, row in enumerate(rows):
@@ -66,18 +71,31 @@ async def ladder_embed(
             lines.append(ladder_line(mine[0], mine[1], me=True))
     embed.description = "```\n" + "\n".join(lines) + "\n```"
     embed.set_footer(
-        text=f"Page {page + 1} of {pages} · {total} players · rating = skill − 3×uncertainty; ? = provisional"
+        text=gettext(
+            language,
+            "Page {page} of {pages} · {players} · rating = skill − 3×uncertainty; ? = provisional",
+            page=page + 1,
+            pages=pages,
+            players=players_phrase(language, total),
+        )
     )
     return embed, page, pages
+
+
+def players_phrase(language: str, n: int) -> str:
+    """Say ``n`` players: ``12 players``."""
+    return ngettext(language, "{n} player", "{n} players", n)
 
 
 LADDER_TEMPLATE = r"tabula:ladder:(?P<game>[a-z]{1,16}):(?P<page>[0-9]{1,7}):(?P<dir>prev|next)"
 
 
-def page_button(game: str, page: int, direction: str, *, disabled: bool = False) -> discord.ui.Button[Any]:
+def page_button(
+    game: str, page: int, direction: str, *, disabled: bool = False, language: str = DEFAULT
+) -> discord.ui.Button[Any]:
     """Previous or Next on a leaderboard; the page it leads to is in its custom ID."""
     return discord.ui.Button(
-        label="◀ Previous" if direction == "prev" else "Next ▶",
+        label=gettext(language, "◀ Previous") if direction == "prev" else gettext(language, "Next ▶"),
         style=discord.ButtonStyle.secondary,
         custom_id=f"tabula:ladder:{game}:{page}:{direction}",
         disabled=disabled,
@@ -105,13 +123,14 @@ def ladder_buttons(handler: PageHandler) -> type[discord.ui.DynamicItem[Any]]:
     return LadderPageButton
 
 
-def pager(game: str, page: int, pages: int) -> discord.ui.View | None:
+def pager(game: str, page: int, pages: int, language: str = DEFAULT) -> discord.ui.View | None:
     """Previous and Next buttons, or nothing for a single page."""
     if pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(page_button(game, max(0, page - 1), "prev", disabled=page == 0))
-    view.add_item(page_button(game, min(pages - 1, page + 1), "next", disabled=page >= pages - 1))
+    view.add_item(page_button(game, max(0, page - 1), "prev", disabled=page == 0, language=language))
+    last = page >= pages - 1
+    view.add_item(page_button(game, min(pages - 1, page + 1), "next", disabled=last, language=language))
     return view
 
 
@@ -123,8 +142,9 @@ async def show_ladder(
         raise Refusal("Ladders belong to servers; use this command in a server.")
     if game not in GAMES:
         raise Refusal("There is no such game.")
-    embed, page, pages = await ladder_embed(ladders, interaction.guild_id, game, page, interaction.user.id)
-    view = pager(game, page, pages)
+    language = user_language(interaction)
+    embed, page, pages = await ladder_embed(ladders, interaction.guild_id, game, page, interaction.user.id, language)
+    view = pager(game, page, pages, language)
     if edit:
         await interaction.response.edit_message(embed=embed, view=view)
     elif view is None:
@@ -133,7 +153,7 @@ async def show_ladder(
         await interaction.response.send_message(embed=embed, view=view)
 
 
-def outcome_line(record: MatchRecord, user_id: int | None = None) -> str:
+def outcome_line(record: MatchRecord, user_id: int | None = None, language: str = DEFAULT) -> str:
     """One line about a finished match, e.g. "#12 Pond · Ana beat Bo · 10–7 · 3 days ago"."""
     title = GAMES[record.game].title
     result = record.result or {}
@@ -141,19 +161,24 @@ def outcome_line(record: MatchRecord, user_id: int | None = None) -> str:
     scores = result.get("scores", [])
     names = [escape_name(seat.name) for seat in record.players]
     if len(winners) == len(names):
-        what = f"{' and '.join(names)} drew"
+        what = gettext(language, "{names} drew", names=formatting.and_list(names, language))
     else:
         won = [n for i, n in enumerate(names) if i in winners]
         lost = [n for i, n in enumerate(names) if i not in winners]
-        what = f"{' and '.join(won)} beat {', '.join(lost)}"
+        what = gettext(
+            language, "{winners} beat {losers}", winners=formatting.and_list(won, language), losers=", ".join(lost)
+        )
     if user_id is not None:
         seat = record.seat_of(user_id)
         if seat is not None:
-            tag = "D" if len(winners) == len(names) else ("W" if seat in winners else "L")
+            if len(winners) == len(names):
+                tag = gettext(language, "D")
+            else:
+                tag = gettext(language, "W") if seat in winners else gettext(language, "L")
             what = f"**{tag}** · {what}"
     score = "–".join(str(s) for s in scores)
     when = formatting.relative_time(record.finished_at or record.updated_at)
-    unrated = "" if record.rated else " · unrated"
+    unrated = "" if record.rated else " · " + gettext(language, "unrated")
     return f"`#{record.id}` {title} · {what} · {score} · {when}{unrated}"
 
 
@@ -169,7 +194,7 @@ def add_ladder_commands(
     async def leaderboard(
         interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1, PAGE_MAX] = 1
     ) -> None:
-        within(page, 1, PAGE_MAX, "The page")
+        within(page, 1, PAGE_MAX, gettext(user_language(interaction), "The page"))
         await show_ladder(ladders, interaction, game, page - 1, edit=False)
 
     @tree.command(name="stats", description="A player's ratings, ranks and recent results on this server.")
@@ -178,7 +203,9 @@ def add_ladder_commands(
     async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
         who = player or interaction.user
         guild_id = interaction.guild_id or 0
-        embed = discord.Embed(title=f"{escape_name(who.display_name)}'s games", colour=discord.Colour.blurple())
+        language = user_language(interaction)
+        heading = gettext(language, "{player}'s games", player=escape_name(who.display_name))
+        embed = discord.Embed(title=heading, colour=discord.Colour.blurple())
         recent = await service.store.finished_matches(guild_id, user_id=who.id, limit=50)
         for name, spec in sorted(GAMES.items()):
             standing = await ladders.standing(guild_id, name, who.id)
@@ -190,14 +217,25 @@ def add_ladder_commands(
                 rank, row = standing
                 size = await ladders.store.ladder_size(guild_id, name)
                 lines.append(
-                    f"Rating **{shown(row)}** · rank {rank} of {size} · {row.wins} W, {row.losses} L, {row.draws} D"
+                    gettext(
+                        language,
+                        "Rating **{rating}** · rank {rank} of {size} · {wins} W, {losses} L, {draws} D",
+                        rating=shown(row),
+                        rank=rank,
+                        size=size,
+                        wins=row.wins,
+                        losses=row.losses,
+                        draws=row.draws,
+                    )
                 )
             else:
-                lines.append("No rated games yet.")
-            lines.extend(outcome_line(m, who.id) for m in games)
+                lines.append(gettext(language, "No rated games yet."))
+            lines.extend(outcome_line(m, who.id, language) for m in games)
             embed.add_field(name=spec.title, value=formatting.clip("\n".join(lines), 1024), inline=False)
         if not embed.fields:
-            embed.description = f"{escape_name(who.display_name)} has not finished a game on this server yet."
+            embed.description = gettext(
+                language, "{player} has not finished a game on this server yet.", player=escape_name(who.display_name)
+            )
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @tree.command(name="history", description="Recent finished games in this channel or of a player.")
@@ -209,20 +247,21 @@ def add_ladder_commands(
         match: app_commands.Range[int, 1, MATCH_MAX] | None = None,
     ) -> None:
         guild_id = interaction.guild_id or 0
+        language = user_language(interaction)
         if match is not None:
             await replays.post(interaction, match)  # the animated replay, the record file and the step buttons
             return
         if player is not None:
             records = await service.store.finished_matches(guild_id, user_id=player.id, limit=10)
-            title = f"{escape_name(player.display_name)}'s recent games"
+            title = gettext(language, "{player}'s recent games", player=escape_name(player.display_name))
         else:
             records = await service.store.finished_matches(guild_id, channel_id=interaction.channel_id, limit=10)
-            title = "Recent games in this channel"
+            title = gettext(language, "Recent games in this channel")
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         if records:
-            lines = [outcome_line(r, player.id if player else None) for r in records]
+            lines = [outcome_line(r, player.id if player else None, language) for r in records]
             embed.description = formatting.clip("\n".join(lines), 4000)
-            embed.set_footer(text="Show a final board with /history match:<number>")
+            embed.set_footer(text=gettext(language, "Show a final board with /history match:<number>"))
         else:
-            embed.description = "No finished games yet."
+            embed.description = gettext(language, "No finished games yet.")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())

@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.database import ChannelBusy, Database, StaleMatch, dump
+from bot.database import N_, ChannelBusy, Database, StaleMatch, dump
 
 
 class MatchStatus(StrEnum):
@@ -158,7 +158,7 @@ _OUTBOX_COLUMNS = (
     "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
     "error, message_id, created_at"
 )
-_BUSY = "This channel already has a game or a pending challenge."
+_BUSY = N_("This channel already has a game or a pending challenge.")
 # A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
 # (it may still be on its way), and a restart delivers every pending one regardless.
 GRACE_SECONDS = 60.0
@@ -432,7 +432,7 @@ class Matches:
         except sqlite3.IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if not rows:
-            raise StaleMatch("The game changed while your command was on its way; look at the board and try again.")
+            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
         updated = _decode(rows[0])
         if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:
             await db.executemany(

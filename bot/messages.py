@@ -13,12 +13,15 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot import formatting
+from bot.database import N_
 from bot.escaping import escape_name
 from bot.match_store import LogEntry, MatchRecord, Seat, TurnKind
 from bot.service import Turn
 from engines import GameState
+from i18n.catalog import DEFAULT, gettext, pgettext
 
 # The permissions a channel needs for a game: to see it, post boards (files, embeds) and check what was posted.
+# The labels are Discord's English names; :func:`permission_name` says them as Discord does in each language.
 GAME_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("view_channel", "View Channel"),
     ("send_messages", "Send Messages"),
@@ -26,6 +29,20 @@ GAME_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("embed_links", "Embed Links"),
     ("read_message_history", "Read Message History"),
 )
+
+
+def permission_name(label: str, language: str = DEFAULT) -> str:
+    """Name a permission as Discord's settings show it in ``language``."""
+    names = {
+        "View Channel": pgettext(language, "permission", "View Channel"),
+        "Send Messages": pgettext(language, "permission", "Send Messages"),
+        "Attach Files": pgettext(language, "permission", "Attach Files"),
+        "Embed Links": pgettext(language, "permission", "Embed Links"),
+        "Read Message History": pgettext(language, "permission", "Read Message History"),
+    }
+    return names.get(label, label)
+
+
 # Needed too once matches are played in threads (not yet).
 THREAD_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("create_public_threads", "Create Public Threads"),
@@ -33,10 +50,10 @@ THREAD_PERMISSIONS: tuple[tuple[str, str], ...] = (
 )
 
 CLOSED_HOW = {
-    "accepted": "accepted: the game is on!",
-    "expired": "expired: nobody answered in time.",
-    "cancelled": "cancelled.",
-    "withdrawn": "withdrawn.",
+    "accepted": N_("accepted: the game is on!"),
+    "expired": N_("expired: nobody answered in time."),
+    "cancelled": N_("cancelled."),
+    "withdrawn": N_("withdrawn."),
 }
 
 
@@ -46,12 +63,9 @@ def safe_record(record: MatchRecord) -> MatchRecord:
     return dataclasses.replace(record, players=players)
 
 
-def and_list(items: Sequence[str]) -> str:
+def and_list(items: Sequence[str], language: str = DEFAULT) -> str:
     """Join words for a sentence: "A", "A and B", "A, B and C"."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return formatting.and_list(items, language)
 
 
 def missing_permissions(
@@ -61,80 +75,114 @@ def missing_permissions(
     return [label for flag, label in wanted if not getattr(granted, flag)]
 
 
-def needs_permissions_text(channel_id: int, missing: Sequence[str]) -> str:
+def needs_permissions_text(channel_id: int, missing: Sequence[str], language: str = DEFAULT) -> str:
     """Refuse to start a game where the bot can't post its boards, naming what a server admin must grant."""
-    return (
-        f"I can't run a game in <#{channel_id}>: I need {and_list(missing)} there. "
-        "Ask a server admin to give me (or my role) those permissions in this channel, then start again."
+    return gettext(
+        language,
+        "I can't run a game in {channel}: I need {permissions} there. "
+        "Ask a server admin to give me (or my role) those permissions in this channel, then start again.",
+        channel=f"<#{channel_id}>",
+        permissions=and_list([permission_name(label, language) for label in missing], language),
     )
 
 
-def start_text(record: MatchRecord, state: GameState) -> str:
+def start_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The text of a match's first board."""
     shown = safe_record(record)
-    return formatting.start_text(shown, state)
+    return formatting.start_text(shown, state, language)
 
 
-def turn_text(record: MatchRecord, state: GameState, entry: LogEntry, extra: Sequence[str] = ()) -> str:
+def turn_text(
+    record: MatchRecord, state: GameState, entry: LogEntry, extra: Sequence[str] = (), language: str = DEFAULT
+) -> str:
     """The text of the board after the move or forfeit ``entry``."""
     shown = safe_record(record)
     turn = Turn(shown, state, entry.seat, entry.kind, entry.text)
-    return formatting.turn_text(turn, extra)
+    return formatting.turn_text(turn, extra, language)
 
 
-def board_text(record: MatchRecord, state: GameState) -> str:
+def board_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The text of a board shown again on request."""
     shown = safe_record(record)
-    return formatting.board_text(shown, state)
+    return formatting.board_text(shown, state, language)
 
 
-def closed_text(record: MatchRecord, how: str, by: str = "") -> str:
+def closed_text(record: MatchRecord, how: str, by: str = "", language: str = DEFAULT) -> str:
     """The challenge message once the challenge is over (its buttons are removed with it)."""
     if how == "declined":
-        words = f"declined by {escape_name(by)}." if by else "declined."
+        if by:
+            words = gettext(language, "declined by {player}.", player=escape_name(by))
+        else:
+            words = gettext(language, "declined.")
+    elif how in CLOSED_HOW:
+        words = gettext(language, CLOSED_HOW[how])
     else:
-        words = CLOSED_HOW.get(how, f"{how}.")
+        words = f"{how}."
     return formatting.challenge_closed_text(safe_record(record), words)
 
 
-def challenge_text(record: MatchRecord) -> str:
+def challenge_text(record: MatchRecord, language: str = DEFAULT) -> str:
     """The challenge message with its Accept and Decline buttons."""
-    return formatting.challenge_text(safe_record(record))
+    return formatting.challenge_text(safe_record(record), language)
 
 
-def delayed_text(what: str) -> str:
+def delayed_text(what: str, language: str = DEFAULT) -> str:
     """Tell the player whose action was saved that its board is late (never "try again")."""
-    return (
-        f"✅ {what} is saved. Discord did not take the board just now; "
-        "I'll post it in this channel as soon as it does. There is nothing you need to do."
+    return gettext(
+        language,
+        "✅ {what} is saved. Discord did not take the board just now; "
+        "I'll post it in this channel as soon as it does. There is nothing you need to do.",
+        what=what,
     )
 
 
-def trouble_text(channel_id: int, problem: str) -> str:
+def saved_text(what: str, language: str = DEFAULT) -> str:
+    """Tell the player whose action was saved that its board is in the channel."""
+    return gettext(language, "✅ {what} is saved; its board is posted in this channel.", what=what)
+
+
+def saved_but_text(what: str, trouble: str, language: str = DEFAULT) -> str:
+    """Tell the player whose action was saved what keeps its board from the channel."""
+    return gettext(language, "✅ {what} is saved. {trouble}", what=what, trouble=trouble)
+
+
+def trouble_text(channel_id: int, problem: str, language: str = DEFAULT) -> str:
     """Say what keeps the board from the channel, in words a server admin can act on."""
-    return f"⚠️ I could not post in <#{channel_id}>: {problem}"
+    return gettext(language, "⚠️ I could not post in {channel}: {problem}", channel=f"<#{channel_id}>", problem=problem)
 
 
-def why_refused(status: int, code: int, *, board: bool) -> str:
+def why_refused(status: int, code: int, *, board: bool, language: str = DEFAULT) -> str:
     """Explain a permanent refusal from Discord (``status`` and its JSON ``code``) for a server admin."""
     if status == 403 and code == 50001:
-        return "I can't see that channel. Ask a server admin to give me View Channel there."
+        return gettext(language, "I can't see that channel. Ask a server admin to give me View Channel there.")
     if status == 403:
-        needed = "Send Messages and Attach Files" if board else "Send Messages"
-        return (
-            f"I need {needed} there (and View Channel, Embed Links and Read Message History). "
+        if board:
+            return gettext(
+                language,
+                "I need Send Messages and Attach Files there (and View Channel, Embed Links and Read Message "
+                "History). Ask a server admin to give me those permissions in that channel. The game is saved "
+                "and goes on: its `board` command shows it at any time.",
+            )
+        return gettext(
+            language,
+            "I need Send Messages there (and View Channel, Embed Links and Read Message History). "
             "Ask a server admin to give me those permissions in that channel. The game is saved and goes on: "
-            "its `board` command shows it at any time."
+            "its `board` command shows it at any time.",
         )
     if status == 404:
-        return "that channel no longer exists."
-    return f"Discord refused the message (HTTP {status}, code {code}). The game is saved: its `board` command shows it."
+        return gettext(language, "that channel no longer exists.")
+    return gettext(
+        language,
+        "Discord refused the message (HTTP {status}, code {code}). The game is saved: its `board` command shows it.",
+        status=status,
+        code=code,
+    )
 
 
-def saved_what(entry: LogEntry | None) -> str:
+def saved_what(entry: LogEntry | None, language: str = DEFAULT) -> str:
     """Name the action that was saved: "Your move b2", "Your resignation"."""
     if entry is None:
-        return "The game"
+        return gettext(language, "The game")
     if entry.kind == TurnKind.MOVE:
-        return f"Your move `{entry.text}`"
-    return "The forfeit"
+        return gettext(language, "Your move {move}", move=f"`{entry.text}`")
+    return gettext(language, "The forfeit")

@@ -15,6 +15,8 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
+from i18n.catalog import DEFAULT, gettext
+
 PROVISIONAL_GAMES = 5
 SCALE = 40.0
 BASE = 1000.0
@@ -77,11 +79,12 @@ class Change:
     def shown_after(self) -> int:
         return display(*self.after)
 
-    def text(self) -> str:
+    def text(self, language: str = DEFAULT) -> str:
         """E.g. "Ana 1000 → 1087 (+87, provisional)"."""
-        delta = self.shown_after - self.shown_before
-        note = ", provisional" if self.games < PROVISIONAL_GAMES else ""
-        return f"{self.name} {self.shown_before} → {self.shown_after} ({delta:+d}{note})"
+        delta = f"{self.shown_after - self.shown_before:+d}"
+        provisional = self.games < PROVISIONAL_GAMES
+        change = gettext(language, "{delta}, provisional", delta=delta) if provisional else delta
+        return f"{self.name} {self.shown_before} → {self.shown_after} ({change})"
 
 
 def recompute(

@@ -29,7 +29,7 @@ from bot.match_store import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.service import Refusal
 from engines import GameState
 from engines.record import Forfeit, GameRecord, Ply, format_record, ply_text, replay, result_of
-from i18n.catalog import pgettext
+from i18n.catalog import DEFAULT, pgettext
 from i18n.describe import alt_text
 
 log = logging.getLogger(__name__)
@@ -63,15 +63,22 @@ class Matches(Protocol):
     async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]: ...
 
 
-def match_language(record: MatchRecord) -> str:
-    """The language the match is played in (English until matches remember one)."""
-    found = getattr(record, "language", None) or getattr(record, "locale", None)
-    return str(found) if found else "en"
+class Languages(Protocol):
+    """Which language a server's public messages are in (the per-server setting)."""
+
+    async def language(self, guild_id: int | None) -> str: ...
 
 
-def board_alt(record: MatchRecord, state: GameState) -> str:
-    """The alt text of a board image of ``record`` showing ``state``, in the match's language."""
-    return alt_text(state, [seat.name for seat in record.players], match_language(record))
+class English:
+    """Every server reads English (tests and tools without a settings store)."""
+
+    async def language(self, guild_id: int | None) -> str:
+        return DEFAULT
+
+
+def board_alt(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
+    """The alt text of a board image of ``record`` showing ``state``, in the server's ``language``."""
+    return alt_text(state, [seat.name for seat in record.players], language)
 
 
 # -- the record and the pictures (worker side: pure, picklable arguments) --------------------------------------------
@@ -198,9 +205,12 @@ class Rebuilt:
 class Replays:
     """Posts replays and answers their buttons; keeps the last :data:`CACHE_SIZE` matches' positions."""
 
-    def __init__(self, matches: Matches, workers: Workers, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(
+        self, matches: Matches, workers: Workers, cache_size: int = CACHE_SIZE, languages: Languages | None = None
+    ) -> None:
         self.matches = matches
         self.workers = workers
+        self.languages: Languages = languages or English()
         self.cache_size = cache_size
         self._cache: OrderedDict[int, Rebuilt] = OrderedDict()
         self._building: dict[int, asyncio.Future[Rebuilt]] = {}
@@ -259,7 +269,7 @@ class Replays:
         rebuilt = self._remember(Rebuilt(record, game, states))
         for ahead in (rebuilt.plies - 1, 0):  # what ◀ and ⏮ will show first
             self._draw_ahead(rebuilt, ahead)
-        language = match_language(record)
+        language = await self.languages.language(record.guild_id)
         final = states[-1]
         names = rebuilt.names
         content = pgettext(
@@ -343,7 +353,7 @@ class Replays:
         board = self._board(rebuilt, ply)
         self._prefetch(rebuilt, ply, step)
         png = await asyncio.shield(board)
-        language = match_language(rebuilt.record)
+        language = await self.languages.language(rebuilt.record.guild_id)
         move = ply_text(rebuilt.game.plies[ply - 1]) if ply > 0 else ""
         content = position_line(language, match_id, ply, rebuilt.plies, move)
         picture = discord.File(

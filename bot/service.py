@@ -24,7 +24,7 @@ from typing import Any
 
 from ai import LEVEL_NAMES
 from bot import ratings
-from bot.database import StorageError
+from bot.database import N_, StorageError
 from bot.escaping import escape_name
 from bot.match_store import (
     Announcement,
@@ -38,20 +38,56 @@ from bot.match_store import (
 )
 from bot.rating_store import RatingRow, Ratings
 from engines import GAMES, GameError, GameState
+from i18n.catalog import DEFAULT, gettext
+
+# A parameter of a refusal that is itself a phrase: given the language, it returns the words.
+Phrase = Callable[[str], str]
 
 
 class Refusal(Exception):
-    """A polite refusal for the player who asked; nothing was changed."""
+    """A polite refusal for the player who asked; nothing was changed.
+
+    ``message`` is the English sentence, the catalog key (``msgid``), with named ``{fields}`` filled from
+    ``params`` (a value may be a :data:`Phrase`, put in the reader's words).  :meth:`text` says it in a
+    language; ``str()`` is the English, so logs and English replies read as before.
+    """
+
+    def __init__(self, message: str, /, **params: Any) -> None:
+        self.message = message
+        self.params = params
+        super().__init__(self.text(DEFAULT))
+
+    def text(self, language: str) -> str:
+        """Say the refusal in ``language`` (English where the catalog has no translation)."""
+        values = {key: value(language) if callable(value) else value for key, value in self.params.items()}
+        return gettext(language, self.message, **values)
 
 
 class ChallengeClosed(Refusal):
     """A press on a challenge that is no longer open; its message should lose its buttons."""
 
-    def __init__(self, message: str, record: MatchRecord, announcements: Sequence[Announcement] = ()) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, record: MatchRecord, announcements: Sequence[Announcement] = (), /, **params: Any
+    ) -> None:
+        super().__init__(message, **params)
         self.record = record
         self.announcements = tuple(announcements)
 
+
+def level_list(language: str) -> str:
+    """The computer's levels, listed for a refusal: ``easy, medium, hard``."""
+    return ", ".join(AI_LEVELS)
+
+
+CHALLENGE_GONE = N_("This challenge is no longer open.")
+# Why a pressed challenge is no longer open, by the match's status.
+CHALLENGE_CLOSED = {
+    MatchStatus.ACTIVE: N_("This challenge is no longer open: it was accepted."),
+    MatchStatus.FINISHED: N_("This challenge is no longer open: it was accepted."),
+    MatchStatus.DECLINED: N_("This challenge is no longer open: it was declined."),
+    MatchStatus.EXPIRED: N_("This challenge is no longer open: it expired."),
+    MatchStatus.CANCELLED: N_("This challenge is no longer open: it was cancelled."),
+}
 
 # Computer seats get small IDs of their own (real Discord snowflakes are far larger), one per
 # level and seat, so that a match may hold several of them.  Their names show the level.
@@ -68,7 +104,7 @@ def computer_seat(level: str, index: int = 0, *, several: bool = False) -> Seat:
     With ``several`` computer seats in one match each gets a letter: "Tabula A (medium)", "Tabula B (hard)".
     """
     if level not in AI_LEVELS:
-        raise Refusal(f"Difficulty must be one of: {', '.join(AI_LEVELS)}.")
+        raise Refusal("Difficulty must be one of: {levels}.", levels=level_list)
     if not 0 <= index < len(SEAT_LETTERS):
         raise Refusal("That is more computer seats than any game has.")
     name = f"Tabula {SEAT_LETTERS[index]} ({level})" if several else f"Tabula ({level})"
@@ -175,7 +211,11 @@ class MatchService:
         if record is None:
             raise Refusal("There is no game in this channel. Start one with a `start` command.")
         if game is not None and record.game != game:
-            raise Refusal(f"This channel's game is {GAMES[record.game].title}; use its `/{record.game}` commands.")
+            raise Refusal(
+                "This channel's game is {title}; use its `/{command}` commands.",
+                title=GAMES[record.game].title,
+                command=record.game,
+            )
         if record.status == MatchStatus.CHALLENGE:
             raise Refusal("The game has not started yet: the challenge is still waiting for an answer.")
         return record
@@ -245,7 +285,9 @@ class MatchService:
         """
         spec = GAMES[game]
         if len(computers) > spec.max_players:
-            raise Refusal(f"{spec.title} is for {spec.min_players} to {spec.max_players} players.")
+            raise Refusal(
+                "{title} is for {low} to {high} players.", title=spec.title, low=spec.min_players, high=spec.max_players
+            )
         several = len(computers) > 1
         seated = [computer_seat(level, index, several=several) for index, level in enumerate(computers)]
         ids = [challenger.user_id, *(o.user_id for o in opponents), *(c.user_id for c in seated)]
@@ -254,7 +296,9 @@ class MatchService:
         if len(set(ids)) != len(ids):
             raise Refusal("Each opponent can be invited only once.")
         if not spec.min_players <= len(ids) <= spec.max_players:
-            raise Refusal(f"{spec.title} is for {spec.min_players} to {spec.max_players} players.")
+            raise Refusal(
+                "{title} is for {low} to {high} players.", title=spec.title, low=spec.min_players, high=spec.max_players
+            )
         spec.new(players=len(ids), seed=0, **options)  # validates the options, raising a readable GameError
         now = self.clock()
         async with self._channel(channel_id):
@@ -299,7 +343,7 @@ class MatchService:
             assert record is not None
             if record.status != MatchStatus.CHALLENGE:
                 # A late press: the answer says so, and the message loses its buttons.
-                raise ChallengeClosed(f"This challenge is no longer open (it was {record.status}).", record)
+                raise ChallengeClosed(CHALLENGE_CLOSED.get(record.status, CHALLENGE_GONE), record)
             challenger = record.players[0].user_id
             now = self.clock()
             if user.user_id not in record.invited:
@@ -366,8 +410,11 @@ class MatchService:
             seat = self._seat(record, user_id)
             state = self.state_of(record)
             if state.to_move != seat:
-                waiting = escape_name(record.players[state.to_move].name) if state.to_move is not None else "nobody"
-                raise Refusal(f"It is not your turn: {waiting} is to move.")
+                if state.to_move is None:
+                    raise Refusal("The game is over: nobody is to move.")
+                raise Refusal(
+                    "It is not your turn: {player} is to move.", player=escape_name(record.players[state.to_move].name)
+                )
             parsed = state.parse_move(move)
             after = state.play(parsed)
             return await self._commit(record, after, seat, user_id, TurnKind.MOVE, state.move_text(parsed))
@@ -391,8 +438,10 @@ class MatchService:
             # The reason is a sentence shown in chat (and kept in the log): the names in it are escaped.
             name, claimer = escape_name(record.players[late].name), escape_name(record.players[seat].name)
             if record.deadline is None or self.clock() < record.deadline:
-                until = int(record.deadline or 0)
-                raise Refusal(f"{name} still has time to move: the deadline is <t:{until}:R>.")
+                stamp = "<t:" + str(int(record.deadline or 0)) + ":R>"
+                raise Refusal(
+                    "{player} still has time to move: the deadline is {deadline}.", player=name, deadline=stamp
+                )
             if len(record.players) == 2:
                 reason = f"{name} ran out of time; {claimer} claimed the win."
             else:
@@ -475,8 +524,12 @@ class Ladders:
         return (rank or 0), row
 
 
-def describe_error(error: BaseException) -> str | None:
-    """Return the player-facing message of an expected refusal, or ``None`` for a real fault."""
-    if isinstance(error, Refusal | GameError | StorageError):
+def describe_error(error: BaseException, language: str = DEFAULT) -> str | None:
+    """Return the player-facing message of an expected refusal in ``language``, or ``None`` for a real fault."""
+    if isinstance(error, Refusal):
+        return error.text(language)
+    if isinstance(error, StorageError):
+        return gettext(language, str(error))
+    if isinstance(error, GameError):
         return str(error)
     return None

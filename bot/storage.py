@@ -8,7 +8,9 @@ own the SQL of each concern, sharing one connection (:mod:`bot.database`):
 * :attr:`MatchStore.matches` — matches, their append-only move log and the
   outbox of announcements (:mod:`bot.match_store`);
 * :attr:`MatchStore.ratings` — ratings, ladders and rated history
-  (:mod:`bot.rating_store`).
+  (:mod:`bot.rating_store`);
+* :attr:`MatchStore.settings` — per-server settings such as the language of
+  public messages (:mod:`bot.settings_store`).
 """
 
 from __future__ import annotations
@@ -35,12 +37,15 @@ from bot.match_store import (
     TurnKind,
 )
 from bot.rating_store import RatedSeat, RatingRow, Ratings
+from bot.settings_store import GuildSettings, GuildSettingsStore
 
 __all__ = [
     "Announcement",
     "ChannelBusy",
     "DatabaseUnavailable",
     "Delivery",
+    "GuildSettings",
+    "GuildSettingsStore",
     "LogEntry",
     "MatchRecord",
     "MatchStatus",
@@ -177,6 +182,7 @@ class MatchStore:
         self.database = Database(connection)
         self.ratings = Ratings(self.database, rate=rating_model.rate)
         self.matches = Matches(self.database, on_finish=self.ratings.record_finish)
+        self.settings = GuildSettingsStore(self.database)
 
     @classmethod
     async def open(cls, path: str) -> MatchStore:

@@ -399,6 +399,7 @@ class Person:
     name: str
     bot: bool = False
     admin: bool = False
+    locale: str = "en-US"  # the language of their Discord client
 
     @property
     def permissions(self) -> str:
@@ -420,6 +421,7 @@ class Discord:
         self.bot = bot
         self.recorder = recorder
         self.app_permissions = ADMIN_PERMISSIONS  # what the bot may do in the channel, as Discord tells it
+        self.guild_locale = "en-US"  # the server's Discord language
 
     def _base(self, person: Person, channel_id: int, kind: int) -> dict[str, Any]:
         token = f"token-{snowflake()}"
@@ -444,8 +446,8 @@ class Discord:
             },
             "member": member_payload(person.id, person.name, permissions=person.permissions, bot=person.bot),
             "app_permissions": self.app_permissions,
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": person.locale,
+            "guild_locale": self.guild_locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)},
             "context": 0,

@@ -23,6 +23,8 @@ from bot.match_store import MatchRecord, Seat
 from bot.replays import board_alt
 from bot.service import Answer, ChallengeClosed, MatchService, Refusal, Turn
 from engines import GAMES, GameState
+from i18n.catalog import DEFAULT, gettext, locale_for
+from i18n.phrases import rules_text
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +51,37 @@ def check_move_text(text: str) -> str:
 def within(value: int, low: int, high: int, what: str) -> int:
     """Re-check an integer option the command schema bounds (a client may ignore the bounds)."""
     if not low <= value <= high:
-        raise Refusal(f"{what} must be a whole number from {low} to {high}.")
+        raise Refusal("{what} must be a whole number from {low} to {high}.", what=what, low=low, high=high)
     return value
 
 
+def user_language(interaction: discord.Interaction) -> str:
+    """The language of private replies: the asking user's Discord language, if Tabula speaks it."""
+    return locale_for(interaction.locale)
+
+
+class MissingPermissions(Refusal):
+    """The bot lacks permissions in the channel; the refusal names them in the reader's words."""
+
+    def __init__(self, channel_id: int, missing: Sequence[str]) -> None:
+        self.channel_id = channel_id
+        self.missing = tuple(missing)
+        super().__init__(messages.needs_permissions_text(channel_id, missing))
+
+    def text(self, language: str) -> str:
+        return messages.needs_permissions_text(self.channel_id, self.missing, language)
+
+
 class Renderer(Protocol):
-    async def png(self, state: GameState, names: Sequence[str]) -> bytes: ...
+    async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
+
+
+class ServerLanguages(Protocol):
+    """The per-server language setting (:class:`bot.settings_store.GuildSettingsStore`)."""
+
+    async def language(self, guild_id: int | None) -> str: ...
+
+    async def remember_locale(self, guild_id: int | None, guild_locale: object) -> None: ...
 
 
 class Computers(Protocol):
@@ -66,26 +93,44 @@ class Computers(Protocol):
 class MatchUI:
     """Turn interactions into calls on the match service, and hand what they saved to the announcer."""
 
-    def __init__(self, service: MatchService, announcer: Announcer, renderer: Renderer, computers: Computers) -> None:
+    def __init__(
+        self,
+        service: MatchService,
+        announcer: Announcer,
+        renderer: Renderer,
+        computers: Computers,
+        languages: ServerLanguages,
+    ) -> None:
         self.service = service
         self.announcer = announcer
         self.renderer = renderer
         self.computers = computers
+        self.languages = languages
 
-    async def board_file(self, state: GameState, record: MatchRecord) -> discord.File | None:
+    async def server_language(self, interaction: discord.Interaction) -> str:
+        """The language of the server's public messages; notes the server's Discord locale for later posts."""
+        await self.languages.remember_locale(interaction.guild_id, interaction.guild_locale)
+        return await self.languages.language(interaction.guild_id)
+
+    async def board_file(self, state: GameState, record: MatchRecord, language: str = DEFAULT) -> discord.File | None:
         """Render the board off the event loop; on failure log it and carry on without an image."""
         try:
-            png = await self.renderer.png(state, [seat.name for seat in record.players])
+            png = await self.renderer.png(state, [seat.name for seat in record.players], language)
         except Exception:
             log.exception("rendering %s match %s failed", record.game, record.id)
             return None
-        return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=board_alt(record, state))
+        return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=board_alt(record, state, language))
 
     async def send_board(
-        self, interaction: discord.Interaction, record: MatchRecord, state: GameState, content: str
+        self,
+        interaction: discord.Interaction,
+        record: MatchRecord,
+        state: GameState,
+        content: str,
+        language: str = DEFAULT,
     ) -> None:
         """Follow up an acknowledged interaction with the board image and ``content`` (no pings)."""
-        file = await self.board_file(state, record)
+        file = await self.board_file(state, record, language)
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
         if file is not None:
             kwargs["file"] = file
@@ -100,7 +145,7 @@ class MatchUI:
             raise Refusal("Games are played in server channels, not in direct messages.")
         missing = messages.missing_permissions(interaction.app_permissions)
         if missing:
-            raise Refusal(messages.needs_permissions_text(interaction.channel_id, missing))
+            raise MissingPermissions(interaction.channel_id, missing)
 
     async def challenge(
         self,
@@ -121,7 +166,9 @@ class MatchUI:
             if opponent.id == interaction.user.id:
                 raise Refusal("You can't challenge yourself; pick someone else in this server.")
             if opponent.bot:
-                raise Refusal(f"{escape_name(opponent.display_name)} is a bot and can't accept challenges.")
+                raise Refusal(
+                    "{player} is a bot and can't accept challenges.", player=escape_name(opponent.display_name)
+                )
         try:
             answer = await self.service.challenge(
                 guild_id=interaction.guild_id or 0,
@@ -138,6 +185,7 @@ class MatchUI:
                 "Start a thread from this channel and challenge there, or wait for the game to end."
             ) from None
         record = answer.record
+        language = await self.server_language(interaction)
         if answer.state is not None:
             reply = self.announcer.reply(interaction)
             await self.announcer.acknowledge(reply)
@@ -146,7 +194,9 @@ class MatchUI:
         allowed = discord.AllowedMentions(users=[discord.Object(o.id) for o in opponents], roles=False, everyone=False)
         try:
             callback = await interaction.response.send_message(
-                messages.challenge_text(record), view=challenge_view(record), allowed_mentions=allowed
+                messages.challenge_text(record, language),
+                view=challenge_view(record, language),
+                allowed_mentions=allowed,
             )
             message_id = getattr(callback, "message_id", None)
         except discord.HTTPException as error:
@@ -182,6 +232,7 @@ class MatchUI:
         from bot.views import challenge_view
 
         reply = self.announcer.reply(interaction)
+        language = await self.server_language(interaction)
         try:
             answer = await self.service.answer(match_id, seat_of(interaction.user), accept)
         except ChallengeClosed as closed:
@@ -192,7 +243,9 @@ class MatchUI:
                 how = closed_how(closed.record.status)
                 try:
                     await interaction.response.edit_message(
-                        content=messages.closed_text(closed.record, how), view=None, allowed_mentions=NO_MENTIONS
+                        content=messages.closed_text(closed.record, how, language=language),
+                        view=None,
+                        allowed_mentions=NO_MENTIONS,
                     )
                 except discord.HTTPException as error:
                     log.info("could not close challenge %s on a late press: %s", match_id, error)
@@ -202,8 +255,8 @@ class MatchUI:
             return
         if answer.state is None:
             await interaction.response.edit_message(
-                content=messages.challenge_text(answer.record),
-                view=challenge_view(answer.record),
+                content=messages.challenge_text(answer.record, language),
+                view=challenge_view(answer.record, language),
                 allowed_mentions=NO_MENTIONS,
             )
             return
@@ -226,6 +279,7 @@ class MatchUI:
     async def post_turn(self, interaction: discord.Interaction, turn: Turn) -> None:
         """Acknowledge an accepted action and announce it: the board, the summary and the next player's mention."""
         reply = self.announcer.reply(interaction)
+        await self.server_language(interaction)  # notes the server's Discord locale for the announcer
         await self.announcer.acknowledge(reply)
         result = await self.announcer.deliver(turn.announcements, reply, state=turn.state, turn=turn)
         if result != Result.POSTED:
@@ -243,12 +297,13 @@ class MatchUI:
     async def board(self, interaction: discord.Interaction, game: str) -> None:
         """Post the channel's board again; it also says why earlier boards could not be posted, if so."""
         record, state = await self.service.running(interaction.channel_id or 0, game)
+        language = await self.server_language(interaction)
         await interaction.response.defer(thinking=True)
         problems = await self.announcer.explain(record)
-        text = messages.board_text(record, state)
+        text = messages.board_text(record, state, language)
         if problems:
-            text += "\n" + messages.trouble_text(record.channel_id, problems[-1])
-        await self.send_board(interaction, record, state, formatting.clip(text))
+            text += "\n" + messages.trouble_text(record.channel_id, problems[-1], language)
+        await self.send_board(interaction, record, state, formatting.clip(text), language)
         if problems:
             await self.announcer.settle_failed(record)
 
@@ -258,15 +313,19 @@ class MatchUI:
             interaction.channel_id or 0, interaction.user.id, can_manage=permissions.manage_guild
         )
         title = GAMES[answer.record.game].title
-        await interaction.response.send_message(
-            f"{escape_name(interaction.user.display_name)} cancelled this channel's {title} game. "
-            "It will not be rated.",
-            allowed_mentions=NO_MENTIONS,
+        language = await self.server_language(interaction)
+        text = gettext(
+            language,
+            "{player} cancelled this channel's {game} game. It will not be rated.",
+            player=escape_name(interaction.user.display_name),
+            game=title,
         )
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
         await self.announcer.deliver(answer.announcements, record=answer.record)
 
-    async def rules(self, interaction: discord.Interaction, text: str) -> None:
-        """Explain a game's rules to the one who asked."""
+    async def rules(self, interaction: discord.Interaction, game: str, english: str) -> None:
+        """Explain a game's rules to the one who asked, in their language."""
+        text = rules_text(user_language(interaction), game, english)
         await interaction.response.send_message(formatting.clip(text), ephemeral=True)
 
     # -- autocomplete --------------------------------------------------------------

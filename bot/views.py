@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.match_store import MatchRecord
+from i18n.catalog import DEFAULT, gettext
 
 # (interaction, match ID, accept?) -> the work of answering the challenge
 AnswerHandler = Callable[[discord.Interaction[Any], int, bool], Awaitable[None]]
@@ -27,20 +28,20 @@ def challenge_custom_id(match_id: int, accept: bool) -> str:
     return f"tabula:challenge:{'accept' if accept else 'decline'}:{match_id}"
 
 
-def challenge_button(match_id: int, accept: bool) -> discord.ui.Button[Any]:
-    """The Accept or Decline button of a challenge message."""
+def challenge_button(match_id: int, accept: bool, language: str = DEFAULT) -> discord.ui.Button[Any]:
+    """The Accept or Decline button of a challenge message, labelled in the server's ``language``."""
     return discord.ui.Button(
-        label="Accept" if accept else "Decline",
+        label=gettext(language, "Accept") if accept else gettext(language, "Decline"),
         style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
         custom_id=challenge_custom_id(match_id, accept),
     )
 
 
-def challenge_view(record: MatchRecord) -> discord.ui.View:
+def challenge_view(record: MatchRecord, language: str = DEFAULT) -> discord.ui.View:
     """The Accept / Decline buttons of a challenge (no timeout: they work until it ends)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(challenge_button(record.id, True))
-    view.add_item(challenge_button(record.id, False))
+    view.add_item(challenge_button(record.id, True, language))
+    view.add_item(challenge_button(record.id, False, language))
     return view
 
 

@@ -34,6 +34,8 @@ def test_every_command_and_option_fits_discords_limits() -> None:
     for command in commands:
         assert NAME.match(command["name"]) and command["name"] == command["name"].lower()
         assert 1 <= len(command["description"]) <= 100
+        for text in command.get("description_localizations", {}).values():
+            assert 1 <= len(text) <= 100, command["name"]
         assert len(command.get("options", [])) <= 25
         total = len(command["name"]) + len(command["description"])
         for option, depth in walk(command.get("options", [])):
@@ -42,8 +44,12 @@ def test_every_command_and_option_fits_discords_limits() -> None:
             assert 1 <= len(option["description"]) <= 100, option
             assert len(option.get("options", [])) <= 25
             assert len(option.get("choices", [])) <= 25
+            for text in option.get("description_localizations", {}).values():
+                assert 1 <= len(text) <= 100, option
             for choice in option.get("choices", []):
                 assert 1 <= len(choice["name"]) <= 100
+                for text in choice.get("name_localizations", {}).values():
+                    assert 1 <= len(text) <= 100, choice
             names = [o["name"] for o in option.get("options", [])]
             assert len(names) == len(set(names))
             required_seen_optional = False
@@ -107,7 +113,22 @@ def run_bot(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedP
 def test_print_commands_needs_no_token(tmp_path: Path) -> None:
     result = run_bot("--print-commands", env={}, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == json.loads(json.dumps(payload(), sort_keys=True))
+    printed = json.loads(result.stdout)
+    assert printed == json.loads(json.dumps(payload(), sort_keys=True))
+    # The payload is the localised one the bot syncs: every command reads in Russian and French too.
+    for command in printed:
+        assert {"ru", "fr"} <= set(command["description_localizations"]), command["name"]
+        for option, _ in walk(command.get("options", [])):
+            assert {"ru", "fr"} <= set(option["description_localizations"]), option["name"]
+
+
+def test_the_command_hash_follows_the_translations(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import translator
+
+    bot = TabulaBot(Settings())
+    digest = bot.command_hash()
+    monkeypatch.setattr(translator.catalog, "lookup", lambda language, message, context=None: f"[{message}]")
+    assert TabulaBot(Settings()).command_hash() != digest
 
 
 def test_without_a_token_it_exits_with_one_line(tmp_path: Path) -> None:

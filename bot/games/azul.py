@@ -20,7 +20,9 @@ import discord
 from discord import app_commands
 
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
+from bot.ui import user_language
 from engines.azul import CENTRE, COLOURS, FLOOR, FLOOR_SPACES, LETTERS, WALL, AzulMove, AzulState
+from i18n.catalog import DEFAULT, gettext, pgettext
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
@@ -113,47 +115,79 @@ def _takes(state: AzulState, source: int | None, colour: int | None, line: int |
     ]
 
 
-def _tiles_phrase(counts: tuple[int, ...]) -> str:
+def colour_word(colour: int, language: str = DEFAULT) -> str:
+    """Name a tile colour in ``language`` (the option's value stays the English name)."""
+    words = (
+        pgettext(language, "tile colour", "blue"),
+        pgettext(language, "tile colour", "yellow"),
+        pgettext(language, "tile colour", "red"),
+        pgettext(language, "tile colour", "black"),
+        pgettext(language, "tile colour", "white"),
+    )
+    english = ("blue", "yellow", "red", "black", "white")
+    name = COLOURS[colour]
+    return words[english.index(name)] if name in english else name
+
+
+def _tiles_phrase(counts: tuple[int, ...], language: str = DEFAULT) -> str:
     """Say tile counts by colour: ``2 red, 1 blue`` (most first)."""
     order = sorted((k for k in range(5) if counts[k]), key=lambda k: (-counts[k], k))
-    return ", ".join(f"{counts[k]} {COLOURS[k]}" for k in order)
+    return ", ".join(f"{counts[k]} {colour_word(k, language)}" for k in order)
 
 
 def _source_name(source: int) -> str:
     return "c" if source == CENTRE else f"f{source}"
 
 
-def source_choices(state: AzulState, colour: str, line: str, typed: str) -> list[app_commands.Choice[str]]:
+def source_choices(
+    state: AzulState, colour: str, line: str, typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
     """Offer the factories holding tiles and the centre, narrowed by a chosen colour and line."""
     sources = dict.fromkeys(m.source for m in _takes(state, None, read_colour(colour), read_line(line)))
     items = []
     for source in sorted(sources, key=lambda s: (s == CENTRE, s)):  # factories first, as on the board
         if source == CENTRE:
-            marker = " + first-player marker" if state.marker < 0 else ""
-            items.append(("c", f"c · centre: {_tiles_phrase(state.centre)}{marker}"))
+            tiles = _tiles_phrase(state.centre, language)
+            if state.marker < 0:
+                label = gettext(language, "c · centre: {tiles} + first-player marker", tiles=tiles)
+            else:
+                label = gettext(language, "c · centre: {tiles}", tiles=tiles)
+            items.append(("c", label))
         else:
-            items.append((f"f{source}", f"f{source} · {_tiles_phrase(state.factories[source - 1])}"))
+            items.append((f"f{source}", f"f{source} · {_tiles_phrase(state.factories[source - 1], language)}"))
     return labelled(items, typed)
 
 
-def colour_choices(state: AzulState, source: str, line: str, typed: str) -> list[app_commands.Choice[str]]:
+def colour_choices(
+    state: AzulState, source: str, line: str, typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
     """Offer the colours the chosen source holds (any source's before one is chosen), narrowed by a chosen line."""
     chosen = read_source(source)
     moves = _takes(state, chosen, None, read_line(line))
     items = []
     for colour in sorted(dict.fromkeys(m.colour for m in moves)):
         name, letter = COLOURS[colour], LETTERS[colour].upper()
+        word = colour_word(colour, language)
         if chosen is not None:
             count = state.centre[colour] if chosen == CENTRE else state.factories[chosen - 1][colour]
-            label = f"{name} ({letter}) · {count} in {_source_name(chosen)}"
+            label = gettext(
+                language,
+                "{colour} ({letter}) · {count} in {source}",
+                colour=word,
+                letter=letter,
+                count=count,
+                source=_source_name(chosen),
+            )
         else:
             where = ", ".join(_source_name(s) for s in sorted({m.source for m in moves if m.colour == colour}))
-            label = f"{name} ({letter}) · in {where}"
+            label = gettext(language, "{colour} ({letter}) · in {sources}", colour=word, letter=letter, sources=where)
         items.append((name, label))
     return labelled(items, typed)
 
 
-def line_choices(state: AzulState, source: str, colour: str, typed: str) -> list[app_commands.Choice[str]]:
+def line_choices(
+    state: AzulState, source: str, colour: str, typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
     """Offer the pattern lines that can take the chosen colour, and the floor, saying what each would do."""
     chosen_source, chosen_colour = read_source(source), read_colour(colour)
     moves = _takes(state, chosen_source, chosen_colour, None)
@@ -162,32 +196,41 @@ def line_choices(state: AzulState, source: str, colour: str, typed: str) -> list
     for line in sorted(dict.fromkeys(m.line for m in moves)):
         if line == FLOOR:
             free = FLOOR_SPACES - len(board.floor)
-            label = f"floor ({free} of {FLOOR_SPACES} free)"
+            label = gettext(language, "floor ({free} of {spaces} free)", free=free, spaces=FLOOR_SPACES)
             value = "floor"
         else:
             held, held_colour = board.line_counts[line - 1], board.line_colours[line - 1]
-            holding = f"has {held} {COLOURS[held_colour]}, " if held else ""
-            label = f"line {line} ({holding}{line - held} of {line} free)"
+            if held:
+                label = gettext(
+                    language,
+                    "line {line} (has {held} {colour}, {free} of {line} free)",
+                    line=line,
+                    held=held,
+                    colour=colour_word(held_colour, language),
+                    free=line - held,
+                )
+            else:
+                label = gettext(language, "line {line} ({free} of {line} free)", line=line, free=line - held)
             value = str(line)
         # Only with the source and colour known is the move itself known: then the engine says where the tiles go.
         if chosen_source is not None and chosen_colour is not None:
-            label += _consequence(state, AzulMove(chosen_source, chosen_colour, line))
+            label += _consequence(state, AzulMove(chosen_source, chosen_colour, line), language)
         items.append((value, label))
     return labelled(items, typed)
 
 
-def _consequence(state: AzulState, move: AzulMove) -> str:
+def _consequence(state: AzulState, move: AzulMove, language: str = DEFAULT) -> str:
     """Say what the engine does with ``move``'s tiles beyond its line: ``: 2 to the floor, 1 to the lid``."""
     event = state.play(move).last
     if event is None:
         return ""
     parts = []
     if event.move is not None and event.move.line != FLOOR and event.to_floor:
-        parts.append(f"{event.to_floor} to the floor")
+        parts.append(gettext(language, "{n} to the floor", n=event.to_floor))
     if event.to_lid:
-        parts.append(f"{event.to_lid} to the lid")
+        parts.append(gettext(language, "{n} to the lid", n=event.to_lid))
     if event.marker:
-        parts.append("with the marker")
+        parts.append(gettext(language, "with the marker"))
     return f": {', '.join(parts)}" if parts else ""
 
 
@@ -195,14 +238,19 @@ def _wall_moves(state: AzulState) -> list[AzulMove]:
     return [m for m in state.legal_moves() if m.source == WALL]
 
 
-def wall_line_choices(state: AzulState, typed: str) -> list[app_commands.Choice[str]]:
+def wall_line_choices(state: AzulState, typed: str, language: str = DEFAULT) -> list[app_commands.Choice[str]]:
     """Offer the pattern line waiting to be tiled on the grey wall."""
     lines = dict.fromkeys((m.line, m.colour) for m in _wall_moves(state))
-    items = [(str(line), f"line {line} · {line} {COLOURS[colour]}") for line, colour in lines]
+    items = [
+        (str(line), gettext(language, "line {line} · {line} {colour}", line=line, colour=colour_word(colour, language)))
+        for line, colour in lines
+    ]
     return labelled(items, typed)
 
 
-def wall_column_choices(state: AzulState, line: str, typed: str) -> list[app_commands.Choice[str]]:
+def wall_column_choices(
+    state: AzulState, line: str, typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
     """Offer the wall columns the waiting line may go to, with the points the engine would score there."""
     chosen = read_line(line)
     items = []
@@ -211,7 +259,9 @@ def wall_column_choices(state: AzulState, line: str, typed: str) -> list[app_com
             continue
         event = state.play(move).last
         points = next((p.points for p in event.placements if p.player == state.turn), 0) if event else 0
-        items.append((str(move.column), f"column {move.column} (+{points})"))
+        items.append(
+            (str(move.column), gettext(language, "column {column} (+{points})", column=move.column, points=points))
+        )
     return labelled(items, typed.strip().lower().removeprefix("column").removeprefix("c").strip())
 
 
@@ -258,21 +308,24 @@ def build(ui: MatchUI) -> app_commands.Group:
         state = await position(interaction)
         if state is None:
             return []
-        return source_choices(state, typed_option(interaction, "color"), typed_option(interaction, "line"), typed)
+        colour, line = typed_option(interaction, "color"), typed_option(interaction, "line")
+        return source_choices(state, colour, line, typed, user_language(interaction))
 
     @take.autocomplete("color")
     async def take_colours(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
         if state is None:
             return []
-        return colour_choices(state, typed_option(interaction, "source"), typed_option(interaction, "line"), typed)
+        source, line = typed_option(interaction, "source"), typed_option(interaction, "line")
+        return colour_choices(state, source, line, typed, user_language(interaction))
 
     @take.autocomplete("line")
     async def take_lines(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
         if state is None:
             return []
-        return line_choices(state, typed_option(interaction, "source"), typed_option(interaction, "color"), typed)
+        source, colour = typed_option(interaction, "source"), typed_option(interaction, "color")
+        return line_choices(state, source, colour, typed, user_language(interaction))
 
     @group.command(name="wall", description="Grey wall: choose the column for the pattern line being tiled.")
     @app_commands.describe(line="The pattern line being tiled, 1 to 5", column="The wall column, 1 to 5")
@@ -286,12 +339,13 @@ def build(ui: MatchUI) -> app_commands.Group:
     @wall.autocomplete("line")
     async def wall_lines(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
-        return [] if state is None else wall_line_choices(state, typed)
+        return [] if state is None else wall_line_choices(state, typed, user_language(interaction))
 
     @wall.autocomplete("column")
     async def wall_columns(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
-        return [] if state is None else wall_column_choices(state, typed_option(interaction, "line"), typed)
+        chosen = typed_option(interaction, "line")
+        return [] if state is None else wall_column_choices(state, chosen, typed, user_language(interaction))
 
     add_common_commands(group, GAME, ui, rules_text=RULES)
     return group

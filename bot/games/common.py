@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.service import AI_LEVELS, Refusal
+from bot.service import AI_LEVELS, Refusal, level_list
 from bot.ui import within
 from engines import GAMES
 
@@ -139,7 +139,7 @@ def add_start_command(
         difficulty = values.get("difficulty")
         levels = [difficulty, *(values.get(name) for name in more_levels)]
         if any(level is not None and level not in AI_LEVELS for level in levels):
-            raise Refusal(f"Difficulty must be one of: {', '.join(AI_LEVELS)}.")
+            raise Refusal("Difficulty must be one of: {levels}.", levels=level_list)
         people, computer_levels = opponents_or_computer(interaction, [o for o in named if o], difficulty, computers)
         computer_levels = [levels[i] or level if i < len(levels) else level for i, level in enumerate(computer_levels)]
         if to_options is not None:
@@ -189,7 +189,7 @@ def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI, *, ru
 
     @group.command(name="rules", description=f"How to play {title}, briefly (only you see it).")
     async def rules(interaction: discord.Interaction) -> None:
-        await ui.rules(interaction, rules_text)
+        await ui.rules(interaction, game, rules_text)
 
     @group.command(name="cancel", description="Cancel this channel's game (Manage Server) or withdraw your challenge.")
     async def cancel(interaction: discord.Interaction) -> None:

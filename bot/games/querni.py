@@ -17,8 +17,10 @@ import discord
 from discord import app_commands
 
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
+from bot.ui import user_language
 from engines import GameError
 from engines.querni import DEFAULT_DRAW_PLIES, NEAR_SET
+from i18n.catalog import DEFAULT, gettext, ngettext
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
@@ -80,18 +82,21 @@ def chain_squares(state: QuerniState, move: QuerniMove) -> str:
     return " ".join(state.cell_name(cell) for cell in squares)
 
 
-def source_choices(state: QuerniState, typed: str) -> list[app_commands.Choice[str]]:
+def source_choices(state: QuerniState, typed: str, language: str = DEFAULT) -> list[app_commands.Choice[str]]:
     """Offer the squares of the pieces that can move, labelled with their numbers, lowest number first."""
     starts = sorted({m.frm for m in state.legal_moves() if m.frm >= 0}, key=lambda cell: state.piece(cell) or (0, 0))
     items = []
     for cell in starts:
         piece = state.piece(cell)
         number = piece[1] if piece else 0
-        items.append((state.cell_name(cell), f"{state.cell_name(cell)} · piece {number}"))
+        label = gettext(language, "{square} · piece {number}", square=state.cell_name(cell), number=number)
+        items.append((state.cell_name(cell), label))
     return labelled(items, typed)
 
 
-def target_choices(state: QuerniState, chosen: str, typed: str) -> list[app_commands.Choice[str]]:
+def target_choices(
+    state: QuerniState, chosen: str, typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
     """Offer the squares the chosen piece (or, before one is chosen, any piece) can reach, saying how."""
     start = _square(state, chosen)
     plain = [m for m in state.legal_moves() if m.frm >= 0 and m.lo < 0 and (start is None or m.frm == start)]
@@ -100,7 +105,7 @@ def target_choices(state: QuerniState, chosen: str, typed: str) -> list[app_comm
     shown = [m for m in plain if state.cell_name(m.to).startswith(needle)] or plain
     items = []
     for move in shown[:CHOICE_LIMIT]:
-        items.append((state.cell_name(move.to), _route(state, move, start is None)))
+        items.append((state.cell_name(move.to), _route(state, move, start is None, language)))
     return labelled(items, typed)
 
 
@@ -130,15 +135,18 @@ def _square(state: QuerniState, text: str) -> int | None:
         return None
 
 
-def _route(state: QuerniState, move: QuerniMove, name_start: bool) -> str:
-    """Return a target's label: ``e5 · jumps c3-e5-g5`` or ``d3 · step``."""
+def _route(state: QuerniState, move: QuerniMove, name_start: bool, language: str = DEFAULT) -> str:
+    """Return a target's label: ``e5 · 2 jumps c3-e5-g5`` or ``d3 · step``."""
     landings = state.path(move)
     target = state.cell_name(move.to)
     if len(landings) == 2 and move.to in NEAR_SET[move.frm]:
-        how = f"step from {state.cell_name(move.frm)}" if name_start else "step"
+        if name_start:
+            how = gettext(language, "step from {square}", square=state.cell_name(move.frm))
+        else:
+            how = gettext(language, "step")
     else:
-        count = len(landings) - 1
-        how = f"{count} jump{'s' if count > 1 else ''} " + "-".join(state.cell_name(c) for c in landings)
+        path = "-".join(state.cell_name(c) for c in landings)
+        how = ngettext(language, "{n} jump {path}", "{n} jumps {path}", len(landings) - 1, path=path)
     return f"{target} · {how}"
 
 
@@ -188,12 +196,13 @@ def build(ui: MatchUI) -> app_commands.Group:
     @move.autocomplete("from_")
     async def move_sources(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
-        return [] if state is None else source_choices(state, typed)
+        return [] if state is None else source_choices(state, typed, user_language(interaction))
 
     @move.autocomplete("to")
     async def move_targets(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         state = await position(interaction)
-        return [] if state is None else target_choices(state, typed_option(interaction, "from"), typed)
+        chosen = typed_option(interaction, "from")
+        return [] if state is None else target_choices(state, chosen, typed, user_language(interaction))
 
     @move.autocomplete("remove")
     async def move_removals(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
