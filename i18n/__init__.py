@@ -10,9 +10,9 @@ names, into what the chat and the board pictures say.  One module per game
 * :func:`status_text`: the board picture's status line (whose turn, or who won and why);
 * :func:`caption_text`: the board picture's short line about the last ply ("" for games without one).
 
-Every function takes ``locale``; only English (``"en"``) exists so far, and any other
-locale falls back to it.  Sentences are written whole, with named placeholders, so that
-catalogs can translate them later.  Pure: no discord, no I/O.
+Every function takes ``locale`` (``"en"``, ``"ru"``, ``"fr"``; any other
+reads English).  Sentences are written whole, with named placeholders, and go through
+the catalogs (:mod:`i18n.catalog`, contexts ``game:<name>``).  Pure: no discord, no I/O.
 
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(variant="mini").play("place b2")
@@ -32,7 +32,7 @@ from typing import Any
 
 from engines import GAMES
 
-LOCALES = ("en",)
+LOCALES = ("en", "ru", "fr")
 DEFAULT_LOCALE = "en"
 
 # What every game's text module provides (a test checks each registered game has them).
