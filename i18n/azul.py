@@ -111,6 +111,11 @@ def _victory(state: AzulState, names: Sequence[str], locale: str) -> str:
     )
 
 
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``Player 1``)."""
+    return seat(locale, number)
+
+
 def result(state: AzulState, names: Sequence[str], locale: str) -> str:
     """Return the result sentence (see :func:`i18n.result_text`).
 

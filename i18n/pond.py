@@ -18,6 +18,11 @@ def seat(locale: str, seat: int, capital: bool = False) -> str:
     return pgettext(locale, C, "Dark") if capital else pgettext(locale, C, "dark")
 
 
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``Light``)."""
+    return seat(locale, number, True)
+
+
 def result(state: PondState, names: Sequence[str], locale: str) -> str:
     """Return the result sentence (see :func:`i18n.result_text`)."""
     outcome = state.outcome()

@@ -36,6 +36,11 @@ def _no_removal(state: QuerniState, locale: str) -> str:
     )
 
 
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``Blue``)."""
+    return seat(locale, number, True)
+
+
 def result(state: QuerniState, names: Sequence[str], locale: str) -> str:
     """Return the result sentence (see :func:`i18n.result_text`)."""
     outcome = state.outcome()

@@ -34,6 +34,11 @@ def _ending(code: Termination, state: SummerState, locale: str) -> str:
     )
 
 
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``White``)."""
+    return seat(locale, number)
+
+
 def result(state: SummerState, names: Sequence[str], locale: str) -> str:
     """Return the result sentence (see :func:`i18n.result_text`): the ending, then the score."""
     outcome = state.outcome()

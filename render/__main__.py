@@ -1,7 +1,7 @@
 """Replay a game from its moves and write its picture to a PNG file.
 
     python -m render GAME [--players 2] [--seed 7] [-o key=value ...]
-                          [--names Ana Bo] [--out board.png] [--no-last] MOVE ...
+                          [--names Ana Bo] [--out board.png] [--no-last] [--locale ru] MOVE ...
 
 Moves are the engine's texts, each one argument (quote them: ``"place b2"``).  The game
 options are those of ``python -m engines`` (``--list`` there shows them).  ``--names`` takes
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from engines import GAMES, GameError
 from engines.cli import add_game_arguments, new_game, players
 from i18n import summary_text
+from i18n.catalog import SUPPORTED
 from render import has_renderer, render
 
 
@@ -30,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--names", nargs="+", default=None, help="players' display names, one per seat in order")
     parser.add_argument("--out", default="board.png", help="the PNG file to write (default board.png)")
     parser.add_argument("--no-last", action="store_true", help="do not mark the last move")
+    parser.add_argument("--locale", default="en", choices=SUPPORTED, help="the language of the picture (default en)")
     # Intermixed parsing lets the moves follow the options, as in the usage line.
     args = parser.parse_intermixed_args(argv)
 
@@ -62,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except GameError as error:
             print(f"Move {number} ({text!r}): {error}", file=sys.stderr)
             return 2
-    png = render(state, players=args.names, last_move=not args.no_last)
+    png = render(state, players=args.names, last_move=not args.no_last, locale=args.locale)
     try:
         with open(args.out, "wb") as out:
             out.write(png)
@@ -70,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Cannot write {args.out}: {error.strerror}.", file=sys.stderr)
         return 2
     moves = f"{len(args.moves)} move{'' if len(args.moves) == 1 else 's'}"
-    summary = f" {summary_text(state, names)}" if args.moves else ""
+    summary = f" {summary_text(state, names, args.locale)}" if args.moves else ""
     if state.outcome() is None and state.to_move is not None:
         summary += f" {names[state.to_move]} to move."
     print(f"{args.out}: {len(png):,} bytes after {moves}.{summary}")
