@@ -17,36 +17,34 @@ from engines.azul import (
 from i18n.catalog import npgettext, pgettext
 from i18n.common import clauses, forfeit_sentence, is_forfeit, join_names, sentence
 
-C = "game:azul"
-
 
 def colour_name(locale: str, colour: int) -> str:
     """Name a tile colour on its own: ``blue`` (a line's colour, a wall's)."""
     return (
-        pgettext(locale, C, "blue"),
-        pgettext(locale, C, "yellow"),
-        pgettext(locale, C, "red"),
-        pgettext(locale, C, "black"),
-        pgettext(locale, C, "white"),
+        pgettext(locale, "game:azul", "blue"),
+        pgettext(locale, "game:azul", "yellow"),
+        pgettext(locale, "game:azul", "red"),
+        pgettext(locale, "game:azul", "black"),
+        pgettext(locale, "game:azul", "white"),
     )[colour]
 
 
 def tiles(locale: str, n: int, colour: int) -> str:
     """Count tiles of one colour: ``3 blue`` (Russian and French agree the colour with the number)."""
     if colour == 0:
-        return npgettext(locale, C, "{n} blue", "{n} blue", n)
+        return npgettext(locale, "game:azul", "{n} blue", "{n} blue", n)
     if colour == 1:
-        return npgettext(locale, C, "{n} yellow", "{n} yellow", n)
+        return npgettext(locale, "game:azul", "{n} yellow", "{n} yellow", n)
     if colour == 2:
-        return npgettext(locale, C, "{n} red", "{n} red", n)
+        return npgettext(locale, "game:azul", "{n} red", "{n} red", n)
     if colour == 3:
-        return npgettext(locale, C, "{n} black", "{n} black", n)
-    return npgettext(locale, C, "{n} white", "{n} white", n)
+        return npgettext(locale, "game:azul", "{n} black", "{n} black", n)
+    return npgettext(locale, "game:azul", "{n} white", "{n} white", n)
 
 
 def seat(locale: str, seat: int) -> str:
     """Name a seat: ``Player 1``."""
-    return pgettext(locale, C, "Player {number}", number=seat + 1)
+    return pgettext(locale, "game:azul", "Player {number}", number=seat + 1)
 
 
 def _seats(state: AzulState, locale: str) -> list[str]:
@@ -55,16 +53,16 @@ def _seats(state: AzulState, locale: str) -> list[str]:
 
 def _ending(state: AzulState, code: Termination, locale: str) -> str:
     if code == Termination.WALL_ROW:
-        return pgettext(locale, C, "A wall row is complete")
+        return pgettext(locale, "game:azul", "A wall row is complete")
     if code == Termination.ROUND_LIMIT:
         return npgettext(
             locale,
-            C,
+            "game:azul",
             "Ended by the round limit ({n} round, a safety rule)",
             "Ended by the round limit ({n} rounds, a safety rule)",
             state.max_rounds,
         )
-    return pgettext(locale, C, "Ended as no tile is left to fill the factories (a safety rule)")
+    return pgettext(locale, "game:azul", "Ended as no tile is left to fill the factories (a safety rule)")
 
 
 def _victory(state: AzulState, names: Sequence[str], locale: str) -> str:
@@ -80,7 +78,7 @@ def _victory(state: AzulState, names: Sequence[str], locale: str) -> str:
     if len(winners) > 1:
         return npgettext(
             locale,
-            C,
+            "game:azul",
             "{ending}: {winners} share the victory with {points} points and {n} complete row each.",
             "{ending}: {winners} share the victory with {points} points and {n} complete rows each.",
             rows,
@@ -91,7 +89,7 @@ def _victory(state: AzulState, names: Sequence[str], locale: str) -> str:
     if others is not None:
         return npgettext(
             locale,
-            C,
+            "game:azul",
             "{ending}: {winner} wins the tie at {n} points with more complete rows ({rows} to {others}).",
             "{ending}: {winner} wins the tie at {n} points with more complete rows ({rows} to {others}).",
             points,
@@ -102,7 +100,7 @@ def _victory(state: AzulState, names: Sequence[str], locale: str) -> str:
         )
     return npgettext(
         locale,
-        C,
+        "game:azul",
         "{ending}: {winner} wins with {n} points.",
         "{ending}: {winner} wins with {n} points.",
         points,
@@ -133,7 +131,7 @@ def result(state: AzulState, names: Sequence[str], locale: str) -> str:
     leaving = forfeit_sentence(outcome.termination, names[leaver], None, players=state.players, locale=locale)
     return pgettext(
         locale,
-        C,
+        "game:azul",
         "{leaving} {winner} is the last player left and wins.",
         leaving=leaving,
         winner=_seats(state, locale)[winner],
@@ -146,15 +144,22 @@ def _take_sentence(event: AzulEvent, who: str, locale: str) -> str:
     taken = tiles(locale, event.taken, move.colour)
     if move.source == CENTRE:
         if move.line == FLOOR:
-            text = pgettext(locale, C, "{who} took {tiles} from the centre to the floor line", who=who, tiles=taken)
+            text = pgettext(
+                locale, "game:azul", "{who} took {tiles} from the centre to the floor line", who=who, tiles=taken
+            )
         else:
             text = pgettext(
-                locale, C, "{who} took {tiles} from the centre into line {line}", who=who, tiles=taken, line=move.line
+                locale,
+                "game:azul",
+                "{who} took {tiles} from the centre into line {line}",
+                who=who,
+                tiles=taken,
+                line=move.line,
             )
     elif move.line == FLOOR:
         text = pgettext(
             locale,
-            C,
+            "game:azul",
             "{who} took {tiles} from factory {factory} to the floor line",
             who=who,
             tiles=taken,
@@ -163,7 +168,7 @@ def _take_sentence(event: AzulEvent, who: str, locale: str) -> str:
     else:
         text = pgettext(
             locale,
-            C,
+            "game:azul",
             "{who} took {tiles} from factory {factory} into line {line}",
             who=who,
             tiles=taken,
@@ -172,41 +177,51 @@ def _take_sentence(event: AzulEvent, who: str, locale: str) -> str:
         )
     extra = []
     if move.line != FLOOR and event.to_floor:
-        extra.append(npgettext(locale, C, "{n} fell to the floor", "{n} fell to the floor", event.to_floor))
+        extra.append(npgettext(locale, "game:azul", "{n} fell to the floor", "{n} fell to the floor", event.to_floor))
     if event.to_lid:
         extra.append(
             npgettext(
-                locale, C, "{n} to the lid as the floor was full", "{n} to the lid as the floor was full", event.to_lid
+                locale,
+                "game:azul",
+                "{n} to the lid as the floor was full",
+                "{n} to the lid as the floor was full",
+                event.to_lid,
             )
         )
     if extra:
         text = pgettext(
-            locale, C, "{text} ({details})", text=text, details=pgettext(locale, "game:common", ", ").join(extra)
+            locale,
+            "game:azul",
+            "{text} ({details})",
+            text=text,
+            details=pgettext(locale, "game:common", ", ").join(extra),
         )
     if event.marker:
-        text = pgettext(locale, C, "{text}, with the first-player marker", text=text)
+        text = pgettext(locale, "game:azul", "{text}, with the first-player marker", text=text)
     return text
 
 
 def _tiled(locale: str, row: int, colour: int, points: int) -> str:
     return pgettext(
-        locale, C, "row {row} {colour} +{points}", row=row, colour=colour_name(locale, colour), points=points
+        locale, "game:azul", "row {row} {colour} +{points}", row=row, colour=colour_name(locale, colour), points=points
     )
 
 
 def _discarded(locale: str, row: int, colour: int) -> str:
-    return pgettext(locale, C, "line {row} {colour} to the floor", row=row, colour=colour_name(locale, colour))
+    return pgettext(
+        locale, "game:azul", "line {row} {colour} to the floor", row=row, colour=colour_name(locale, colour)
+    )
 
 
 def _bonus_counts(locale: str, counts: Sequence[int]) -> str:
     rows, columns, colours = counts
     found = []
     if rows:
-        found.append(npgettext(locale, C, "{n} row", "{n} rows", rows))
+        found.append(npgettext(locale, "game:azul", "{n} row", "{n} rows", rows))
     if columns:
-        found.append(npgettext(locale, C, "{n} column", "{n} columns", columns))
+        found.append(npgettext(locale, "game:azul", "{n} column", "{n} columns", columns))
     if colours:
-        found.append(npgettext(locale, C, "{n} colour", "{n} colours", colours))
+        found.append(npgettext(locale, "game:azul", "{n} colour", "{n} colours", colours))
     return pgettext(locale, "game:common", ", ").join(found)
 
 
@@ -220,26 +235,28 @@ def _round_sentence(
             continue
         mine = [pl for pl in placements if pl.player == p]
         gained = sum(pl.points for pl in mine)
-        text = pgettext(locale, C, "{name} +{gained}", name=names[p], gained=gained)
+        text = pgettext(locale, "game:azul", "{name} +{gained}", name=names[p], gained=gained)
         details = [_tiled(locale, pl.row, pl.colour, pl.points) for pl in mine]
         details += [_discarded(locale, d.row, d.colour) for d in event.discards if d.player == p]
         if details:
-            text = pgettext(locale, C, "{text} ({details})", text=text, details=comma.join(details))
+            text = pgettext(locale, "game:azul", "{text} ({details})", text=text, details=comma.join(details))
         if event.penalties and event.penalties[p]:
-            text = pgettext(locale, C, "{text}, floor −{penalty}", text=text, penalty=event.penalties[p])
+            text = pgettext(locale, "game:azul", "{text}, floor −{penalty}", text=text, penalty=event.penalties[p])
         if event.bonuses and any(event.bonuses[p]):
             text = pgettext(
                 locale,
-                C,
+                "game:azul",
                 "{text}, bonus +{bonus} ({counts})",
                 text=text,
                 bonus=bonus_points(event.bonuses[p]),
                 counts=_bonus_counts(locale, event.bonuses[p]),
             )
         score = state.boards[p].score
-        text = npgettext(locale, C, "{text}: {n} point", "{text}: {n} points", score, text=text)
+        text = npgettext(locale, "game:azul", "{text}: {n} point", "{text}: {n} points", score, text=text)
         parts.append(text)
-    return pgettext(locale, C, "Round {round} ended: {scores}", round=event.round_ended, scores=clauses(parts, locale))
+    return pgettext(
+        locale, "game:azul", "Round {round} ended: {scores}", round=event.round_ended, scores=clauses(parts, locale)
+    )
 
 
 def _left_sentence(state: AzulState, event: AzulEvent, names: Sequence[str], locale: str) -> str:
@@ -247,12 +264,16 @@ def _left_sentence(state: AzulState, event: AzulEvent, names: Sequence[str], loc
     outcome = state.outcome()
     if outcome is None:
         if event.left == "forfeit":
-            return pgettext(locale, C, "{who} left the game ({who} resigned); the others play on", who=who)
-        return pgettext(locale, C, "{who} left the game ({who} ran out of time); the others play on", who=who)
+            return pgettext(locale, "game:azul", "{who} left the game ({who} resigned); the others play on", who=who)
+        return pgettext(locale, "game:azul", "{who} left the game ({who} ran out of time); the others play on", who=who)
     winners = join_names([names[p] for p in outcome.winners], locale)
     if event.left == "forfeit":
-        return pgettext(locale, C, "{who} left the game ({who} resigned); {winners} wins", who=who, winners=winners)
-    return pgettext(locale, C, "{who} left the game ({who} ran out of time); {winners} wins", who=who, winners=winners)
+        return pgettext(
+            locale, "game:azul", "{who} left the game ({who} resigned); {winners} wins", who=who, winners=winners
+        )
+    return pgettext(
+        locale, "game:azul", "{who} left the game ({who} ran out of time); {winners} wins", who=who, winners=winners
+    )
 
 
 def summary(state: AzulState, names: Sequence[str], locale: str) -> str:
@@ -263,7 +284,7 @@ def summary(state: AzulState, names: Sequence[str], locale: str) -> str:
     """
     event = state.last_event
     if event is None:
-        return pgettext(locale, C, "Round 1 begins; {name} starts.", name=names[state.turn])
+        return pgettext(locale, "game:azul", "Round 1 begins; {name} starts.", name=names[state.turn])
     who = names[event.player]
     outcome = state.outcome()
     sentences: list[str] = []
@@ -275,7 +296,7 @@ def summary(state: AzulState, names: Sequence[str], locale: str) -> str:
         sentences.append(
             pgettext(
                 locale,
-                C,
+                "game:azul",
                 "{who} tiled line {line}'s {colour} in column {column} (+{points})",
                 who=who,
                 line=move.line,
@@ -292,25 +313,37 @@ def summary(state: AzulState, names: Sequence[str], locale: str) -> str:
     elif placements or event.discards:
         bits = [
             pgettext(
-                locale, C, "{name} {tiled}", name=names[pl.player], tiled=_tiled(locale, pl.row, pl.colour, pl.points)
+                locale,
+                "game:azul",
+                "{name} {tiled}",
+                name=names[pl.player],
+                tiled=_tiled(locale, pl.row, pl.colour, pl.points),
             )
             for pl in placements
         ]
         bits += [
-            pgettext(locale, C, "{name} {tiled}", name=names[d.player], tiled=_discarded(locale, d.row, d.colour))
+            pgettext(
+                locale, "game:azul", "{name} {tiled}", name=names[d.player], tiled=_discarded(locale, d.row, d.colour)
+            )
             for d in event.discards
         ]
-        sentences.append(pgettext(locale, C, "Tiled: {tiles}", tiles=clauses(bits, locale)))
+        sentences.append(pgettext(locale, "game:azul", "Tiled: {tiles}", tiles=clauses(bits, locale)))
     if outcome is None:
         if event.round_ended:
             sentences.append(
-                pgettext(locale, C, "Round {round} begins; {name} starts", round=state.round, name=names[state.turn])
+                pgettext(
+                    locale,
+                    "game:azul",
+                    "Round {round} begins; {name} starts",
+                    round=state.round,
+                    name=names[state.turn],
+                )
             )
         elif state.pending_line():
             sentences.append(
                 pgettext(
                     locale,
-                    C,
+                    "game:azul",
                     "{name} chooses where line {line} goes on the wall",
                     name=names[state.turn],
                     line=state.pending_line(),
@@ -333,30 +366,30 @@ def status(state: AzulState, names: Sequence[str], locale: str) -> str:
         if state.pending_line():
             return pgettext(
                 locale,
-                C,
+                "game:azul",
                 "Round {round} · {name}: choose the wall column for line {line}",
                 round=state.round,
                 name=who,
                 line=state.pending_line(),
             )
-        return pgettext(locale, C, "Round {round} · {name} to move", round=state.round, name=who)
+        return pgettext(locale, "game:azul", "Round {round} · {name} to move", round=state.round, name=who)
     winners = [names[p] for p in outcome.winners]
     best = max(state.scores()[p] for p in outcome.winners)
     if is_forfeit(outcome.termination):
-        why = pgettext(locale, C, "the last player left")
+        why = pgettext(locale, "game:azul", "the last player left")
     else:
         code = Termination(outcome.termination)
         if code == Termination.WALL_ROW:
-            why = pgettext(locale, C, "a wall row is complete")
+            why = pgettext(locale, "game:azul", "a wall row is complete")
         elif code == Termination.ROUND_LIMIT:
-            why = pgettext(locale, C, "round limit {limit} (safety rule)", limit=state.max_rounds)
+            why = pgettext(locale, "game:azul", "round limit {limit} (safety rule)", limit=state.max_rounds)
         else:
-            why = pgettext(locale, C, "no tiles left (safety rule)")
+            why = pgettext(locale, "game:azul", "no tiles left (safety rule)")
     if len(winners) == 1:
-        return pgettext(locale, C, "{name} wins with {points} · {why}", name=winners[0], points=best, why=why)
+        return pgettext(locale, "game:azul", "{name} wins with {points} · {why}", name=winners[0], points=best, why=why)
     return pgettext(
         locale,
-        C,
+        "game:azul",
         "{names} share the win with {points} · {why}",
         names=join_names(winners, locale),
         points=best,
@@ -368,18 +401,18 @@ def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
     """Return a short line saying what the last ply did (the chat message says it in full)."""
     event = state.last_event
     if event is None:
-        return pgettext(locale, C, "A new game: take all tiles of one colour from a factory or the centre.")
+        return pgettext(locale, "game:azul", "A new game: take all tiles of one colour from a factory or the centre.")
     who = names[event.player]
     move = event.move
     if move is None:
         if state.outcome() is None:
-            return pgettext(locale, C, "{who} left the game; the others play on.", who=who)
-        return pgettext(locale, C, "{who} left the game.", who=who)
+            return pgettext(locale, "game:azul", "{who} left the game; the others play on.", who=who)
+        return pgettext(locale, "game:azul", "{who} left the game.", who=who)
     if move.source == WALL:
         points = next((p.points for p in event.placements if p.player == event.player), 0)
         text = pgettext(
             locale,
-            C,
+            "game:azul",
             "{who} tiled line {line} in column {column} (+{points})",
             who=who,
             line=move.line,
@@ -387,11 +420,19 @@ def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
             points=points,
         )
     else:
-        source = pgettext(locale, C, "c") if move.source == CENTRE else pgettext(locale, C, "f{n}", n=move.source)
-        where = pgettext(locale, C, "floor") if move.line == FLOOR else pgettext(locale, C, "line {n}", n=move.line)
+        source = (
+            pgettext(locale, "game:azul", "c")
+            if move.source == CENTRE
+            else pgettext(locale, "game:azul", "f{n}", n=move.source)
+        )
+        where = (
+            pgettext(locale, "game:azul", "floor")
+            if move.line == FLOOR
+            else pgettext(locale, "game:azul", "line {n}", n=move.line)
+        )
         text = pgettext(
             locale,
-            C,
+            "game:azul",
             "{who} took {tiles} from {source} → {where}",
             who=who,
             tiles=tiles(locale, event.taken, move.colour),
@@ -400,19 +441,23 @@ def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
         )
         extra = []
         if event.to_floor and move.line != FLOOR:
-            extra.append(pgettext(locale, C, "{n} to floor", n=event.to_floor))
+            extra.append(pgettext(locale, "game:azul", "{n} to floor", n=event.to_floor))
         if event.to_lid:
-            extra.append(pgettext(locale, C, "{n} to lid", n=event.to_lid))
+            extra.append(pgettext(locale, "game:azul", "{n} to lid", n=event.to_lid))
         if event.marker:
-            extra.append(pgettext(locale, C, "+ marker"))
+            extra.append(pgettext(locale, "game:azul", "+ marker"))
         if extra:
             text = pgettext(
-                locale, C, "{text} ({details})", text=text, details=pgettext(locale, "game:common", ", ").join(extra)
+                locale,
+                "game:azul",
+                "{text} ({details})",
+                text=text,
+                details=pgettext(locale, "game:common", ", ").join(extra),
             )
     for discard in event.discards:
         text = pgettext(
             locale,
-            C,
+            "game:azul",
             "{text} · {name}'s line {row} {colour} → floor",
             text=text,
             name=names[discard.player],
@@ -420,5 +465,5 @@ def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
             colour=colour_name(locale, discard.colour),
         )
     if event.round_ended:
-        text = pgettext(locale, C, "{text} · round {round} scored", text=text, round=event.round_ended)
+        text = pgettext(locale, "game:azul", "{text} · round {round} scored", text=text, round=event.round_ended)
     return sentence(text, locale)

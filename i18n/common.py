@@ -10,56 +10,56 @@ from collections.abc import Sequence
 from engines.base import FORFEIT, TIMEOUT, forfeit_kind
 from i18n.catalog import pgettext
 
-CONTEXT = "game:common"
-
 
 def join_names(names: Sequence[str], locale: str = "en") -> str:
     """Join names for a sentence: ``A``, ``A and B``, ``A, B and C`` (``A et B``, ``A и B``)."""
     if len(names) == 1:
         return names[0]
-    head = pgettext(locale, CONTEXT, ", ").join(names[:-1])
-    return pgettext(locale, CONTEXT, "{names} and {last}", names=head, last=names[-1])
+    head = pgettext(locale, "game:common", ", ").join(names[:-1])
+    return pgettext(locale, "game:common", "{names} and {last}", names=head, last=names[-1])
 
 
 def clauses(parts: Sequence[str], locale: str = "en") -> str:
     """Join the clauses of one chat line: ``A; B; C`` (each clause is itself a translated unit)."""
     text = parts[0]
     for part in parts[1:]:
-        text = pgettext(locale, CONTEXT, "{clauses}; {clause}", clauses=text, clause=part)
+        text = pgettext(locale, "game:common", "{clauses}; {clause}", clauses=text, clause=part)
     return text
 
 
 def sentence(text: str, locale: str = "en") -> str:
     """End a clause as a sentence: ``{text}.``"""
-    return pgettext(locale, CONTEXT, "{text}.", text=text)
+    return pgettext(locale, "game:common", "{text}.", text=text)
 
 
 def forfeit_sentence(how: str, name: str, claimer: str | None, *, players: int = 2, locale: str = "en") -> str:
     """Return the sentence for ``name`` resigning or running out of time (see :func:`i18n.forfeit_text`)."""
     kind = forfeit_kind(how)
     if kind == FORFEIT:
-        return pgettext(locale, CONTEXT, "{name} resigned.", name=name)
+        return pgettext(locale, "game:common", "{name} resigned.", name=name)
     assert kind == TIMEOUT
     if players == 2 and claimer is not None:
         return pgettext(
-            locale, CONTEXT, "{name} ran out of time; {claimer} claimed the win.", name=name, claimer=claimer
+            locale, "game:common", "{name} ran out of time; {claimer} claimed the win.", name=name, claimer=claimer
         )
     if claimer is not None:
         return pgettext(
             locale,
-            CONTEXT,
+            "game:common",
             "{name} ran out of time and leaves the game ({claimer} claimed it).",
             name=name,
             claimer=claimer,
         )
-    return pgettext(locale, CONTEXT, "{name} ran out of time and leaves the game.", name=name)
+    return pgettext(locale, "game:common", "{name} ran out of time and leaves the game.", name=name)
 
 
 def forfeit_reason(how: str, name: str, claimer: str | None, locale: str = "en") -> str:
     """Return the status line's short reason for a two-player game the loser left (no final stop)."""
     if forfeit_kind(how) == FORFEIT:
-        return pgettext(locale, CONTEXT, "{name} resigned", name=name)
-    return pgettext(locale, CONTEXT, "{name} ran out of time; {claimer} claimed the win", name=name, claimer=claimer)
+        return pgettext(locale, "game:common", "{name} resigned", name=name)
+    return pgettext(
+        locale, "game:common", "{name} ran out of time; {claimer} claimed the win", name=name, claimer=claimer
+    )
 
 
 def two_player_forfeit(termination: str, winner: int, names: Sequence[str], locale: str = "en") -> str:
@@ -81,9 +81,9 @@ def is_forfeit(termination: str) -> bool:
 def ordinal(n: int, locale: str = "en") -> str:
     """Return a finishing place as an ordinal: ``1st``, ``2nd``, ``3rd``, ``4th`` (``1er``, ``1-е``)."""
     if n == 1:
-        return pgettext(locale, CONTEXT, "{n}st", n=n)
+        return pgettext(locale, "game:common", "{n}st", n=n)
     if n == 2:
-        return pgettext(locale, CONTEXT, "{n}nd", n=n)
+        return pgettext(locale, "game:common", "{n}nd", n=n)
     if n == 3:
-        return pgettext(locale, CONTEXT, "{n}rd", n=n)
-    return pgettext(locale, CONTEXT, "{n}th", n=n)
+        return pgettext(locale, "game:common", "{n}rd", n=n)
+    return pgettext(locale, "game:common", "{n}th", n=n)

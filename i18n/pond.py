@@ -8,14 +8,12 @@ from engines.pond import FACE, FACES, PondState, Termination
 from i18n.catalog import npgettext, pgettext
 from i18n.common import clauses, is_forfeit, sentence, two_player_forfeit, two_player_reason
 
-C = "game:pond"
-
 
 def seat(locale: str, seat: int, capital: bool = False) -> str:
     """Name a seat as the rules do: ``light``/``dark`` (``Light`` to start a sentence)."""
     if seat == 0:
-        return pgettext(locale, C, "Light") if capital else pgettext(locale, C, "light")
-    return pgettext(locale, C, "Dark") if capital else pgettext(locale, C, "dark")
+        return pgettext(locale, "game:pond", "Light") if capital else pgettext(locale, "game:pond", "light")
+    return pgettext(locale, "game:pond", "Dark") if capital else pgettext(locale, "game:pond", "dark")
 
 
 def seat_label(locale: str, number: int) -> str:
@@ -35,7 +33,7 @@ def result(state: PondState, names: Sequence[str], locale: str) -> str:
         if light == dark:
             return pgettext(
                 locale,
-                C,
+                "game:pond",
                 "The target of {target} was reached and the scores are level at {score}: a draw.",
                 target=state.target,
                 score=light,
@@ -43,7 +41,7 @@ def result(state: PondState, names: Sequence[str], locale: str) -> str:
         winner = 0 if light > dark else 1
         return pgettext(
             locale,
-            C,
+            "game:pond",
             "The target of {target} was reached: {winner} wins {high} to {low}.",
             target=state.target,
             winner=seat(locale, winner),
@@ -53,7 +51,7 @@ def result(state: PondState, names: Sequence[str], locale: str) -> str:
     if code == Termination.MOVE_LIMIT:
         return npgettext(
             locale,
-            C,
+            "game:pond",
             "Ended by the move limit ({n} ply): a draw.",
             "Ended by the move limit ({n} plies): a draw.",
             state.max_plies,
@@ -61,7 +59,7 @@ def result(state: PondState, names: Sequence[str], locale: str) -> str:
     winner = outcome.winners[0]
     return pgettext(
         locale,
-        C,
+        "game:pond",
         "{Loser} has no legal action and is eliminated: {winner} wins.",
         Loser=seat(locale, 1 - winner, True),
         winner=seat(locale, winner),
@@ -74,13 +72,13 @@ def _action(state: PondState, names: Sequence[str], locale: str) -> str:
     cell = state.geometry.names
     who = names[event.player]
     if event.move.frm < 0:
-        return pgettext(locale, C, "{who} placed an egg on {cell}", who=who, cell=cell[event.move.to])
+        return pgettext(locale, "game:pond", "{who} placed an egg on {cell}", who=who, cell=cell[event.move.to])
     frm, to = cell[event.move.frm], cell[event.move.to]
     if FACES[FACE[event.actor]] == "frog":
-        return pgettext(locale, C, "{who} moved a frog from {frm} to {to}", who=who, frm=frm, to=to)
+        return pgettext(locale, "game:pond", "{who} moved a frog from {frm} to {to}", who=who, frm=frm, to=to)
     if FACES[FACE[event.actor]] == "tadpole":
-        return pgettext(locale, C, "{who} moved a tadpole from {frm} to {to}", who=who, frm=frm, to=to)
-    return pgettext(locale, C, "{who} moved an egg from {frm} to {to}", who=who, frm=frm, to=to)
+        return pgettext(locale, "game:pond", "{who} moved a tadpole from {frm} to {to}", who=who, frm=frm, to=to)
+    return pgettext(locale, "game:pond", "{who} moved an egg from {frm} to {to}", who=who, frm=frm, to=to)
 
 
 def summary(state: PondState, names: Sequence[str], locale: str) -> str:
@@ -91,21 +89,27 @@ def summary(state: PondState, names: Sequence[str], locale: str) -> str:
     """
     event = state.last_event
     if event is None:
-        return pgettext(locale, C, "The game has begun.")
+        return pgettext(locale, "game:pond", "The game has begun.")
     cell = state.geometry.names
     comma = pgettext(locale, "game:common", ", ")
     parts = [_action(state, names, locale)]
     if event.developed:
-        parts.append(pgettext(locale, C, "developed {cells}", cells=comma.join(cell[c] for c in event.developed)))
+        parts.append(
+            pgettext(locale, "game:pond", "developed {cells}", cells=comma.join(cell[c] for c in event.developed))
+        )
     if event.scored:
-        gains = [pgettext(locale, C, "{name} +{gain}", name=names[p], gain=g) for p, g in enumerate(event.gains) if g]
+        gains = [
+            pgettext(locale, "game:pond", "{name} +{gain}", name=names[p], gain=g)
+            for p, g in enumerate(event.gains)
+            if g
+        ]
         joined = (
             gains[0]
             if len(gains) == 1
             else pgettext(locale, "game:common", "{names} and {last}", names=gains[0], last=gains[1])
         )
         cells = comma.join(cell[c] for c, _ in event.scored)
-        parts.append(pgettext(locale, C, "scored {cells} ({gains})", cells=cells, gains=joined))
+        parts.append(pgettext(locale, "game:pond", "scored {cells} ({gains})", cells=cells, gains=joined))
     return sentence(clauses(parts, locale), locale)
 
 
@@ -117,7 +121,7 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
         mover = state.to_move if state.to_move is not None else 0
         return pgettext(
             locale,
-            C,
+            "game:pond",
             "{name} to move · ply {ply} · move limit {limit}",
             name=names[mover],
             ply=state.ply + 1,
@@ -128,15 +132,20 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
     high, low = max(light, dark), min(light, dark)
     if code == Termination.TARGET:
         if draw:
-            return pgettext(locale, C, "Draw {light} – {dark} · target reached", light=light, dark=dark)
+            return pgettext(locale, "game:pond", "Draw {light} – {dark} · target reached", light=light, dark=dark)
         return pgettext(
-            locale, C, "{name} wins {high} – {low} · target reached", name=names[outcome.winners[0]], high=high, low=low
+            locale,
+            "game:pond",
+            "{name} wins {high} – {low} · target reached",
+            name=names[outcome.winners[0]],
+            high=high,
+            low=low,
         )
     if code == Termination.MOVE_LIMIT:
         # A SAFETY rule, not a rule of the game: say so.
         return npgettext(
             locale,
-            C,
+            "game:pond",
             "Draw {light} – {dark} · ended by the move limit ({n} ply)",
             "Draw {light} – {dark} · ended by the move limit ({n} plies)",
             state.max_plies,
@@ -146,10 +155,14 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
     winner = names[outcome.winners[0]]
     if code == Termination.ELIMINATION:
         return pgettext(
-            locale, C, "{name} wins · {loser} had no legal action", name=winner, loser=names[1 - outcome.winners[0]]
+            locale,
+            "game:pond",
+            "{name} wins · {loser} had no legal action",
+            name=winner,
+            loser=names[1 - outcome.winners[0]],
         )
     why = two_player_reason(code, outcome.winners[0], names, locale)
-    return pgettext(locale, C, "{name} wins · {why}", name=winner, why=why)
+    return pgettext(locale, "game:pond", "{name} wins · {why}", name=winner, why=why)
 
 
 def caption(state: PondState, names: Sequence[str], locale: str) -> str:

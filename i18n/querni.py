@@ -8,28 +8,26 @@ from engines.querni import NAMES, PIECES, SEATS, QuerniState, Termination
 from i18n.catalog import npgettext, pgettext
 from i18n.common import is_forfeit, two_player_forfeit, two_player_reason
 
-C = "game:querni"
-
 
 def seat(locale: str, seat: int, capital: bool = False) -> str:
     """Name a seat: ``blue``/``red`` (``Blue`` to start a sentence)."""
     if seat == 0:
-        return pgettext(locale, C, "Blue") if capital else pgettext(locale, C, "blue")
-    return pgettext(locale, C, "Red") if capital else pgettext(locale, C, "red")
+        return pgettext(locale, "game:querni", "Blue") if capital else pgettext(locale, "game:querni", "blue")
+    return pgettext(locale, "game:querni", "Red") if capital else pgettext(locale, "game:querni", "red")
 
 
 def _no_removal(state: QuerniState, locale: str) -> str:
     if state.draw_count == "moves":
         return npgettext(
             locale,
-            C,
+            "game:querni",
             "No chain was removed for {n} full move: a draw.",
             "No chain was removed for {n} full moves: a draw.",
             state.draw_plies,
         )
     return npgettext(
         locale,
-        C,
+        "game:querni",
         "No chain was removed for {n} ply: a draw.",
         "No chain was removed for {n} plies: a draw.",
         state.draw_plies,
@@ -54,17 +52,19 @@ def result(state: QuerniState, names: Sequence[str], locale: str) -> str:
     loser = 1 - winner
     seats = {"Winner": seat(locale, winner, True), "winner": seat(locale, winner), "Loser": seat(locale, loser, True)}
     if code == Termination.CLEARED:
-        return pgettext(locale, C, "{Winner} removed all their pieces: {winner} wins.", **seats)
+        return pgettext(locale, "game:querni", "{Winner} removed all their pieces: {winner} wins.", **seats)
     if code == Termination.STRANDED:
         numbers = pgettext(locale, "game:common", ", ").join(map(str, state.stranded(loser)))
         return pgettext(
             locale,
-            C,
+            "game:querni",
             "{Loser}'s removal stranded {numbers}, which can never form a chain again: {winner} wins.",
             numbers=numbers,
             **seats,
         )
-    return pgettext(locale, C, "{Loser}'s removal left no three consecutive numbers: {winner} wins.", **seats)
+    return pgettext(
+        locale, "game:querni", "{Loser}'s removal left no three consecutive numbers: {winner} wins.", **seats
+    )
 
 
 def counter_text(state: QuerniState, locale: str = "en") -> str:
@@ -75,7 +75,7 @@ def counter_text(state: QuerniState, locale: str = "en") -> str:
     if state.draw_count == "moves":
         return npgettext(
             locale,
-            C,
+            "game:querni",
             "{n} plies without a removal (a draw after {limit} full moves)",
             "{n} plies without a removal (a draw after {limit} full moves)",
             state.counter,
@@ -83,7 +83,7 @@ def counter_text(state: QuerniState, locale: str = "en") -> str:
         )
     return npgettext(
         locale,
-        C,
+        "game:querni",
         "{n} of {limit} plies without a removal",
         "{n} of {limit} plies without a removal",
         state.counter,
@@ -100,7 +100,7 @@ def summary(state: QuerniState, names: Sequence[str], locale: str) -> str:
     if event is None:
         if state.outcome() is not None:
             return result(state, names, locale)
-        return pgettext(locale, C, "The game has begun: blue moves first.")
+        return pgettext(locale, "game:querni", "The game has begun: blue moves first.")
     who = names[event.player]
     facts: dict[str, object] = {"who": who, "counter": counter_text(state, locale)}
     if event.path:
@@ -113,26 +113,26 @@ def summary(state: QuerniState, names: Sequence[str], locale: str) -> str:
         if event.jumped:
             line = pgettext(
                 locale,
-                C,
+                "game:querni",
                 "{who} jumped {piece} {route} and removed the chain {low}-{high} ({squares}); {counter}.",
                 **facts,
             )
         else:
             line = pgettext(
                 locale,
-                C,
+                "game:querni",
                 "{who} moved {piece} {route} and removed the chain {low}-{high} ({squares}); {counter}.",
                 **facts,
             )
     elif event.path:
         if event.jumped:
-            line = pgettext(locale, C, "{who} jumped {piece} {route}; {counter}.", **facts)
+            line = pgettext(locale, "game:querni", "{who} jumped {piece} {route}; {counter}.", **facts)
         else:
-            line = pgettext(locale, C, "{who} moved {piece} {route}; {counter}.", **facts)
+            line = pgettext(locale, "game:querni", "{who} moved {piece} {route}; {counter}.", **facts)
     elif event.removed:
-        line = pgettext(locale, C, "{who} removed the chain {low}-{high} ({squares}); {counter}.", **facts)
+        line = pgettext(locale, "game:querni", "{who} removed the chain {low}-{high} ({squares}); {counter}.", **facts)
     else:
-        line = pgettext(locale, C, "{who} passed; {counter}.", **facts)
+        line = pgettext(locale, "game:querni", "{who} passed; {counter}.", **facts)
     if state.outcome() is not None:
         line = pgettext(locale, "game:common", "{line} {result}", line=line, result=result(state, names, locale))
     return line
@@ -145,10 +145,10 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
         name, colour = names[state.turn], SEATS[state.turn]
         # Say the seat's colour too, unless the name already is it ("Blue to move").
         if name.lower() in (colour, seat(locale, state.turn)):
-            return pgettext(locale, C, "{name} to move · ply {ply}", name=name, ply=state.ply + 1)
+            return pgettext(locale, "game:querni", "{name} to move · ply {ply}", name=name, ply=state.ply + 1)
         return pgettext(
             locale,
-            C,
+            "game:querni",
             "{name} ({seat}) to move · ply {ply}",
             name=name,
             seat=seat(locale, state.turn),
@@ -160,7 +160,7 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
         if state.draw_count == "moves":
             return npgettext(
                 locale,
-                C,
+                "game:querni",
                 "Draw {blue} – {red} · no chain removed for {n} full move",
                 "Draw {blue} – {red} · no chain removed for {n} full moves",
                 state.draw_plies,
@@ -169,7 +169,7 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
             )
         return npgettext(
             locale,
-            C,
+            "game:querni",
             "Draw {blue} – {red} · no chain removed for {n} ply",
             "Draw {blue} – {red} · no chain removed for {n} plies",
             state.draw_plies,
@@ -181,14 +181,23 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
     name, other = names[winner], names[loser]
     if code == Termination.CLEARED:
         return npgettext(
-            locale, C, "{name} wins · all {n} pieces removed", "{name} wins · all {n} pieces removed", PIECES, name=name
+            locale,
+            "game:querni",
+            "{name} wins · all {n} pieces removed",
+            "{name} wins · all {n} pieces removed",
+            PIECES,
+            name=name,
         )
     if code == Termination.STRANDED:
         numbers = pgettext(locale, "game:common", ", ").join(map(str, state.stranded(loser)))
-        return pgettext(locale, C, "{name} wins · {loser} stranded {numbers}", name=name, loser=other, numbers=numbers)
+        return pgettext(
+            locale, "game:querni", "{name} wins · {loser} stranded {numbers}", name=name, loser=other, numbers=numbers
+        )
     if code == Termination.NO_TRIPLE:
-        return pgettext(locale, C, "{name} wins · {loser} left no three in a row", name=name, loser=other)
-    return pgettext(locale, C, "{name} wins · {why}", name=name, why=two_player_reason(code, winner, names, locale))
+        return pgettext(locale, "game:querni", "{name} wins · {loser} left no three in a row", name=name, loser=other)
+    return pgettext(
+        locale, "game:querni", "{name} wins · {why}", name=name, why=two_player_reason(code, winner, names, locale)
+    )
 
 
 def caption(state: QuerniState, names: Sequence[str], locale: str) -> str:

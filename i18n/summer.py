@@ -9,28 +9,31 @@ from i18n.catalog import npgettext, pgettext
 from i18n.common import is_forfeit, two_player_forfeit, two_player_reason
 
 MINUS = "\u2212"  # a true minus sign: a hyphen reads as a dash at small sizes
-C = "game:summer"
 
 
 def seat(locale: str, seat: int) -> str:
     """Name a seat, capitalised as the rules write it: ``White``/``Black``."""
-    return pgettext(locale, C, "White") if seat == 0 else pgettext(locale, C, "Black")
+    return pgettext(locale, "game:summer", "White") if seat == 0 else pgettext(locale, "game:summer", "Black")
 
 
 def _ending(code: Termination, state: SummerState, locale: str) -> str:
     """Say why the game ended, as the first half of the result sentence."""
     if code == Termination.BLACK_ARRIVED:
-        return pgettext(locale, C, "All Black pieces have reached rank 1")
+        return pgettext(locale, "game:summer", "All Black pieces have reached rank 1")
     if code == Termination.BLACK_GONE:
-        return pgettext(locale, C, "Black has no pieces left")
+        return pgettext(locale, "game:summer", "Black has no pieces left")
     if code == Termination.LAST_MOVE:
-        return pgettext(locale, C, "Black has made its last move")
+        return pgettext(locale, "game:summer", "Black has made its last move")
     if code == Termination.WHITE_HOME:
-        return pgettext(locale, C, "Black's move left every White piece on rank {size}", size=state.size)
+        return pgettext(locale, "game:summer", "Black's move left every White piece on rank {size}", size=state.size)
     if code == Termination.WHITE_GONE:
-        return pgettext(locale, C, "White has no pieces left")
+        return pgettext(locale, "game:summer", "White has no pieces left")
     return npgettext(
-        locale, C, "Ended by the move limit ({n} ply)", "Ended by the move limit ({n} plies)", state.max_plies
+        locale,
+        "game:summer",
+        "Ended by the move limit ({n} ply)",
+        "Ended by the move limit ({n} plies)",
+        state.max_plies,
     )
 
 
@@ -49,11 +52,13 @@ def result(state: SummerState, names: Sequence[str], locale: str) -> str:
     white, black = outcome.scores
     ending = _ending(Termination(code), state, locale)
     if white == black:
-        return pgettext(locale, C, "{ending}: the goal rows are level at {score}, a draw.", ending=ending, score=white)
+        return pgettext(
+            locale, "game:summer", "{ending}: the goal rows are level at {score}, a draw.", ending=ending, score=white
+        )
     winner = seat(locale, 0 if white > black else 1)
     return pgettext(
         locale,
-        C,
+        "game:summer",
         "{ending}: {winner} wins {high} to {low}.",
         ending=ending,
         winner=winner,
@@ -65,16 +70,16 @@ def result(state: SummerState, names: Sequence[str], locale: str) -> str:
 def _why(code: Termination, locale: str) -> str:
     """The status line's short reasons."""
     if code == Termination.BLACK_ARRIVED:
-        return pgettext(locale, C, "all Black pieces on rank 1")
+        return pgettext(locale, "game:summer", "all Black pieces on rank 1")
     if code == Termination.BLACK_GONE:
-        return pgettext(locale, C, "Black has no pieces left")
+        return pgettext(locale, "game:summer", "Black has no pieces left")
     if code == Termination.LAST_MOVE:
-        return pgettext(locale, C, "Black made its last move")
+        return pgettext(locale, "game:summer", "Black made its last move")
     if code == Termination.WHITE_HOME:
-        return pgettext(locale, C, "Black stopped White's last piece")
+        return pgettext(locale, "game:summer", "Black stopped White's last piece")
     if code == Termination.WHITE_GONE:
-        return pgettext(locale, C, "White has no pieces left")
-    return pgettext(locale, C, "move limit reached")
+        return pgettext(locale, "game:summer", "White has no pieces left")
+    return pgettext(locale, "game:summer", "move limit reached")
 
 
 def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> str:
@@ -90,18 +95,22 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
         if not event.modifier:
             return ""
         if event.zeroed:
-            return pgettext(locale, C, " to a minus cell: it is removed")
+            return pgettext(locale, "game:summer", " to a minus cell: it is removed")
         if plus:
-            return pgettext(locale, C, " to a plus cell: now {now}", now=now)
-        return pgettext(locale, C, " to a minus cell: now {now}", now=now)
+            return pgettext(locale, "game:summer", " to a plus cell: now {now}", now=now)
+        return pgettext(locale, "game:summer", " to a minus cell: now {now}", now=now)
     if event.action == MERGED:
         text = pgettext(
-            locale, C, " onto its own {resident}: merged into {survivor}", resident=resident, survivor=survivor
+            locale,
+            "game:summer",
+            " onto its own {resident}: merged into {survivor}",
+            resident=resident,
+            survivor=survivor,
         )
     elif event.action == FIELD_WIN:
         text = pgettext(
             locale,
-            C,
+            "game:summer",
             " into {other}'s {resident} on a plus cell: the mover wins with {survivor}",
             other=other,
             resident=resident,
@@ -109,15 +118,21 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
         )
     elif event.action == DESTROYED:
         if event.resident * (1 if event.player == 0 else -1) > 0:
-            text = pgettext(locale, C, " onto its own {resident}: equal weights, both removed", resident=resident)
+            text = pgettext(
+                locale, "game:summer", " onto its own {resident}: equal weights, both removed", resident=resident
+            )
         else:
             text = pgettext(
-                locale, C, " onto {other}'s {resident}: equal weights, both removed", other=other, resident=resident
+                locale,
+                "game:summer",
+                " onto {other}'s {resident}: equal weights, both removed",
+                other=other,
+                resident=resident,
             )
     elif event.zeroed or (event.result > 0) == (event.player == 0):
         text = pgettext(
             locale,
-            C,
+            "game:summer",
             " into {other}'s {resident}: {who}'s piece survives with {survivor}",
             other=other,
             resident=resident,
@@ -127,18 +142,18 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
     else:
         text = pgettext(
             locale,
-            C,
+            "game:summer",
             " into {other}'s {resident}: {other}'s piece survives with {left}",
             other=other,
             resident=resident,
             left=now,
         )
     if event.zeroed:
-        return text + pgettext(locale, C, "; the minus cell takes it to 0 and it is removed")
+        return text + pgettext(locale, "game:summer", "; the minus cell takes it to 0 and it is removed")
     if event.modifier:
         if plus:
-            return text + pgettext(locale, C, "; the plus cell makes it {now}", now=now)
-        return text + pgettext(locale, C, "; the minus cell makes it {now}", now=now)
+            return text + pgettext(locale, "game:summer", "; the plus cell makes it {now}", now=now)
+        return text + pgettext(locale, "game:summer", "; the minus cell makes it {now}", now=now)
     return text
 
 
@@ -150,11 +165,11 @@ def summary(state: SummerState, names: Sequence[str], locale: str) -> str:
     """
     event = state.last_event
     if event is None:
-        return pgettext(locale, C, "The game has begun.")
+        return pgettext(locale, "game:summer", "The game has begun.")
     cells = state.geometry.names
     text = pgettext(
         locale,
-        C,
+        "game:summer",
         "{who} moved {frm}-{to} ({weight}){what}.",
         who=names[event.player],
         frm=cells[event.move.frm],
@@ -164,9 +179,9 @@ def summary(state: SummerState, names: Sequence[str], locale: str) -> str:
     )
     if state.black_last_move:
         if max(state.board) > 0:
-            last = pgettext(locale, C, "All White pieces have arrived: Black has one last move.")
+            last = pgettext(locale, "game:summer", "All White pieces have arrived: Black has one last move.")
         else:
-            last = pgettext(locale, C, "White has no pieces left: Black has one last move.")
+            last = pgettext(locale, "game:summer", "White has no pieces left: Black has one last move.")
         text = pgettext(locale, "game:common", "{line} {result}", line=text, result=last)
     return text
 
@@ -177,11 +192,11 @@ def status(state: SummerState, names: Sequence[str], locale: str) -> str:
     if outcome is None:
         if state.black_last_move:
             if max(state.board) > 0:
-                return pgettext(locale, C, "White has arrived: {name} has one last move", name=names[1])
-            return pgettext(locale, C, "White has no pieces: {name} has one last move", name=names[1])
+                return pgettext(locale, "game:summer", "White has arrived: {name} has one last move", name=names[1])
+            return pgettext(locale, "game:summer", "White has no pieces: {name} has one last move", name=names[1])
         return pgettext(
             locale,
-            C,
+            "game:summer",
             "{name} to move · ply {ply} · move limit {limit}",
             name=names[state.turn],
             ply=state.ply + 1,
@@ -197,19 +212,19 @@ def status(state: SummerState, names: Sequence[str], locale: str) -> str:
     else:
         why = two_player_reason(code, outcome.winners[0], names, locale)
     if len(outcome.winners) > 1:
-        return pgettext(locale, C, "Draw {white} – {black} · {why}", white=white, black=black, why=why)
+        return pgettext(locale, "game:summer", "Draw {white} – {black} · {why}", white=white, black=black, why=why)
     name = names[outcome.winners[0]]
     if natural:
         return pgettext(
             locale,
-            C,
+            "game:summer",
             "{name} wins {high} – {low} · {why}",
             name=name,
             high=max(white, black),
             low=min(white, black),
             why=why,
         )
-    return pgettext(locale, C, "{name} wins · {why}", name=name, why=why)
+    return pgettext(locale, "game:summer", "{name} wins · {why}", name=name, why=why)
 
 
 def _change(modifier: int, result: int, zeroed: bool, locale: str) -> str:
@@ -218,7 +233,7 @@ def _change(modifier: int, result: int, zeroed: bool, locale: str) -> str:
         return ""
     sign = "+" if modifier > 0 else MINUS
     if zeroed:
-        return pgettext(locale, C, ", {sign}1 → 0, removed", sign=sign)
+        return pgettext(locale, "game:summer", ", {sign}1 → 0, removed", sign=sign)
     return f", {sign}1 → {abs(result)}"
 
 
@@ -229,7 +244,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     """
     event = state.last_event
     if event is None:
-        return pgettext(locale, C, "White moves first · each side races to the far row")
+        return pgettext(locale, "game:summer", "White moves first · each side races to the far row")
     cells = state.geometry.names
     head = f"{seat(locale, event.player)} {cells[event.move.frm]}-{cells[event.move.to]}"
     weight, other = event.weight, abs(event.resident)
@@ -244,7 +259,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
         sign = "+" if weight < other else MINUS
         return pgettext(
             locale,
-            C,
+            "game:summer",
             "{head}: merged {weight} {sign} {other} = {survivor}{change}",
             head=head,
             weight=weight,
@@ -256,11 +271,16 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     if event.action == DESTROYED:
         if own:
             return pgettext(
-                locale, C, "{head}: {weight} onto own {other}, both removed", head=head, weight=weight, other=other
+                locale,
+                "game:summer",
+                "{head}: {weight} onto own {other}, both removed",
+                head=head,
+                weight=weight,
+                other=other,
             )
         return pgettext(
             locale,
-            C,
+            "game:summer",
             "{head}: {weight} onto {them} {other}, both removed",
             head=head,
             weight=weight,
@@ -270,7 +290,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     if event.action == FIELD_WIN:
         return pgettext(
             locale,
-            C,
+            "game:summer",
             "{head}: field win {weight} + {other} = {survivor}{change}",
             head=head,
             weight=weight,
@@ -281,7 +301,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     if event.zeroed or (event.result > 0) == (event.player == 0):
         return pgettext(
             locale,
-            C,
+            "game:summer",
             "{head}: hit {them} {other}, {weight} − {other} = {survivor}{change}",
             head=head,
             them=them,
@@ -293,7 +313,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     left = abs(event.result)
     return pgettext(
         locale,
-        C,
+        "game:summer",
         "{head}: {weight} hit {other}, {them} keeps {other} − {weight} = {left}",
         head=head,
         weight=weight,

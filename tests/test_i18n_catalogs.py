@@ -140,17 +140,18 @@ def test_locale_for_maps_discord_locales_to_tabulas_languages(given: object, lan
 
 
 def test_unknown_languages_and_untranslated_keys_read_english() -> None:
-    text = "Who you challenge"
-    assert pgettext("ru", COMMAND_CONTEXT, text) == "Кого вызываете"
-    assert pgettext("fr", COMMAND_CONTEXT, text) == "Qui vous défiez"
-    assert pgettext("de", COMMAND_CONTEXT, text) == text
-    assert pgettext("en", COMMAND_CONTEXT, text) == text
+    # A board word: the command strings change with the commands, the legend's words much less.
+    text, context = "last move", "board"
+    assert pgettext("ru", context, text) == "последний ход"
+    assert pgettext("fr", context, text) == "dernier coup"
+    assert pgettext("de", context, text) == text
+    assert pgettext("en", context, text) == text
     assert gettext("ru", "Not a key of the catalog, {who}.", who="Ana") == "Not a key of the catalog, Ana."
     assert gettext("ru", "Braces {stay} without parameters") == "Braces {stay} without parameters"
     assert npgettext("fr", "nowhere", "{n} thing", "{n} things", 3) == "3 things"
     assert lookup("ru", text) is None  # the key lives in its context only
-    assert lookup("ru", text, COMMAND_CONTEXT) == "Кого вызываете"
-    assert lookup("en", text, COMMAND_CONTEXT) is None
+    assert lookup("ru", text, context) == "последний ход"
+    assert lookup("en", text, context) is None
 
 
 def test_a_translation_whose_placeholders_do_not_fit_falls_back_to_english(
