@@ -223,14 +223,14 @@ def ring_sprite(diameter: int, width: int, theme: Theme) -> Image.Image:
     return paint_sprite(diameter, layers, theme.supersample)
 
 
-def _gain_pill(text: str, theme: Theme) -> Image.Image:
+def _gain_pill(text: str, theme: Theme, size: int = PILL_FONT) -> Image.Image:
     """Return an amber pill for points gained (``+5``, ``+19 bonus``)."""
-    return pill_sprite(text, PILL_FONT, theme.mark, theme.mark_edge, theme.mark_edge, theme)
+    return pill_sprite(text, size, theme.mark, theme.mark_edge, theme.mark_edge, theme)
 
 
-def _plain_pill(text: str, theme: Theme) -> Image.Image:
+def _plain_pill(text: str, theme: Theme, size: int = PILL_FONT) -> Image.Image:
     """Return a dark pill with light text (``−2 floor``, ``2nd``, ``left``)."""
-    return pill_sprite(text, PILL_FONT, theme.background, theme.text, theme.text_muted, theme)
+    return pill_sprite(text, size, theme.background, theme.text, theme.text_muted, theme)
 
 
 def _label_pill(text: str, theme: Theme) -> Image.Image:
@@ -556,6 +556,7 @@ def _draw_panel(
     event: AzulEvent | None,
     theme: Theme,
     locale: str = "en",
+    fit: bool = True,
 ) -> None:
     """Draw one player's panel: tiles, name, score, tags, and the marks of the last ply."""
     dx, dy = lay.panel_left, lay.panel_tops[player]
@@ -566,7 +567,7 @@ def _draw_panel(
     if state.phase == TILING and state.turn == player:
         _draw_wall_choices(draw, lay.panel, state, dx, dy, theme)
     _draw_tiles(card, lay.panel, state.boards[player], dx, dy, theme)
-    _draw_column(card, draw, lay.panel, state, player, name, kind, marks, dx, dy, theme, locale)
+    _draw_column(card, draw, lay.panel, state, player, name, kind, marks, dx, dy, theme, locale, fit)
     _draw_marks(draw, lay.panel, marks, dx, dy, theme)
 
 
@@ -618,8 +619,12 @@ def _draw_column(
     dy: int,
     theme: Theme,
     locale: str = "en",
+    fit: bool = True,
 ) -> None:
-    """Draw the right-hand column: the name chip (and the marker held off the floor), the score, the tags."""
+    """Draw the right-hand column: the name chip (and the marker held off the floor), the score, the tags.
+
+    With ``fit``, pills too wide for the column are drawn a little smaller (the palette's made-up cards do not).
+    """
     left, right = dx + panel.column_left, dx + panel.column_right
     board = state.boards[player]
     result = state.outcome()
@@ -649,28 +654,35 @@ def _draw_column(
         floor_box = (panel.floor[0][0], panel.floor[0][1], panel.floor[-1][2], panel.floor[0][3])
         _paste(card, pill, _shift(floor_box, dx, dy))
 
-    tags = []
+    tags: list[tuple[bool, str]] = []  # (amber?, text)
     place = result.places[player] if result is not None and result.places else 1
     if player in state.left:
         # Leavers rank after everyone who stayed: once the game is over, say where.
         if result is None:
-            tags.append(_plain_pill(pgettext(locale, "board", "left"), theme))
+            tags.append((False, pgettext(locale, "board", "left")))
         else:
-            tags.append(_plain_pill(pgettext(locale, "board", "{place} · left", place=ordinal(place, locale)), theme))
+            tags.append((False, pgettext(locale, "board", "{place} · left", place=ordinal(place, locale))))
     elif result is not None:
         if player in result.winners:
-            tags.append(_gain_pill(pgettext(locale, "board", "winner"), theme))
+            tags.append((True, pgettext(locale, "board", "winner")))
         else:
-            tags.append(_plain_pill(ordinal(place, locale), theme))
+            tags.append((False, ordinal(place, locale)))
     elif state.turn == player:
         if state.phase == TILING:
-            tags.append(_gain_pill(pgettext(locale, "board", "to choose"), theme))
+            tags.append((True, pgettext(locale, "board", "to choose")))
         else:
-            tags.append(_gain_pill(pgettext(locale, "board", "to move"), theme))
+            tags.append((True, pgettext(locale, "board", "to move")))
     if marks.bonus:
-        tags.append(_gain_pill(pgettext(locale, "board", "+{n} bonus", n=marks.bonus), theme))
+        tags.append((True, pgettext(locale, "board", "+{n} bonus", n=marks.bonus)))
+    # Longer words (another language) make the pills a little smaller rather than run off the panel.
+    size = PILL_FONT
+    while True:
+        pills = [(_gain_pill if amber else _plain_pill)(text, theme, size) for amber, text in tags]
+        if not fit or size <= PILL_FONT - 6 or sum(pill.width + 6 for pill in pills) - 6 <= right - left:
+            break
+        size -= 1
     x = left
-    for pill in tags:
+    for pill in pills:
         card.paste(pill, (x, dy + panel.tag_mid - pill.height // 2), pill)
         x += pill.width + 6
 
@@ -800,7 +812,7 @@ def _compose(
     card = static_card(state.players, theme, locale, extra).copy()
     _draw_table(card, lay, state, event, theme, locale)
     for player in range(state.players):
-        _draw_panel(card, lay, state, player, names[player], event, theme, locale)
+        _draw_panel(card, lay, state, player, names[player], event, theme, locale, whole)
     draw_status(card, status, lay.status_top, theme)
     draw = ImageDraw.Draw(card)
     top = lay.last_top + (status_lines - 1) * (theme.font_small + 2)

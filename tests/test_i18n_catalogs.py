@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import catalogs
 from bot.client import TabulaBot
 from bot.settings import Settings
-from bot.translator import CHOICE_CONTEXT, COMMAND_CONTEXT, CatalogTranslator, translated_payload
+from bot.translator import CHOICE_CONTEXT, CatalogTranslator, translated_payload
 from i18n import catalog
 from i18n.catalog import gettext, locale_for, lookup, ngettext, npgettext, pgettext
 from i18n.phrases import games, moves, points, rules_text
