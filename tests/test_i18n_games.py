@@ -18,6 +18,7 @@ import pytest
 
 import i18n
 from engines import GAMES
+from engines.querni import QuerniState
 from i18n.catalog import npgettext
 from i18n.querni import counter_text
 from render import render, render_image
@@ -138,7 +139,9 @@ def test_the_default_names_are_the_seats_in_the_language() -> None:
     ],
 )
 def test_counts_in_game_texts_take_each_language_s_plural_form(n: int, russian: str, french: str) -> None:
-    state = replace(GAMES["querni"].new(seed=4, draw_count="moves"), counter=n)
+    start = GAMES["querni"].new(seed=4, draw_count="moves")
+    assert isinstance(start, QuerniState)
+    state = replace(start, counter=n)
     assert counter_text(state, "ru").startswith(russian)
     assert counter_text(state, "fr").startswith(french)
     assert counter_text(state).startswith(f"{n} plies without a removal")  # English as it always was
