@@ -478,6 +478,15 @@ def draw_status(image: Image.Image, text: str, y: int, theme: Theme, *, size: in
     return y + len(lines) * (theme.font_small + 2)
 
 
+def status_height(image_width: int, text: str, theme: Theme, *, size: int | None = None) -> int:
+    """Return how tall :func:`draw_status` draws ``text`` on a card ``image_width`` wide (one line or wrapped)."""
+    room = image_width - 2 * theme.padding
+    size = fit_size(text, size or theme.font_body, room, theme.font_small)
+    if text_width(text, size) <= room:
+        return size
+    return len(wrap(text, theme.font_small, room)) * (theme.font_small + 2)
+
+
 def draw_lines(
     draw: ImageDraw.ImageDraw,
     lines: Sequence[str],

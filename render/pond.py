@@ -57,6 +57,7 @@ from render.draw import (
     paste_centered,
     pill_sprite,
     player_row_height,
+    status_height,
     with_opacity,
 )
 from render.text import draw_text, text_width
@@ -197,15 +198,15 @@ class Layout:
 
 
 @functools.cache
-def layout(size: int, theme: Theme) -> Layout:
-    """Compute the card layout for a ``size`` x ``size`` board."""
+def layout(size: int, theme: Theme, extra: int = 0) -> Layout:
+    """Compute the card layout for a ``size`` x ``size`` board (``extra`` pixels more for a wrapped status line)."""
     width, pad = theme.width, theme.padding
     row_height = player_row_height(theme)
     header_top = pad
     status_top = header_top + 2 * row_height + 6
     coordinate_room = theme.font_coordinate + 20
     cell = (width - 2 * pad - 2 * coordinate_room) // size
-    board_top = status_top + theme.font_body + 26
+    board_top = status_top + theme.font_body + 26 + extra
     left = (width - cell * size) // 2
     grid = Grid(size, size, cell, left, board_top)
     legend_top = grid.bottom + coordinate_room + 16
@@ -214,9 +215,9 @@ def layout(size: int, theme: Theme) -> Layout:
 
 
 @functools.cache
-def static_card(size: int, theme: Theme, locale: str = "en") -> Image.Image:
+def static_card(size: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, board, coordinates, legend."""
-    lay = layout(size, theme)
+    lay = layout(size, theme, extra)
     card = new_card(lay.width, lay.height, theme)
     draw_grid(card, lay.grid, theme)
     _draw_legend(card, lay, theme, locale)
@@ -314,9 +315,11 @@ def _compose(
     locale: str = "en",
 ) -> Image.Image:
     """Draw one card: the header rows, the status line, the pieces and the marks of ``event``."""
-    lay = layout(size, theme)
+    # A status wrapped to two lines (a longer language) gets its own room above the board.
+    extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
+    lay = layout(size, theme, extra)
     grid = lay.grid
-    card = static_card(size, theme, locale).copy()
+    card = static_card(size, theme, locale, extra).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     draw_status(card, status, lay.status_top, theme)

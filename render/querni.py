@@ -60,6 +60,7 @@ from render.draw import (
     paste_arrow,
     paste_centered,
     player_row_height,
+    status_height,
     with_opacity,
 )
 from render.text import draw_text, ellipsize, fit_size, text_width
@@ -184,12 +185,16 @@ class Layout:
 
 
 @functools.cache
-def layout(theme: Theme) -> Layout:
-    """Compute the card layout: the 10x7 board as wide as the card allows, the rank numbers on its left."""
+def layout(theme: Theme, extra: int = 0) -> Layout:
+    """Compute the card layout: the 10x7 board as wide as the card allows, the rank numbers on its left.
+
+    ``extra`` pixels go under the status line when it wraps to a second line (a longer language): the card grows
+    rather than let it run into the draw counter.
+    """
     width, pad = theme.width, theme.padding
     header_top = pad
     status_top = header_top + 2 * player_row_height(theme) + 6
-    counter_top = status_top + theme.font_body + 12
+    counter_top = status_top + theme.font_body + 12 + extra
     cell = (width - 2 * pad - RANK_ROOM) // WIDTH
     left = (width - RANK_ROOM - cell * WIDTH) // 2 + RANK_ROOM
     bar_top = counter_top + theme.font_small + 8
@@ -207,9 +212,9 @@ def piece_size(theme: Theme) -> int:
 
 
 @functools.cache
-def static_card(theme: Theme, locale: str = "en") -> Image.Image:
+def static_card(theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, board, coordinates, legend."""
-    lay = layout(theme)
+    lay = layout(theme, extra)
     card = new_card(lay.width, lay.height, theme)
     draw_grid(card, lay.grid, theme)
     _draw_legend(card, lay, theme, locale)
@@ -327,9 +332,10 @@ def _compose(
     locale: str = "en",
 ) -> Image.Image:
     """Draw one card: header rows, status, draw counter, the pieces of ``board`` and the marks of ``event``."""
-    lay = layout(theme)
+    extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
+    lay = layout(theme, extra)
     grid = lay.grid
-    card = static_card(theme, locale).copy()
+    card = static_card(theme, locale, extra).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     draw_status(card, status, lay.status_top, theme)
