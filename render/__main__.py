@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from engines import GAMES, GameError
 from engines.cli import add_game_arguments, new_game, players
-from i18n import summary_text
-from i18n.catalog import SUPPORTED
+from i18n import seat_labels, summary_text
+from i18n.catalog import SUPPORTED, pgettext
 from render import has_renderer, render
 
 
@@ -56,8 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GameError as error:
         print(f"Cannot start {spec.title}: {error}", file=sys.stderr)
         return 2
-    seat_names = [name[:1].upper() + name[1:] for name in spec.seat_names(state.players)]
-    names = list(args.names) if args.names is not None else seat_names
+    names = list(args.names) if args.names is not None else seat_labels(state, args.locale)
     for number, text in enumerate(args.moves, start=1):
         try:
             state = state.play(text)
@@ -74,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     moves = f"{len(args.moves)} move{'' if len(args.moves) == 1 else 's'}"
     summary = f" {summary_text(state, names, args.locale)}" if args.moves else ""
     if state.outcome() is None and state.to_move is not None:
-        summary += f" {names[state.to_move]} to move."
+        summary += " " + pgettext(args.locale, "board", "{name} to move.", name=names[state.to_move])
     print(f"{args.out}: {len(png):,} bytes after {moves}.{summary}")
     return 0
 
