@@ -5,7 +5,7 @@ may use ``random``; the engines and the renderer may not).  Each position is
 rendered once to warm the caches that a running bot would already have warm
 (font, sprites, board base), then timed.
 
-    python -m bench.render_speed [--game pond] [--positions 200] [--json]
+    python -m bench.render_speed [--game pond] [--positions 200] [--locale ru] [--json]
 """
 
 from __future__ import annotations
@@ -57,18 +57,18 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
 
 
-def measure(name: str, players: int, config: dict[str, Any], count: int) -> dict[str, Any]:
+def measure(name: str, players: int, config: dict[str, Any], count: int, locale: str = "en") -> dict[str, Any]:
     """Render ``count`` random positions of one configuration; return timing, size and dimension figures."""
     states = positions(name, players, config, count)
     names = NAMES[:players]
     for state in states[:5]:
-        render(state, players=names)
+        render(state, players=names, locale=locale)
     times: list[float] = []
     sizes: list[int] = []
     dimensions: set[tuple[int, int]] = set()
     for state in states:
         start = time.perf_counter()
-        png = render(state, players=names)
+        png = render(state, players=names, locale=locale)
         times.append(time.perf_counter() - start)
         sizes.append(len(png))
         with Image.open(io.BytesIO(png)) as image:
@@ -86,14 +86,14 @@ def measure(name: str, players: int, config: dict[str, Any], count: int) -> dict
     }
 
 
-def run(count: int = 200, games: list[str] | None = None) -> list[dict[str, Any]]:
+def run(count: int = 200, games: list[str] | None = None, locale: str = "en") -> list[dict[str, Any]]:
     """Measure every configuration of the selected games that have a renderer (all of them by default)."""
     rows = []
     for name in games or sorted(GAMES):
         if not has_renderer(name):
             continue
         for players, config in CONFIGS.get(name, [(GAMES[name].min_players, {})]):
-            rows.append(measure(name, players, config, count))
+            rows.append(measure(name, players, config, count, locale))
     return rows
 
 
@@ -101,9 +101,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200, help="positions per configuration")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--locale", default="en", help="the pictures' language (en, ru, fr)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
-    rows = run(args.positions, args.game)
+    rows = run(args.positions, args.game, args.locale)
     if args.json:
         print(json.dumps(rows, indent=2))
         return

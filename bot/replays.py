@@ -108,20 +108,20 @@ def positions(game: GameRecord) -> list[GameState]:
     return replay(game)
 
 
-def build_replay(game: GameRecord) -> tuple[bytes, str, list[GameState]]:
+def build_replay(game: GameRecord, language: str = DEFAULT) -> tuple[bytes, str, list[GameState]]:
     """The animated GIF, the record's text (with its result) and every position (runs in a worker)."""
     from render.replay import replay_gif
 
     states = replay(game)
-    gif = replay_gif(states, players=list(game.names), moves=[ply_text(ply) for ply in game.plies])
+    gif = replay_gif(states, players=list(game.names), moves=[ply_text(ply) for ply in game.plies], locale=language)
     return gif, format_record(replace(game, result=result_of(states[-1]))), states
 
 
-def draw_board(state: GameState, names: Sequence[str]) -> bytes:
-    """One position as PNG bytes (runs in a worker)."""
+def draw_board(state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes:
+    """One position as PNG bytes, in ``language`` (runs in a worker)."""
     from render import render
 
-    return render(state, players=list(names))
+    return render(state, players=list(names), locale=language)
 
 
 # -- the buttons -----------------------------------------------------------------------------------------------------
@@ -214,7 +214,8 @@ class Replays:
         self.cache_size = cache_size
         self._cache: OrderedDict[int, Rebuilt] = OrderedDict()
         self._building: dict[int, asyncio.Future[Rebuilt]] = {}
-        self._boards: OrderedDict[tuple[int, int], asyncio.Future[bytes]] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, int, str], asyncio.Future[bytes]] = OrderedDict()
+        self._language: dict[int, str] = {}  # each match's server language, as last looked up
         self._prefetching: set[asyncio.Future[bytes]] = set()
 
     def _remember(self, rebuilt: Rebuilt) -> Rebuilt:
@@ -265,11 +266,12 @@ class Replays:
         record = await self.finished(match_id, interaction.guild_id)
         await interaction.response.defer(thinking=True)
         game = game_record(record, plies_of(await self.matches.log(match_id)))
-        gif, text, states = await self.workers.run(build_replay, game)
+        language = await self.languages.language(record.guild_id)
+        self._language[record.id] = language
+        gif, text, states = await self.workers.run(build_replay, game, language)
         rebuilt = self._remember(Rebuilt(record, game, states))
         for ahead in (rebuilt.plies - 1, 0):  # what ◀ and ⏮ will show first
             self._draw_ahead(rebuilt, ahead)
-        language = await self.languages.language(record.guild_id)
         final = states[-1]
         names = rebuilt.names
         content = pgettext(
@@ -313,13 +315,14 @@ class Replays:
         await interaction.edit_original_response(content=content, attachments=files, view=view)
 
     def _board(self, rebuilt: Rebuilt, ply: int) -> asyncio.Future[bytes]:
-        """The board at ``ply``, drawn once in a worker and kept (a failed drawing is not kept)."""
-        key = (rebuilt.record.id, ply)
+        """The board at ``ply``, drawn once per language in a worker and kept (a failed drawing is not kept)."""
+        language = self._language.get(rebuilt.record.id, DEFAULT)
+        key = (rebuilt.record.id, ply, language)
         found = self._boards.get(key)
         if found is not None and not (found.done() and (found.cancelled() or found.exception() is not None)):
             self._boards.move_to_end(key)
             return found
-        future = asyncio.ensure_future(self.workers.run(draw_board, rebuilt.states[ply], rebuilt.names))
+        future = asyncio.ensure_future(self.workers.run(draw_board, rebuilt.states[ply], rebuilt.names, language))
         self._boards[key] = future
         while len(self._boards) > BOARD_CACHE_SIZE:
             self._boards.popitem(last=False)
@@ -333,7 +336,8 @@ class Replays:
 
     def _draw_ahead(self, rebuilt: Rebuilt, ahead: int) -> None:
         """Draw the board at ``ahead`` in the background, unless it is drawn or being drawn."""
-        if not 0 <= ahead <= rebuilt.plies or (rebuilt.record.id, ahead) in self._boards:
+        language = self._language.get(rebuilt.record.id, DEFAULT)
+        if not 0 <= ahead <= rebuilt.plies or (rebuilt.record.id, ahead, language) in self._boards:
             return
         task = self._board(rebuilt, ahead)
         self._prefetching.add(task)
@@ -348,12 +352,13 @@ class Replays:
         self, match_id: int, guild_id: int | None, ply: int, step: str = ""
     ) -> tuple[str, list[discord.File], discord.ui.View]:
         rebuilt = await self.rebuilt(match_id, guild_id)
+        language = await self.languages.language(rebuilt.record.guild_id)
+        self._language[match_id] = language
         ply = min(max(0, ply), rebuilt.plies)
         state = rebuilt.states[ply]
         board = self._board(rebuilt, ply)
         self._prefetch(rebuilt, ply, step)
         png = await asyncio.shield(board)
-        language = await self.languages.language(rebuilt.record.guild_id)
         move = ply_text(rebuilt.game.plies[ply - 1]) if ply > 0 else ""
         content = position_line(language, match_id, ply, rebuilt.plies, move)
         picture = discord.File(

@@ -10,9 +10,9 @@ names, into what the chat and the board pictures say.  One module per game
 * :func:`status_text`: the board picture's status line (whose turn, or who won and why);
 * :func:`caption_text`: the board picture's short line about the last ply ("" for games without one).
 
-Every function takes ``locale``; only English (``"en"``) exists so far, and any other
-locale falls back to it.  Sentences are written whole, with named placeholders, so that
-catalogs can translate them later.  Pure: no discord, no I/O.
+Every function takes ``locale`` (``"en"``, ``"ru"``, ``"fr"``; any other
+reads English).  Sentences are written whole, with named placeholders, and go through
+the catalogs (:mod:`i18n.catalog`, contexts ``game:<name>``).  Pure: no discord, no I/O.
 
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(variant="mini").play("place b2")
@@ -32,11 +32,11 @@ from typing import Any
 
 from engines import GAMES
 
-LOCALES = ("en",)
+LOCALES = ("en", "ru", "fr")
 DEFAULT_LOCALE = "en"
 
 # What every game's text module provides (a test checks each registered game has them).
-PARTS = ("result", "summary", "status", "caption")
+PARTS = ("result", "summary", "status", "caption", "seat_label")
 
 
 def supported(locale: str) -> str:
@@ -52,14 +52,15 @@ def texts_for(game: str) -> ModuleType:
     return importlib.import_module(f"i18n.{game}")
 
 
-def seat_labels(state: Any) -> list[str]:
-    """Return the seats' names, capitalised (``Light``, ``Player 2``): the default for ``names``."""
-    return [name.capitalize() for name in GAMES[state.game].seat_names(state.players)]
+def seat_labels(state: Any, locale: str = DEFAULT_LOCALE) -> list[str]:
+    """Return the seats' names, capitalised (``Light``, ``Player 2``; ``Светлые``): the default for ``names``."""
+    module = texts_for(state.game)
+    return [module.seat_label(supported(locale), seat) for seat in range(state.players)]
 
 
-def _names(state: Any, names: Sequence[str] | None) -> list[str]:
+def _names(state: Any, names: Sequence[str] | None, locale: str = DEFAULT_LOCALE) -> list[str]:
     """Return one name per seat: those given, the seats' names for any missing."""
-    seats = seat_labels(state)
+    seats = seat_labels(state, locale)
     given = list(names or ())[: state.players]
     return given + seats[len(given) :]
 
@@ -73,22 +74,22 @@ def result_text(state: Any, names: Sequence[str] | None = None, locale: str = DE
     """
     if state.outcome() is None:
         return ""
-    return texts_for(state.game).result(state, _names(state, names), supported(locale))
+    return texts_for(state.game).result(state, _names(state, names, locale), supported(locale))
 
 
 def summary_text(state: Any, names: Sequence[str] | None = None, locale: str = DEFAULT_LOCALE) -> str:
     """Return the chat line saying what the last ply of ``state`` did."""
-    return texts_for(state.game).summary(state, _names(state, names), supported(locale))
+    return texts_for(state.game).summary(state, _names(state, names, locale), supported(locale))
 
 
 def status_text(state: Any, names: Sequence[str] | None = None, locale: str = DEFAULT_LOCALE) -> str:
     """Return the board picture's status line: whose turn it is, or who won and, briefly, why."""
-    return texts_for(state.game).status(state, _names(state, names), supported(locale))
+    return texts_for(state.game).status(state, _names(state, names, locale), supported(locale))
 
 
 def caption_text(state: Any, names: Sequence[str] | None = None, locale: str = DEFAULT_LOCALE) -> str:
     """Return the board picture's short line about the last ply ("" for a game whose picture has none)."""
-    return texts_for(state.game).caption(state, _names(state, names), supported(locale))
+    return texts_for(state.game).caption(state, _names(state, names, locale), supported(locale))
 
 
 def forfeit_text(

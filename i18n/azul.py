@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from engines.azul import (
     CENTRE,
-    COLOURS,
     FLOOR,
     WALL,
     AzulEvent,
@@ -14,49 +13,105 @@ from engines.azul import (
     Placement,
     Termination,
     bonus_points,
-    seat_names,
 )
-from i18n.common import forfeit_sentence, is_forfeit, join_names, plural
-
-# Why the game ended, then who won: each ending with each kind of victory is one sentence.
-ENDINGS = {
-    Termination.WALL_ROW: "A wall row is complete",
-    Termination.ROUND_LIMIT: "Ended by the round limit ({rounds}, a safety rule)",
-    Termination.NO_TILES: "Ended as no tile is left to fill the factories (a safety rule)",
-}
-WINS = "{ending}: {winner} wins with {points} points."
-WINS_TIE = "{ending}: {winner} wins the tie at {points} points with more complete rows ({rows} to {others})."
-SHARED = "{ending}: {winners} share the victory with {points} points and {rows} each."
-LAST_LEFT = "{leaving} {winner} is the last player left and wins."
-STATUS_WHY = {
-    Termination.WALL_ROW: "a wall row is complete",
-    Termination.ROUND_LIMIT: "round limit {limit} (safety rule)",
-    Termination.NO_TILES: "no tiles left (safety rule)",
-}
+from i18n.catalog import npgettext, pgettext
+from i18n.common import clauses, forfeit_sentence, is_forfeit, join_names, sentence
 
 
-def _seats(state: AzulState) -> list[str]:
-    return [name.capitalize() for name in seat_names(state.players)]
+def colour_name(locale: str, colour: int) -> str:
+    """Name a tile colour on its own: ``blue`` (a line's colour, a wall's)."""
+    return (
+        pgettext(locale, "game:azul", "blue"),
+        pgettext(locale, "game:azul", "yellow"),
+        pgettext(locale, "game:azul", "red"),
+        pgettext(locale, "game:azul", "black"),
+        pgettext(locale, "game:azul", "white"),
+    )[colour]
+
+
+def tiles(locale: str, n: int, colour: int) -> str:
+    """Count tiles of one colour: ``3 blue`` (Russian and French agree the colour with the number)."""
+    if colour == 0:
+        return npgettext(locale, "game:azul", "{n} blue", "{n} blue", n)
+    if colour == 1:
+        return npgettext(locale, "game:azul", "{n} yellow", "{n} yellow", n)
+    if colour == 2:
+        return npgettext(locale, "game:azul", "{n} red", "{n} red", n)
+    if colour == 3:
+        return npgettext(locale, "game:azul", "{n} black", "{n} black", n)
+    return npgettext(locale, "game:azul", "{n} white", "{n} white", n)
+
+
+def seat(locale: str, seat: int) -> str:
+    """Name a seat: ``Player 1``."""
+    return pgettext(locale, "game:azul", "Player {number}", number=seat + 1)
+
+
+def _seats(state: AzulState, locale: str) -> list[str]:
+    return [seat(locale, p) for p in range(state.players)]
+
+
+def _ending(state: AzulState, code: Termination, locale: str) -> str:
+    if code == Termination.WALL_ROW:
+        return pgettext(locale, "game:azul", "A wall row is complete")
+    if code == Termination.ROUND_LIMIT:
+        return npgettext(
+            locale,
+            "game:azul",
+            "Ended by the round limit ({n} round, a safety rule)",
+            "Ended by the round limit ({n} rounds, a safety rule)",
+            state.max_rounds,
+        )
+    return pgettext(locale, "game:azul", "Ended as no tile is left to fill the factories (a safety rule)")
 
 
 def _victory(state: AzulState, names: Sequence[str], locale: str) -> str:
-    """Return the result sentence of a game that ended on the wall, naming players by ``names``."""
+    """Return the result sentence of a game that ended on the wall, naming players by ``names``.
+
+    English has always said "1 points" here (the fixtures pin it): its singular is the plural form.
+    """
     outcome = state.outcome()
     assert outcome is not None
-    rounds = plural(state.max_rounds, "round", "rounds", locale)
-    ending = ENDINGS[Termination(outcome.termination)].format(rounds=rounds)
+    ending = _ending(state, Termination(outcome.termination), locale)
     points, rows, others = state.victory()
     winners = [names[p] for p in outcome.winners]
     if len(winners) > 1:
-        complete = plural(rows, "complete row", "complete rows", locale)
-        return SHARED.format(ending=ending, winners=join_names(winners, locale), points=points, rows=complete)
+        return npgettext(
+            locale,
+            "game:azul",
+            "{ending}: {winners} share the victory with {points} points and {n} complete row each.",
+            "{ending}: {winners} share the victory with {points} points and {n} complete rows each.",
+            rows,
+            ending=ending,
+            winners=join_names(winners, locale),
+            points=points,
+        )
     if others is not None:
-        return WINS_TIE.format(ending=ending, winner=winners[0], points=points, rows=rows, others=others)
-    return WINS.format(ending=ending, winner=winners[0], points=points)
+        return npgettext(
+            locale,
+            "game:azul",
+            "{ending}: {winner} wins the tie at {n} points with more complete rows ({rows} to {others}).",
+            "{ending}: {winner} wins the tie at {n} points with more complete rows ({rows} to {others}).",
+            points,
+            ending=ending,
+            winner=winners[0],
+            rows=rows,
+            others=others,
+        )
+    return npgettext(
+        locale,
+        "game:azul",
+        "{ending}: {winner} wins with {n} points.",
+        "{ending}: {winner} wins with {n} points.",
+        points,
+        ending=ending,
+        winner=winners[0],
+    )
 
 
-def _leaving(state: AzulState, event: AzulEvent, names: Sequence[str], locale: str) -> str:
-    return forfeit_sentence(event.left, names[event.player], None, players=state.players, locale=locale)
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``Player 1``)."""
+    return seat(locale, number)
 
 
 def result(state: AzulState, names: Sequence[str], locale: str) -> str:
@@ -68,102 +123,239 @@ def result(state: AzulState, names: Sequence[str], locale: str) -> str:
     outcome = state.outcome()
     assert outcome is not None
     if not is_forfeit(outcome.termination):
-        return _victory(state, _seats(state), locale)
+        return _victory(state, _seats(state, locale), locale)
     winner = outcome.winners[0]
     leaver = state.left[-1]
     if state.players == 2:
         return forfeit_sentence(outcome.termination, names[leaver], names[winner], players=2, locale=locale)
     leaving = forfeit_sentence(outcome.termination, names[leaver], None, players=state.players, locale=locale)
-    return LAST_LEFT.format(leaving=leaving, winner=_seats(state)[winner])
+    return pgettext(
+        locale,
+        "game:azul",
+        "{leaving} {winner} is the last player left and wins.",
+        leaving=leaving,
+        winner=_seats(state, locale)[winner],
+    )
 
 
-def _take_sentence(event: AzulEvent, who: str) -> str:
+def _take_sentence(event: AzulEvent, who: str, locale: str) -> str:
     move = event.move
     assert move is not None
-    source = "the centre" if move.source == CENTRE else f"factory {move.source}"
-    text = f"{who} took {event.taken} {COLOURS[move.colour]} from {source}"
-    extra = []
-    if move.line == FLOOR:
-        text += " to the floor line"
-        if event.to_lid:
-            extra.append(f"{event.to_lid} to the lid as the floor was full")
+    taken = tiles(locale, event.taken, move.colour)
+    if move.source == CENTRE:
+        if move.line == FLOOR:
+            text = pgettext(
+                locale, "game:azul", "{who} took {tiles} from the centre to the floor line", who=who, tiles=taken
+            )
+        else:
+            text = pgettext(
+                locale,
+                "game:azul",
+                "{who} took {tiles} from the centre into line {line}",
+                who=who,
+                tiles=taken,
+                line=move.line,
+            )
+    elif move.line == FLOOR:
+        text = pgettext(
+            locale,
+            "game:azul",
+            "{who} took {tiles} from factory {factory} to the floor line",
+            who=who,
+            tiles=taken,
+            factory=move.source,
+        )
     else:
-        text += f" into line {move.line}"
-        if event.to_floor:
-            extra.append(f"{event.to_floor} fell to the floor")
-        if event.to_lid:
-            extra.append(f"{event.to_lid} to the lid as the floor was full")
+        text = pgettext(
+            locale,
+            "game:azul",
+            "{who} took {tiles} from factory {factory} into line {line}",
+            who=who,
+            tiles=taken,
+            factory=move.source,
+            line=move.line,
+        )
+    extra = []
+    if move.line != FLOOR and event.to_floor:
+        extra.append(npgettext(locale, "game:azul", "{n} fell to the floor", "{n} fell to the floor", event.to_floor))
+    if event.to_lid:
+        extra.append(
+            npgettext(
+                locale,
+                "game:azul",
+                "{n} to the lid as the floor was full",
+                "{n} to the lid as the floor was full",
+                event.to_lid,
+            )
+        )
     if extra:
-        text += f" ({', '.join(extra)})"
+        text = pgettext(
+            locale,
+            "game:azul",
+            "{text} ({details})",
+            text=text,
+            details=pgettext(locale, "game:common", ", ").join(extra),
+        )
     if event.marker:
-        text += ", with the first-player marker"
+        text = pgettext(locale, "game:azul", "{text}, with the first-player marker", text=text)
     return text
+
+
+def _tiled(locale: str, row: int, colour: int, points: int) -> str:
+    return pgettext(
+        locale, "game:azul", "row {row} {colour} +{points}", row=row, colour=colour_name(locale, colour), points=points
+    )
+
+
+def _discarded(locale: str, row: int, colour: int) -> str:
+    return pgettext(
+        locale, "game:azul", "line {row} {colour} to the floor", row=row, colour=colour_name(locale, colour)
+    )
+
+
+def _bonus_counts(locale: str, counts: Sequence[int]) -> str:
+    rows, columns, colours = counts
+    found = []
+    if rows:
+        found.append(npgettext(locale, "game:azul", "{n} row", "{n} rows", rows))
+    if columns:
+        found.append(npgettext(locale, "game:azul", "{n} column", "{n} columns", columns))
+    if colours:
+        found.append(npgettext(locale, "game:azul", "{n} colour", "{n} colours", colours))
+    return pgettext(locale, "game:common", ", ").join(found)
 
 
 def _round_sentence(
     state: AzulState, event: AzulEvent, placements: Sequence[Placement], names: Sequence[str], locale: str
 ) -> str:
+    comma = pgettext(locale, "game:common", ", ")
     parts = []
     for p in range(state.players):
         if p in state.left:
             continue
         mine = [pl for pl in placements if pl.player == p]
         gained = sum(pl.points for pl in mine)
-        text = f"{names[p]} +{gained}"
-        details = [f"row {pl.row} {COLOURS[pl.colour]} +{pl.points}" for pl in mine]
-        details += [f"line {d.row} {COLOURS[d.colour]} to the floor" for d in event.discards if d.player == p]
+        text = pgettext(locale, "game:azul", "{name} +{gained}", name=names[p], gained=gained)
+        details = [_tiled(locale, pl.row, pl.colour, pl.points) for pl in mine]
+        details += [_discarded(locale, d.row, d.colour) for d in event.discards if d.player == p]
         if details:
-            text += f" ({', '.join(details)})"
+            text = pgettext(locale, "game:azul", "{text} ({details})", text=text, details=comma.join(details))
         if event.penalties and event.penalties[p]:
-            text += f", floor −{event.penalties[p]}"
+            text = pgettext(locale, "game:azul", "{text}, floor −{penalty}", text=text, penalty=event.penalties[p])
         if event.bonuses and any(event.bonuses[p]):
-            counts = zip(event.bonuses[p], (("row", "rows"), ("column", "columns"), ("colour", "colours")), strict=True)
-            counted = ", ".join(plural(n, one, many, locale) for n, (one, many) in counts if n)
-            text += f", bonus +{bonus_points(event.bonuses[p])} ({counted})"
-        text += f": {plural(state.boards[p].score, 'point', 'points', locale)}"
+            text = pgettext(
+                locale,
+                "game:azul",
+                "{text}, bonus +{bonus} ({counts})",
+                text=text,
+                bonus=bonus_points(event.bonuses[p]),
+                counts=_bonus_counts(locale, event.bonuses[p]),
+            )
+        score = state.boards[p].score
+        text = npgettext(locale, "game:azul", "{text}: {n} point", "{text}: {n} points", score, text=text)
         parts.append(text)
-    return f"Round {event.round_ended} ended: " + "; ".join(parts)
+    return pgettext(
+        locale, "game:azul", "Round {round} ended: {scores}", round=event.round_ended, scores=clauses(parts, locale)
+    )
+
+
+def _left_sentence(state: AzulState, event: AzulEvent, names: Sequence[str], locale: str) -> str:
+    who = names[event.player]
+    outcome = state.outcome()
+    if outcome is None:
+        if event.left == "forfeit":
+            return pgettext(locale, "game:azul", "{who} left the game ({who} resigned); the others play on", who=who)
+        return pgettext(locale, "game:azul", "{who} left the game ({who} ran out of time); the others play on", who=who)
+    winners = join_names([names[p] for p in outcome.winners], locale)
+    if event.left == "forfeit":
+        return pgettext(
+            locale, "game:azul", "{who} left the game ({who} resigned); {winners} wins", who=who, winners=winners
+        )
+    return pgettext(
+        locale, "game:azul", "{who} left the game ({who} ran out of time); {winners} wins", who=who, winners=winners
+    )
 
 
 def summary(state: AzulState, names: Sequence[str], locale: str) -> str:
-    """Return the chat line of the last ply (see :func:`i18n.summary_text`)."""
+    """Return the chat line of the last ply (see :func:`i18n.summary_text`).
+
+    The line is a series of sentences (what the player did, what was tiled or scored, what comes next), each one
+    a translated unit; they are joined by ``{sentences}. {sentence}`` and closed by ``{text}.``.
+    """
     event = state.last_event
     if event is None:
-        return f"Round 1 begins; {names[state.turn]} starts."
+        return pgettext(locale, "game:azul", "Round 1 begins; {name} starts.", name=names[state.turn])
     who = names[event.player]
     outcome = state.outcome()
     sentences: list[str] = []
     move = event.move
     if move is None:
-        how = "resigned" if event.left == "forfeit" else "ran out of time"
-        text = f"{who} left the game ({who} {how})"
-        if outcome is None:
-            text += "; the others play on"
-        else:
-            text += f"; {join_names([names[p] for p in outcome.winners], locale)} wins"
-        sentences.append(text)
+        sentences.append(_left_sentence(state, event, names, locale))
     elif move.source == WALL:
         points = next((p.points for p in event.placements if p.player == event.player), 0)
-        colour = COLOURS[move.colour]
-        sentences.append(f"{who} tiled line {move.line}'s {colour} in column {move.column} (+{points})")
+        sentences.append(
+            pgettext(
+                locale,
+                "game:azul",
+                "{who} tiled line {line}'s {colour} in column {column} (+{points})",
+                who=who,
+                line=move.line,
+                colour=colour_name(locale, move.colour),
+                column=move.column,
+                points=points,
+            )
+        )
     else:
-        sentences.append(_take_sentence(event, who))
+        sentences.append(_take_sentence(event, who, locale))
     placements = event.placements[1:] if move is not None and move.source == WALL else event.placements
     if event.round_ended:
         sentences.append(_round_sentence(state, event, placements, names, locale))
     elif placements or event.discards:
-        bits = [f"{names[pl.player]} row {pl.row} {COLOURS[pl.colour]} +{pl.points}" for pl in placements]
-        bits += [f"{names[d.player]} line {d.row} {COLOURS[d.colour]} to the floor" for d in event.discards]
-        sentences.append("Tiled: " + "; ".join(bits))
+        bits = [
+            pgettext(
+                locale,
+                "game:azul",
+                "{name} {tiled}",
+                name=names[pl.player],
+                tiled=_tiled(locale, pl.row, pl.colour, pl.points),
+            )
+            for pl in placements
+        ]
+        bits += [
+            pgettext(
+                locale, "game:azul", "{name} {tiled}", name=names[d.player], tiled=_discarded(locale, d.row, d.colour)
+            )
+            for d in event.discards
+        ]
+        sentences.append(pgettext(locale, "game:azul", "Tiled: {tiles}", tiles=clauses(bits, locale)))
     if outcome is None:
         if event.round_ended:
-            sentences.append(f"Round {state.round} begins; {names[state.turn]} starts")
+            sentences.append(
+                pgettext(
+                    locale,
+                    "game:azul",
+                    "Round {round} begins; {name} starts",
+                    round=state.round,
+                    name=names[state.turn],
+                )
+            )
         elif state.pending_line():
-            sentences.append(f"{names[state.turn]} chooses where line {state.pending_line()} goes on the wall")
+            sentences.append(
+                pgettext(
+                    locale,
+                    "game:azul",
+                    "{name} chooses where line {line} goes on the wall",
+                    name=names[state.turn],
+                    line=state.pending_line(),
+                )
+            )
     elif move is not None:
         # Say the result again, naming the players.
         sentences.append(_victory(state, names, locale).rstrip("."))
-    return ". ".join(sentences) + "."
+    text = sentences[0]
+    for more in sentences[1:]:
+        text = pgettext(locale, "game:common", "{sentences}. {sentence}", sentences=text, sentence=more)
+    return sentence(text, locale)
 
 
 def status(state: AzulState, names: Sequence[str], locale: str) -> str:
@@ -172,45 +364,106 @@ def status(state: AzulState, names: Sequence[str], locale: str) -> str:
     if outcome is None:
         who = names[state.turn]
         if state.pending_line():
-            return f"Round {state.round} · {who}: choose the wall column for line {state.pending_line()}"
-        return f"Round {state.round} · {who} to move"
+            return pgettext(
+                locale,
+                "game:azul",
+                "Round {round} · {name}: choose the wall column for line {line}",
+                round=state.round,
+                name=who,
+                line=state.pending_line(),
+            )
+        return pgettext(locale, "game:azul", "Round {round} · {name} to move", round=state.round, name=who)
     winners = [names[p] for p in outcome.winners]
     best = max(state.scores()[p] for p in outcome.winners)
-    head = f"{winners[0]} wins with {best}" if len(winners) == 1 else f"{join_names(winners)} share the win with {best}"
     if is_forfeit(outcome.termination):
-        why = "the last player left"
+        why = pgettext(locale, "game:azul", "the last player left")
     else:
-        why = STATUS_WHY[Termination(outcome.termination)].format(limit=state.max_rounds)
-    return f"{head} · {why}"
+        code = Termination(outcome.termination)
+        if code == Termination.WALL_ROW:
+            why = pgettext(locale, "game:azul", "a wall row is complete")
+        elif code == Termination.ROUND_LIMIT:
+            why = pgettext(locale, "game:azul", "round limit {limit} (safety rule)", limit=state.max_rounds)
+        else:
+            why = pgettext(locale, "game:azul", "no tiles left (safety rule)")
+    if len(winners) == 1:
+        return pgettext(locale, "game:azul", "{name} wins with {points} · {why}", name=winners[0], points=best, why=why)
+    return pgettext(
+        locale,
+        "game:azul",
+        "{names} share the win with {points} · {why}",
+        names=join_names(winners, locale),
+        points=best,
+        why=why,
+    )
 
 
 def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
     """Return a short line saying what the last ply did (the chat message says it in full)."""
     event = state.last_event
     if event is None:
-        return "A new game: take all tiles of one colour from a factory or the centre."
+        return pgettext(locale, "game:azul", "A new game: take all tiles of one colour from a factory or the centre.")
     who = names[event.player]
     move = event.move
     if move is None:
-        return f"{who} left the game" + ("; the others play on." if state.outcome() is None else ".")
+        if state.outcome() is None:
+            return pgettext(locale, "game:azul", "{who} left the game; the others play on.", who=who)
+        return pgettext(locale, "game:azul", "{who} left the game.", who=who)
     if move.source == WALL:
         points = next((p.points for p in event.placements if p.player == event.player), 0)
-        text = f"{who} tiled line {move.line} in column {move.column} (+{points})"
+        text = pgettext(
+            locale,
+            "game:azul",
+            "{who} tiled line {line} in column {column} (+{points})",
+            who=who,
+            line=move.line,
+            column=move.column,
+            points=points,
+        )
     else:
-        source = "c" if move.source == CENTRE else f"f{move.source}"
-        where = "floor" if move.line == FLOOR else f"line {move.line}"
-        text = f"{who} took {event.taken} {COLOURS[move.colour]} from {source} → {where}"
+        source = (
+            pgettext(locale, "game:azul", "c")
+            if move.source == CENTRE
+            else pgettext(locale, "game:azul", "f{n}", n=move.source)
+        )
+        where = (
+            pgettext(locale, "game:azul", "floor")
+            if move.line == FLOOR
+            else pgettext(locale, "game:azul", "line {n}", n=move.line)
+        )
+        text = pgettext(
+            locale,
+            "game:azul",
+            "{who} took {tiles} from {source} → {where}",
+            who=who,
+            tiles=tiles(locale, event.taken, move.colour),
+            source=source,
+            where=where,
+        )
         extra = []
         if event.to_floor and move.line != FLOOR:
-            extra.append(f"{event.to_floor} to floor")
+            extra.append(pgettext(locale, "game:azul", "{n} to floor", n=event.to_floor))
         if event.to_lid:
-            extra.append(f"{event.to_lid} to lid")
+            extra.append(pgettext(locale, "game:azul", "{n} to lid", n=event.to_lid))
         if event.marker:
-            extra.append("+ marker")
+            extra.append(pgettext(locale, "game:azul", "+ marker"))
         if extra:
-            text += f" ({', '.join(extra)})"
+            text = pgettext(
+                locale,
+                "game:azul",
+                "{text} ({details})",
+                text=text,
+                details=pgettext(locale, "game:common", ", ").join(extra),
+            )
     for discard in event.discards:
-        text += f" · {names[discard.player]}'s line {discard.row} {COLOURS[discard.colour]} → floor"
+        text = pgettext(
+            locale,
+            "game:azul",
+            "{text} · {name}'s line {row} {colour} → floor",
+            text=text,
+            name=names[discard.player],
+            row=discard.row,
+            colour=colour_name(locale, discard.colour),
+        )
     if event.round_ended:
-        text += f" · round {event.round_ended} scored"
-    return text + "."
+        text = pgettext(locale, "game:azul", "{text} · round {round} scored", text=text, round=event.round_ended)
+    return sentence(text, locale)

@@ -1,41 +1,65 @@
-"""Texts shared by every game: lists of names, plurals, players leaving."""
+"""Texts shared by every game: lists of names, places, players leaving.
+
+Every sentence goes through the catalogs (context ``game:common``), whole and with named placeholders.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from engines.base import FORFEIT, TIMEOUT, forfeit_kind
-
-# Whole sentences, one per situation, so a catalog can translate each as a unit.
-RESIGNED = "{name} resigned."
-TIMED_OUT = "{name} ran out of time; {claimer} claimed the win."
-TIMED_OUT_LEAVES = "{name} ran out of time and leaves the game ({claimer} claimed it)."
-TIMED_OUT_LEAVES_UNCLAIMED = "{name} ran out of time and leaves the game."
+from i18n.catalog import pgettext
 
 
 def join_names(names: Sequence[str], locale: str = "en") -> str:
-    """Join names for a sentence: ``A``, ``A and B``, ``A, B and C``."""
+    """Join names for a sentence: ``A``, ``A and B``, ``A, B and C`` (``A et B``, ``A и B``)."""
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + f" and {names[-1]}"
+    head = pgettext(locale, "game:common", ", ").join(names[:-1])
+    return pgettext(locale, "game:common", "{names} and {last}", names=head, last=names[-1])
 
 
-def plural(n: int, one: str, many: str, locale: str = "en") -> str:
-    """Return ``n`` with the word for one or for many (a catalog will use the locale's plural rules)."""
-    return f"{n} {one if n == 1 else many}"
+def clauses(parts: Sequence[str], locale: str = "en") -> str:
+    """Join the clauses of one chat line: ``A; B; C`` (each clause is itself a translated unit)."""
+    text = parts[0]
+    for part in parts[1:]:
+        text = pgettext(locale, "game:common", "{clauses}; {clause}", clauses=text, clause=part)
+    return text
+
+
+def sentence(text: str, locale: str = "en") -> str:
+    """End a clause as a sentence: ``{text}.``"""
+    return pgettext(locale, "game:common", "{text}.", text=text)
 
 
 def forfeit_sentence(how: str, name: str, claimer: str | None, *, players: int = 2, locale: str = "en") -> str:
     """Return the sentence for ``name`` resigning or running out of time (see :func:`i18n.forfeit_text`)."""
     kind = forfeit_kind(how)
     if kind == FORFEIT:
-        return RESIGNED.format(name=name)
+        return pgettext(locale, "game:common", "{name} resigned.", name=name)
     assert kind == TIMEOUT
     if players == 2 and claimer is not None:
-        return TIMED_OUT.format(name=name, claimer=claimer)
+        return pgettext(
+            locale, "game:common", "{name} ran out of time; {claimer} claimed the win.", name=name, claimer=claimer
+        )
     if claimer is not None:
-        return TIMED_OUT_LEAVES.format(name=name, claimer=claimer)
-    return TIMED_OUT_LEAVES_UNCLAIMED.format(name=name)
+        return pgettext(
+            locale,
+            "game:common",
+            "{name} ran out of time and leaves the game ({claimer} claimed it).",
+            name=name,
+            claimer=claimer,
+        )
+    return pgettext(locale, "game:common", "{name} ran out of time and leaves the game.", name=name)
+
+
+def forfeit_reason(how: str, name: str, claimer: str | None, locale: str = "en") -> str:
+    """Return the status line's short reason for a two-player game the loser left (no final stop)."""
+    if forfeit_kind(how) == FORFEIT:
+        return pgettext(locale, "game:common", "{name} resigned", name=name)
+    return pgettext(
+        locale, "game:common", "{name} ran out of time; {claimer} claimed the win", name=name, claimer=claimer
+    )
 
 
 def two_player_forfeit(termination: str, winner: int, names: Sequence[str], locale: str = "en") -> str:
@@ -44,11 +68,22 @@ def two_player_forfeit(termination: str, winner: int, names: Sequence[str], loca
     return forfeit_sentence(termination, names[loser], names[winner], players=2, locale=locale)
 
 
+def two_player_reason(termination: str, winner: int, names: Sequence[str], locale: str = "en") -> str:
+    """Return the status line's reason of a two-player game the loser left: ``Bo resigned``."""
+    return forfeit_reason(termination, names[1 - winner], names[winner], locale)
+
+
 def is_forfeit(termination: str) -> bool:
     """Tell whether a termination code means a player left (resigned or lost on time)."""
     return termination in (FORFEIT, TIMEOUT)
 
 
 def ordinal(n: int, locale: str = "en") -> str:
-    """Return a finishing place as an ordinal: ``1st``, ``2nd``, ``3rd``, ``4th``."""
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+    """Return a finishing place as an ordinal: ``1st``, ``2nd``, ``3rd``, ``4th`` (``1er``, ``1-е``)."""
+    if n == 1:
+        return pgettext(locale, "game:common", "{n}st", n=n)
+    if n == 2:
+        return pgettext(locale, "game:common", "{n}nd", n=n)
+    if n == 3:
+        return pgettext(locale, "game:common", "{n}rd", n=n)
+    return pgettext(locale, "game:common", "{n}th", n=n)

@@ -1,16 +1,24 @@
-"""Pond's texts: the result, the chat line of a ply, the board's status line."""
+"""Pond's texts: the result, the chat line of a ply, the board's status line (context ``game:pond``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.pond import FACE, FACES, SEATS, PondState, Termination
-from i18n.common import is_forfeit, two_player_forfeit
+from engines.pond import FACE, FACES, PondState, Termination
+from i18n.catalog import npgettext, pgettext
+from i18n.common import clauses, is_forfeit, sentence, two_player_forfeit, two_player_reason
 
-TARGET_WIN = "The target of {target} was reached: {winner} wins {high} to {low}."
-TARGET_DRAW = "The target of {target} was reached and the scores are level at {score}: a draw."
-MOVE_LIMIT = "Ended by the move limit ({limit} plies): a draw."
-ELIMINATED = "{Loser} has no legal action and is eliminated: {winner} wins."
+
+def seat(locale: str, seat: int, capital: bool = False) -> str:
+    """Name a seat as the rules do: ``light``/``dark`` (``Light`` to start a sentence)."""
+    if seat == 0:
+        return pgettext(locale, "game:pond", "Light") if capital else pgettext(locale, "game:pond", "light")
+    return pgettext(locale, "game:pond", "Dark") if capital else pgettext(locale, "game:pond", "dark")
+
+
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``Light``)."""
+    return seat(locale, number, True)
 
 
 def result(state: PondState, names: Sequence[str], locale: str) -> str:
@@ -23,33 +31,86 @@ def result(state: PondState, names: Sequence[str], locale: str) -> str:
     light, dark = state.scored
     if code == Termination.TARGET:
         if light == dark:
-            return TARGET_DRAW.format(target=state.target, score=light)
+            return pgettext(
+                locale,
+                "game:pond",
+                "The target of {target} was reached and the scores are level at {score}: a draw.",
+                target=state.target,
+                score=light,
+            )
         winner = 0 if light > dark else 1
-        return TARGET_WIN.format(target=state.target, winner=SEATS[winner], high=max(light, dark), low=min(light, dark))
+        return pgettext(
+            locale,
+            "game:pond",
+            "The target of {target} was reached: {winner} wins {high} to {low}.",
+            target=state.target,
+            winner=seat(locale, winner),
+            high=max(light, dark),
+            low=min(light, dark),
+        )
     if code == Termination.MOVE_LIMIT:
-        return MOVE_LIMIT.format(limit=state.max_plies)
+        return npgettext(
+            locale,
+            "game:pond",
+            "Ended by the move limit ({n} ply): a draw.",
+            "Ended by the move limit ({n} plies): a draw.",
+            state.max_plies,
+        )
     winner = outcome.winners[0]
-    return ELIMINATED.format(Loser=SEATS[1 - winner].capitalize(), winner=SEATS[winner])
+    return pgettext(
+        locale,
+        "game:pond",
+        "{Loser} has no legal action and is eliminated: {winner} wins.",
+        Loser=seat(locale, 1 - winner, True),
+        winner=seat(locale, winner),
+    )
 
 
-def summary(state: PondState, names: Sequence[str], locale: str) -> str:
-    """Return the chat line of the last ply (see :func:`i18n.summary_text`)."""
+def _action(state: PondState, names: Sequence[str], locale: str) -> str:
     event = state.last_event
-    if event is None:
-        return "The game has begun."
+    assert event is not None
     cell = state.geometry.names
     who = names[event.player]
     if event.move.frm < 0:
-        parts = [f"{who} placed an egg on {cell[event.move.to]}"]
-    else:
-        kind = FACES[FACE[event.actor]]
-        parts = [f"{who} moved a {kind} from {cell[event.move.frm]} to {cell[event.move.to]}"]
+        return pgettext(locale, "game:pond", "{who} placed an egg on {cell}", who=who, cell=cell[event.move.to])
+    frm, to = cell[event.move.frm], cell[event.move.to]
+    if FACES[FACE[event.actor]] == "frog":
+        return pgettext(locale, "game:pond", "{who} moved a frog from {frm} to {to}", who=who, frm=frm, to=to)
+    if FACES[FACE[event.actor]] == "tadpole":
+        return pgettext(locale, "game:pond", "{who} moved a tadpole from {frm} to {to}", who=who, frm=frm, to=to)
+    return pgettext(locale, "game:pond", "{who} moved an egg from {frm} to {to}", who=who, frm=frm, to=to)
+
+
+def summary(state: PondState, names: Sequence[str], locale: str) -> str:
+    """Return the chat line of the last ply (see :func:`i18n.summary_text`).
+
+    Each clause (the action, what developed, what scored) is one translated unit; :func:`i18n.common.clauses`
+    joins them.
+    """
+    event = state.last_event
+    if event is None:
+        return pgettext(locale, "game:pond", "The game has begun.")
+    cell = state.geometry.names
+    comma = pgettext(locale, "game:common", ", ")
+    parts = [_action(state, names, locale)]
     if event.developed:
-        parts.append("developed " + ", ".join(cell[c] for c in event.developed))
+        parts.append(
+            pgettext(locale, "game:pond", "developed {cells}", cells=comma.join(cell[c] for c in event.developed))
+        )
     if event.scored:
-        gains = " and ".join(f"{names[p]} +{g}" for p, g in enumerate(event.gains) if g)
-        parts.append(f"scored {', '.join(cell[c] for c, _ in event.scored)} ({gains})")
-    return "; ".join(parts) + "."
+        gains = [
+            pgettext(locale, "game:pond", "{name} +{gain}", name=names[p], gain=g)
+            for p, g in enumerate(event.gains)
+            if g
+        ]
+        joined = (
+            gains[0]
+            if len(gains) == 1
+            else pgettext(locale, "game:common", "{names} and {last}", names=gains[0], last=gains[1])
+        )
+        cells = comma.join(cell[c] for c, _ in event.scored)
+        parts.append(pgettext(locale, "game:pond", "scored {cells} ({gains})", cells=cells, gains=joined))
+    return sentence(clauses(parts, locale), locale)
 
 
 def status(state: PondState, names: Sequence[str], locale: str) -> str:
@@ -58,22 +119,50 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
     light, dark = state.scored
     if outcome is None:
         mover = state.to_move if state.to_move is not None else 0
-        return f"{names[mover]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
+        return pgettext(
+            locale,
+            "game:pond",
+            "{name} to move · ply {ply} · move limit {limit}",
+            name=names[mover],
+            ply=state.ply + 1,
+            limit=state.max_plies,
+        )
     draw = len(outcome.winners) > 1
-    head = f"Draw {light} – {dark}" if draw else f"{names[outcome.winners[0]]} wins"
     code = outcome.termination
+    high, low = max(light, dark), min(light, dark)
     if code == Termination.TARGET:
-        if not draw:
-            head += f" {max(light, dark)} – {min(light, dark)}"
-        why = "target reached"
-    elif code == Termination.MOVE_LIMIT:
+        if draw:
+            return pgettext(locale, "game:pond", "Draw {light} – {dark} · target reached", light=light, dark=dark)
+        return pgettext(
+            locale,
+            "game:pond",
+            "{name} wins {high} – {low} · target reached",
+            name=names[outcome.winners[0]],
+            high=high,
+            low=low,
+        )
+    if code == Termination.MOVE_LIMIT:
         # A SAFETY rule, not a rule of the game: say so.
-        why = f"ended by the move limit ({state.max_plies} plies)"
-    elif code == Termination.ELIMINATION:
-        why = f"{names[1 - outcome.winners[0]]} had no legal action"
-    else:
-        why = two_player_forfeit(code, outcome.winners[0], names, locale).rstrip(".")
-    return f"{head} · {why}"
+        return npgettext(
+            locale,
+            "game:pond",
+            "Draw {light} – {dark} · ended by the move limit ({n} ply)",
+            "Draw {light} – {dark} · ended by the move limit ({n} plies)",
+            state.max_plies,
+            light=light,
+            dark=dark,
+        )
+    winner = names[outcome.winners[0]]
+    if code == Termination.ELIMINATION:
+        return pgettext(
+            locale,
+            "game:pond",
+            "{name} wins · {loser} had no legal action",
+            name=winner,
+            loser=names[1 - outcome.winners[0]],
+        )
+    why = two_player_reason(code, outcome.winners[0], names, locale)
+    return pgettext(locale, "game:pond", "{name} wins · {why}", name=winner, why=why)
 
 
 def caption(state: PondState, names: Sequence[str], locale: str) -> str:

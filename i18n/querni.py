@@ -1,19 +1,42 @@
-"""Querni's texts: the result, the chat line of a ply, the board's status line."""
+"""Querni's texts: the result, the chat line of a ply, the board's status line (context ``game:querni``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from engines.querni import NAMES, PIECES, SEATS, QuerniState, Termination
-from i18n.common import is_forfeit, two_player_forfeit
+from i18n.catalog import npgettext, pgettext
+from i18n.common import is_forfeit, two_player_forfeit, two_player_reason
 
-CLEARED = "{Winner} removed all their pieces: {winner} wins."
-STRANDED = "{Loser}'s removal stranded {numbers}, which can never form a chain again: {winner} wins."
-NO_TRIPLE = "{Loser}'s removal left no three consecutive numbers: {winner} wins."
-NO_REMOVAL_PLIES = "No chain was removed for {count} plies: a draw."
-NO_REMOVAL_MOVES = "No chain was removed for {count} full moves: a draw."
-COUNTER_PLIES = "{count} of {limit} plies without a removal"
-COUNTER_MOVES = "{count} plies without a removal (a draw after {limit} full moves)"
+
+def seat(locale: str, seat: int, capital: bool = False) -> str:
+    """Name a seat: ``blue``/``red`` (``Blue`` to start a sentence)."""
+    if seat == 0:
+        return pgettext(locale, "game:querni", "Blue") if capital else pgettext(locale, "game:querni", "blue")
+    return pgettext(locale, "game:querni", "Red") if capital else pgettext(locale, "game:querni", "red")
+
+
+def _no_removal(state: QuerniState, locale: str) -> str:
+    if state.draw_count == "moves":
+        return npgettext(
+            locale,
+            "game:querni",
+            "No chain was removed for {n} full move: a draw.",
+            "No chain was removed for {n} full moves: a draw.",
+            state.draw_plies,
+        )
+    return npgettext(
+        locale,
+        "game:querni",
+        "No chain was removed for {n} ply: a draw.",
+        "No chain was removed for {n} plies: a draw.",
+        state.draw_plies,
+    )
+
+
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``Blue``)."""
+    return seat(locale, number, True)
 
 
 def result(state: QuerniState, names: Sequence[str], locale: str) -> str:
@@ -22,49 +45,96 @@ def result(state: QuerniState, names: Sequence[str], locale: str) -> str:
     assert outcome is not None
     code = outcome.termination
     if code == Termination.NO_REMOVAL:
-        template = NO_REMOVAL_MOVES if state.draw_count == "moves" else NO_REMOVAL_PLIES
-        return template.format(count=state.draw_plies)
+        return _no_removal(state, locale)
     winner = outcome.winners[0]
     if is_forfeit(code):
         return two_player_forfeit(code, winner, names, locale)
     loser = 1 - winner
-    seats = {"Winner": SEATS[winner].capitalize(), "winner": SEATS[winner], "Loser": SEATS[loser].capitalize()}
+    seats = {"Winner": seat(locale, winner, True), "winner": seat(locale, winner), "Loser": seat(locale, loser, True)}
     if code == Termination.CLEARED:
-        return CLEARED.format(**seats)
+        return pgettext(locale, "game:querni", "{Winner} removed all their pieces: {winner} wins.", **seats)
     if code == Termination.STRANDED:
-        return STRANDED.format(numbers=", ".join(map(str, state.stranded(loser))), **seats)
-    return NO_TRIPLE.format(**seats)
+        numbers = pgettext(locale, "game:common", ", ").join(map(str, state.stranded(loser)))
+        return pgettext(
+            locale,
+            "game:querni",
+            "{Loser}'s removal stranded {numbers}, which can never form a chain again: {winner} wins.",
+            numbers=numbers,
+            **seats,
+        )
+    return pgettext(
+        locale, "game:querni", "{Loser}'s removal left no three consecutive numbers: {winner} wins.", **seats
+    )
 
 
 def counter_text(state: QuerniState, locale: str = "en") -> str:
-    """Return how close the draw is, e.g. ``4 of 30 plies without a removal``."""
+    """Return how close the draw is, e.g. ``4 of 30 plies without a removal``.
+
+    English has always said "1 plies" here (the fixtures pin it): its singular is the plural form.
+    """
     if state.draw_count == "moves":
-        return COUNTER_MOVES.format(count=state.counter, limit=state.draw_plies)
-    return COUNTER_PLIES.format(count=state.counter, limit=state.draw_plies)
+        return npgettext(
+            locale,
+            "game:querni",
+            "{n} plies without a removal (a draw after {limit} full moves)",
+            "{n} plies without a removal (a draw after {limit} full moves)",
+            state.counter,
+            limit=state.draw_plies,
+        )
+    return npgettext(
+        locale,
+        "game:querni",
+        "{n} of {limit} plies without a removal",
+        "{n} of {limit} plies without a removal",
+        state.counter,
+        limit=state.draw_plies,
+    )
 
 
 def summary(state: QuerniState, names: Sequence[str], locale: str) -> str:
-    """Return the chat line of the last ply (see :func:`i18n.summary_text`)."""
+    """Return the chat line of the last ply (see :func:`i18n.summary_text`).
+
+    One sentence per kind of ply (moved, jumped, removed, both, passed), then the draw counter and the result.
+    """
     event = state.last_event
     if event is None:
         if state.outcome() is not None:
             return result(state, names, locale)
-        return "The game has begun: blue moves first."
+        return pgettext(locale, "game:querni", "The game has begun: blue moves first.")
     who = names[event.player]
-    parts = []
+    facts: dict[str, object] = {"who": who, "counter": counter_text(state, locale)}
     if event.path:
-        route = "-".join(NAMES[c] for c in event.path)
-        verb = "jumped" if event.jumped else "moved"
-        parts.append(f"{who} {verb} {event.piece} {route}")
+        facts["piece"] = event.piece
+        facts["route"] = "-".join(NAMES[c] for c in event.path)
     if event.removed:
-        squares = " ".join(NAMES[c] for _, c in event.removed)
-        lo, hi = event.removed[0][0], event.removed[-1][0]
-        parts.append(f"{'and' if parts else who} removed the chain {lo}-{hi} ({squares})")
-    if not parts:
-        parts.append(f"{who} passed")
-    line = " ".join(parts) + f"; {counter_text(state, locale)}."
+        facts["squares"] = " ".join(NAMES[c] for _, c in event.removed)
+        facts["low"], facts["high"] = event.removed[0][0], event.removed[-1][0]
+    if event.path and event.removed:
+        if event.jumped:
+            line = pgettext(
+                locale,
+                "game:querni",
+                "{who} jumped {piece} {route} and removed the chain {low}-{high} ({squares}); {counter}.",
+                **facts,
+            )
+        else:
+            line = pgettext(
+                locale,
+                "game:querni",
+                "{who} moved {piece} {route} and removed the chain {low}-{high} ({squares}); {counter}.",
+                **facts,
+            )
+    elif event.path:
+        if event.jumped:
+            line = pgettext(locale, "game:querni", "{who} jumped {piece} {route}; {counter}.", **facts)
+        else:
+            line = pgettext(locale, "game:querni", "{who} moved {piece} {route}; {counter}.", **facts)
+    elif event.removed:
+        line = pgettext(locale, "game:querni", "{who} removed the chain {low}-{high} ({squares}); {counter}.", **facts)
+    else:
+        line = pgettext(locale, "game:querni", "{who} passed; {counter}.", **facts)
     if state.outcome() is not None:
-        line += f" {result(state, names, locale)}"
+        line = pgettext(locale, "game:common", "{line} {result}", line=line, result=result(state, names, locale))
     return line
 
 
@@ -72,26 +142,62 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
     """Return the board's status line (see :func:`i18n.status_text`)."""
     outcome = state.outcome()
     if outcome is None:
-        name, seat = names[state.turn], SEATS[state.turn]
+        name, colour = names[state.turn], SEATS[state.turn]
         # Say the seat's colour too, unless the name already is it ("Blue to move").
-        who = name if name.lower() == seat else f"{name} ({seat})"
-        return f"{who} to move · ply {state.ply + 1}"
+        if name.lower() in (colour, seat(locale, state.turn)):
+            return pgettext(locale, "game:querni", "{name} to move · ply {ply}", name=name, ply=state.ply + 1)
+        return pgettext(
+            locale,
+            "game:querni",
+            "{name} ({seat}) to move · ply {ply}",
+            name=name,
+            seat=seat(locale, state.turn),
+            ply=state.ply + 1,
+        )
     blue, red = state.removed
     code = outcome.termination
     if code == Termination.NO_REMOVAL:
-        one = state.draw_plies == 1
-        unit = ("full move" if one else "full moves") if state.draw_count == "moves" else ("ply" if one else "plies")
-        return f"Draw {blue} – {red} · no chain removed for {state.draw_plies} {unit}"
+        if state.draw_count == "moves":
+            return npgettext(
+                locale,
+                "game:querni",
+                "Draw {blue} – {red} · no chain removed for {n} full move",
+                "Draw {blue} – {red} · no chain removed for {n} full moves",
+                state.draw_plies,
+                blue=blue,
+                red=red,
+            )
+        return npgettext(
+            locale,
+            "game:querni",
+            "Draw {blue} – {red} · no chain removed for {n} ply",
+            "Draw {blue} – {red} · no chain removed for {n} plies",
+            state.draw_plies,
+            blue=blue,
+            red=red,
+        )
     winner = outcome.winners[0]
     loser = 1 - winner
-    head = f"{names[winner]} wins"
+    name, other = names[winner], names[loser]
     if code == Termination.CLEARED:
-        return f"{head} · all {PIECES} pieces removed"
+        return npgettext(
+            locale,
+            "game:querni",
+            "{name} wins · all {n} pieces removed",
+            "{name} wins · all {n} pieces removed",
+            PIECES,
+            name=name,
+        )
     if code == Termination.STRANDED:
-        return f"{head} · {names[loser]} stranded {', '.join(map(str, state.stranded(loser)))}"
+        numbers = pgettext(locale, "game:common", ", ").join(map(str, state.stranded(loser)))
+        return pgettext(
+            locale, "game:querni", "{name} wins · {loser} stranded {numbers}", name=name, loser=other, numbers=numbers
+        )
     if code == Termination.NO_TRIPLE:
-        return f"{head} · {names[loser]} left no three in a row"
-    return f"{head} · {two_player_forfeit(code, winner, names, locale).rstrip('.')}"
+        return pgettext(locale, "game:querni", "{name} wins · {loser} left no three in a row", name=name, loser=other)
+    return pgettext(
+        locale, "game:querni", "{name} wins · {why}", name=name, why=two_player_reason(code, winner, names, locale)
+    )
 
 
 def caption(state: QuerniState, names: Sequence[str], locale: str) -> str:

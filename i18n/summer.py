@@ -1,99 +1,188 @@
-"""Summer's texts: the result, the chat line of a ply, the board's status line and caption."""
+"""Summer's texts: the result, the chat line of a ply, the board's status line and caption (``game:summer``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from engines.summer import DESTROYED, FIELD_WIN, MERGED, MOVED, SEATS, SummerState, Termination
-from i18n.common import is_forfeit, two_player_forfeit
+from i18n.catalog import npgettext, pgettext
+from i18n.common import is_forfeit, two_player_forfeit, two_player_reason
 
 MINUS = "\u2212"  # a true minus sign: a hyphen reads as a dash at small sizes
 
-# One whole sentence per ending and result, so that each translates as a unit.
-WINS = {
-    Termination.BLACK_ARRIVED: "All Black pieces have reached rank 1: {winner} wins {high} to {low}.",
-    Termination.BLACK_GONE: "Black has no pieces left: {winner} wins {high} to {low}.",
-    Termination.LAST_MOVE: "Black has made its last move: {winner} wins {high} to {low}.",
-    Termination.WHITE_HOME: "Black's move left every White piece on rank {size}: {winner} wins {high} to {low}.",
-    Termination.WHITE_GONE: "White has no pieces left: {winner} wins {high} to {low}.",
-    Termination.MOVE_LIMIT: "Ended by the move limit ({limit} plies): {winner} wins {high} to {low}.",
-}
-DRAWS = {
-    Termination.BLACK_ARRIVED: "All Black pieces have reached rank 1: the goal rows are level at {score}, a draw.",
-    Termination.BLACK_GONE: "Black has no pieces left: the goal rows are level at {score}, a draw.",
-    Termination.LAST_MOVE: "Black has made its last move: the goal rows are level at {score}, a draw.",
-    Termination.WHITE_HOME: (
-        "Black's move left every White piece on rank {size}: the goal rows are level at {score}, a draw."
-    ),
-    Termination.WHITE_GONE: "White has no pieces left: the goal rows are level at {score}, a draw.",
-    Termination.MOVE_LIMIT: "Ended by the move limit ({limit} plies): the goal rows are level at {score}, a draw.",
-}
-# The status line's short reasons.
-WHY = {
-    Termination.BLACK_ARRIVED: "all Black pieces on rank 1",
-    Termination.BLACK_GONE: "Black has no pieces left",
-    Termination.LAST_MOVE: "Black made its last move",
-    Termination.WHITE_HOME: "Black stopped White's last piece",
-    Termination.WHITE_GONE: "White has no pieces left",
-    Termination.MOVE_LIMIT: "move limit reached",
-}
+
+def seat(locale: str, seat: int) -> str:
+    """Name a seat, capitalised as the rules write it: ``White``/``Black``."""
+    return pgettext(locale, "game:summer", "White") if seat == 0 else pgettext(locale, "game:summer", "Black")
 
 
-def _seat(seat: int) -> str:
-    return SEATS[seat].capitalize()
+def _ending(code: Termination, state: SummerState, locale: str) -> str:
+    """Say why the game ended, as the first half of the result sentence."""
+    if code == Termination.BLACK_ARRIVED:
+        return pgettext(locale, "game:summer", "All Black pieces have reached rank 1")
+    if code == Termination.BLACK_GONE:
+        return pgettext(locale, "game:summer", "Black has no pieces left")
+    if code == Termination.LAST_MOVE:
+        return pgettext(locale, "game:summer", "Black has made its last move")
+    if code == Termination.WHITE_HOME:
+        return pgettext(locale, "game:summer", "Black's move left every White piece on rank {size}", size=state.size)
+    if code == Termination.WHITE_GONE:
+        return pgettext(locale, "game:summer", "White has no pieces left")
+    return npgettext(
+        locale,
+        "game:summer",
+        "Ended by the move limit ({n} ply)",
+        "Ended by the move limit ({n} plies)",
+        state.max_plies,
+    )
+
+
+def seat_label(locale: str, number: int) -> str:
+    """Return seat ``number``'s name as a player's default name (``White``)."""
+    return seat(locale, number)
 
 
 def result(state: SummerState, names: Sequence[str], locale: str) -> str:
-    """Return the result sentence (see :func:`i18n.result_text`)."""
+    """Return the result sentence (see :func:`i18n.result_text`): the ending, then the score."""
     outcome = state.outcome()
     assert outcome is not None
     code = outcome.termination
     if is_forfeit(code):
         return two_player_forfeit(code, outcome.winners[0], names, locale)
     white, black = outcome.scores
-    facts = {"size": state.size, "limit": state.max_plies}
+    ending = _ending(Termination(code), state, locale)
     if white == black:
-        return DRAWS[Termination(code)].format(score=white, **facts)
-    winner = _seat(0 if white > black else 1)
-    return WINS[Termination(code)].format(winner=winner, high=max(white, black), low=min(white, black), **facts)
+        return pgettext(
+            locale, "game:summer", "{ending}: the goal rows are level at {score}, a draw.", ending=ending, score=white
+        )
+    winner = seat(locale, 0 if white > black else 1)
+    return pgettext(
+        locale,
+        "game:summer",
+        "{ending}: {winner} wins {high} to {low}.",
+        ending=ending,
+        winner=winner,
+        high=max(white, black),
+        low=min(white, black),
+    )
+
+
+def _why(code: Termination, locale: str) -> str:
+    """The status line's short reasons."""
+    if code == Termination.BLACK_ARRIVED:
+        return pgettext(locale, "game:summer", "all Black pieces on rank 1")
+    if code == Termination.BLACK_GONE:
+        return pgettext(locale, "game:summer", "Black has no pieces left")
+    if code == Termination.LAST_MOVE:
+        return pgettext(locale, "game:summer", "Black made its last move")
+    if code == Termination.WHITE_HOME:
+        return pgettext(locale, "game:summer", "Black stopped White's last piece")
+    if code == Termination.WHITE_GONE:
+        return pgettext(locale, "game:summer", "White has no pieces left")
+    return pgettext(locale, "game:summer", "move limit reached")
+
+
+def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> str:
+    """What the ply did to the pieces, as the second half of the chat line."""
+    event = state.last_event
+    assert event is not None
+    who, other = names[event.player], names[1 - event.player]
+    resident = abs(event.resident)
+    survivor = abs(event.result) - event.modifier if event.result else -event.modifier
+    plus = state.terrain[event.move.to] > 0
+    now = abs(event.result)
+    if event.action == MOVED:
+        if not event.modifier:
+            return ""
+        if event.zeroed:
+            return pgettext(locale, "game:summer", " to a minus cell: it is removed")
+        if plus:
+            return pgettext(locale, "game:summer", " to a plus cell: now {now}", now=now)
+        return pgettext(locale, "game:summer", " to a minus cell: now {now}", now=now)
+    if event.action == MERGED:
+        text = pgettext(
+            locale,
+            "game:summer",
+            " onto its own {resident}: merged into {survivor}",
+            resident=resident,
+            survivor=survivor,
+        )
+    elif event.action == FIELD_WIN:
+        text = pgettext(
+            locale,
+            "game:summer",
+            " into {other}'s {resident} on a plus cell: the mover wins with {survivor}",
+            other=other,
+            resident=resident,
+            survivor=survivor,
+        )
+    elif event.action == DESTROYED:
+        if event.resident * (1 if event.player == 0 else -1) > 0:
+            text = pgettext(
+                locale, "game:summer", " onto its own {resident}: equal weights, both removed", resident=resident
+            )
+        else:
+            text = pgettext(
+                locale,
+                "game:summer",
+                " onto {other}'s {resident}: equal weights, both removed",
+                other=other,
+                resident=resident,
+            )
+    elif event.zeroed or (event.result > 0) == (event.player == 0):
+        text = pgettext(
+            locale,
+            "game:summer",
+            " into {other}'s {resident}: {who}'s piece survives with {survivor}",
+            other=other,
+            resident=resident,
+            who=who,
+            survivor=survivor,
+        )
+    else:
+        text = pgettext(
+            locale,
+            "game:summer",
+            " into {other}'s {resident}: {other}'s piece survives with {left}",
+            other=other,
+            resident=resident,
+            left=now,
+        )
+    if event.zeroed:
+        return text + pgettext(locale, "game:summer", "; the minus cell takes it to 0 and it is removed")
+    if event.modifier:
+        if plus:
+            return text + pgettext(locale, "game:summer", "; the plus cell makes it {now}", now=now)
+        return text + pgettext(locale, "game:summer", "; the minus cell makes it {now}", now=now)
+    return text
 
 
 def summary(state: SummerState, names: Sequence[str], locale: str) -> str:
-    """Return the chat line of the last ply (see :func:`i18n.summary_text`)."""
+    """Return the chat line of the last ply (see :func:`i18n.summary_text`).
+
+    The line is one sentence ``{who} moved {frm}-{to} ({weight}){what}.``: ``{what}`` is one translated unit per
+    kind of collision (with the cell's effect as a unit of its own), then a sentence for Black's last move.
+    """
     event = state.last_event
     if event is None:
-        return "The game has begun."
+        return pgettext(locale, "game:summer", "The game has begun.")
     cells = state.geometry.names
-    who = names[event.player]
-    other = names[1 - event.player]
-    text = f"{who} moved {cells[event.move.frm]}-{cells[event.move.to]} ({event.weight})"
-    resident = abs(event.resident)
-    survivor = abs(event.result) - event.modifier if event.result else -event.modifier
-    kind = "plus" if state.terrain[event.move.to] > 0 else "minus"
-    if event.action == MOVED:
-        text += f" to a {kind} cell" if event.modifier else ""
-    elif event.action == MERGED:
-        text += f" onto its own {resident}: merged into {survivor}"
-    elif event.action == FIELD_WIN:
-        text += f" into {other}'s {resident} on a plus cell: the mover wins with {survivor}"
-    elif event.action == DESTROYED:
-        whose = "its own" if event.resident * (1 if event.player == 0 else -1) > 0 else f"{other}'s"
-        text += f" onto {whose} {resident}: equal weights, both removed"
-    elif event.zeroed or (event.result > 0) == (event.player == 0):
-        text += f" into {other}'s {resident}: {who}'s piece survives with {survivor}"
-    else:
-        text += f" into {other}'s {resident}: {other}'s piece survives with {abs(event.result)}"
-    if event.zeroed:
-        text += "; the minus cell takes it to 0 and it is removed" if event.action != MOVED else ": it is removed"
-    elif event.modifier:
-        sep = ": now" if event.action == MOVED else f"; the {kind} cell makes it"
-        text += f"{sep} {abs(event.result)}"
-    text += "."
+    text = pgettext(
+        locale,
+        "game:summer",
+        "{who} moved {frm}-{to} ({weight}){what}.",
+        who=names[event.player],
+        frm=cells[event.move.frm],
+        to=cells[event.move.to],
+        weight=event.weight,
+        what=_outcome_clause(state, names, locale),
+    )
     if state.black_last_move:
         if max(state.board) > 0:
-            text += " All White pieces have arrived: Black has one last move."
+            last = pgettext(locale, "game:summer", "All White pieces have arrived: Black has one last move.")
         else:
-            text += " White has no pieces left: Black has one last move."
+            last = pgettext(locale, "game:summer", "White has no pieces left: Black has one last move.")
+        text = pgettext(locale, "game:common", "{line} {result}", line=text, result=last)
     return text
 
 
@@ -102,32 +191,50 @@ def status(state: SummerState, names: Sequence[str], locale: str) -> str:
     outcome = state.outcome()
     if outcome is None:
         if state.black_last_move:
-            why = "White has arrived" if max(state.board) > 0 else "White has no pieces"
-            return f"{why}: {names[1]} has one last move"
-        return f"{names[state.turn]} to move · ply {state.ply + 1} · move limit {state.max_plies}"
+            if max(state.board) > 0:
+                return pgettext(locale, "game:summer", "White has arrived: {name} has one last move", name=names[1])
+            return pgettext(locale, "game:summer", "White has no pieces: {name} has one last move", name=names[1])
+        return pgettext(
+            locale,
+            "game:summer",
+            "{name} to move · ply {ply} · move limit {limit}",
+            name=names[state.turn],
+            ply=state.ply + 1,
+            limit=state.max_plies,
+        )
     white, black = state.scores()
     code = outcome.termination
     natural = not is_forfeit(code)
     if natural:
         # Black's last move may also have removed White's last piece: the picture says that.
         gone = code == Termination.LAST_MOVE and max(state.board) <= 0
-        why = WHY[Termination.WHITE_GONE if gone else Termination(code)]
+        why = _why(Termination.WHITE_GONE if gone else Termination(code), locale)
     else:
-        why = two_player_forfeit(code, outcome.winners[0], names, locale).rstrip(".")
+        why = two_player_reason(code, outcome.winners[0], names, locale)
     if len(outcome.winners) > 1:
-        return f"Draw {white} – {black} · {why}"
-    head = f"{names[outcome.winners[0]]} wins"
+        return pgettext(locale, "game:summer", "Draw {white} – {black} · {why}", white=white, black=black, why=why)
+    name = names[outcome.winners[0]]
     if natural:
-        head += f" {max(white, black)} – {min(white, black)}"
-    return f"{head} · {why}"
+        return pgettext(
+            locale,
+            "game:summer",
+            "{name} wins {high} – {low} · {why}",
+            name=name,
+            high=max(white, black),
+            low=min(white, black),
+            why=why,
+        )
+    return pgettext(locale, "game:summer", "{name} wins · {why}", name=name, why=why)
 
 
-def _change(modifier: int, result: int, zeroed: bool) -> str:
+def _change(modifier: int, result: int, zeroed: bool, locale: str) -> str:
     """Describe the cell's ±1 on the mover's piece, e.g. ``", −1 → 7"`` (empty if none applied)."""
     if not modifier:
         return ""
     sign = "+" if modifier > 0 else MINUS
-    return f", {sign}1 → 0, removed" if zeroed else f", {sign}1 → {abs(result)}"
+    if zeroed:
+        return pgettext(locale, "game:summer", ", {sign}1 → 0, removed", sign=sign)
+    return f", {sign}1 → {abs(result)}"
 
 
 def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
@@ -137,25 +244,83 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     """
     event = state.last_event
     if event is None:
-        return "White moves first · each side races to the far row"
+        return pgettext(locale, "game:summer", "White moves first · each side races to the far row")
     cells = state.geometry.names
-    who = _seat(event.player)
-    head = f"{who} {cells[event.move.frm]}-{cells[event.move.to]}"
+    head = f"{seat(locale, event.player)} {cells[event.move.frm]}-{cells[event.move.to]}"
     weight, other = event.weight, abs(event.resident)
-    change = _change(event.modifier, event.result, event.zeroed)
+    change = _change(event.modifier, event.result, event.zeroed, locale)
     # The merged or surviving weight before the cell's ±1; a piece the −1 took to 0 weighed 1.
     survivor = 1 if event.zeroed else abs(event.result) - event.modifier
     own = event.resident * (1 if event.player == 0 else -1) > 0
+    them = seat(locale, 1 - event.player)
     if event.action == MOVED:
         return f"{head} ({weight})" + (f":{change[1:]}" if change else "")
     if event.action == MERGED:
         sign = "+" if weight < other else MINUS
-        return f"{head}: merged {weight} {sign} {other} = {survivor}{change}"
+        return pgettext(
+            locale,
+            "game:summer",
+            "{head}: merged {weight} {sign} {other} = {survivor}{change}",
+            head=head,
+            weight=weight,
+            sign=sign,
+            other=other,
+            survivor=survivor,
+            change=change,
+        )
     if event.action == DESTROYED:
-        return f"{head}: {weight} onto {'own' if own else _seat(1 - event.player)} {other}, both removed"
+        if own:
+            return pgettext(
+                locale,
+                "game:summer",
+                "{head}: {weight} onto own {other}, both removed",
+                head=head,
+                weight=weight,
+                other=other,
+            )
+        return pgettext(
+            locale,
+            "game:summer",
+            "{head}: {weight} onto {them} {other}, both removed",
+            head=head,
+            weight=weight,
+            them=them,
+            other=other,
+        )
     if event.action == FIELD_WIN:
-        return f"{head}: field win {weight} + {other} = {survivor}{change}"
+        return pgettext(
+            locale,
+            "game:summer",
+            "{head}: field win {weight} + {other} = {survivor}{change}",
+            head=head,
+            weight=weight,
+            other=other,
+            survivor=survivor,
+            change=change,
+        )
     if event.zeroed or (event.result > 0) == (event.player == 0):
-        return f"{head}: hit {_seat(1 - event.player)} {other}, {weight} {MINUS} {other} = {survivor}{change}"
+        return pgettext(
+            locale,
+            "game:summer",
+            "{head}: hit {them} {other}, {weight} − {other} = {survivor}{change}",
+            head=head,
+            them=them,
+            weight=weight,
+            other=other,
+            survivor=survivor,
+            change=change,
+        )
     left = abs(event.result)
-    return f"{head}: {weight} hit {other}, {_seat(1 - event.player)} keeps {other} {MINUS} {weight} = {left}"
+    return pgettext(
+        locale,
+        "game:summer",
+        "{head}: {weight} hit {other}, {them} keeps {other} − {weight} = {left}",
+        head=head,
+        weight=weight,
+        other=other,
+        them=them,
+        left=left,
+    )
+
+
+__all__ = ["MINUS", "SEATS", "caption", "result", "status", "summary"]

@@ -26,6 +26,8 @@ from typing import cast
 from PIL import Image
 
 from engines import GAMES, GameState
+from i18n import seat_labels
+from i18n.catalog import locale_for
 from render.draw import Picture, encode_png
 from render.theme import DEFAULT_THEME, Theme
 
@@ -43,16 +45,18 @@ def render_picture(
     players: Sequence[str] | None = None,
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
 ) -> Picture:
     """Draw ``state`` as a :class:`~render.draw.Picture`: the RGB image :func:`render` encodes, and its palette.
 
     ``players`` are display names in seat order (default: the game's seat
-    names, capitalised); ``last_move`` marks what the last ply did.
+    names, capitalised); ``last_move`` marks what the last ply did; ``locale`` is the language of every
+    word on the card (``"en"``, ``"ru"``, ``"fr"``; any other reads English).
     """
     renderer = renderer_for(state.game)
     if players is None:
-        players = [seat.capitalize() for seat in GAMES[state.game].seat_names(state.players)]
-    return renderer(state, players=tuple(players), last_move=last_move, theme=theme)
+        players = seat_labels(state, locale)
+    return renderer(state, players=tuple(players), last_move=last_move, theme=theme, locale=locale_for(locale))
 
 
 def render(
@@ -61,9 +65,10 @@ def render(
     players: Sequence[str] | None = None,
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
 ) -> bytes:
     """Return ``state``'s picture as PNG bytes (same inputs, same bytes)."""
-    return encode_png(render_picture(state, players=players, last_move=last_move, theme=theme), theme)
+    return encode_png(render_picture(state, players=players, last_move=last_move, theme=theme, locale=locale), theme)
 
 
 def render_image(
@@ -72,9 +77,10 @@ def render_image(
     players: Sequence[str] | None = None,
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
 ) -> Image.Image:
     """Draw ``state`` as an RGB image, before palette mapping (for previews and tests)."""
-    return render_picture(state, players=players, last_move=last_move, theme=theme).image
+    return render_picture(state, players=players, last_move=last_move, theme=theme, locale=locale).image
 
 
 @functools.cache

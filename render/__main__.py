@@ -1,7 +1,7 @@
 """Replay a game from its moves and write its picture to a PNG file, or the whole game as an animated GIF.
 
     python -m render GAME [--players 2] [--seed 7] [-o key=value ...]
-                          [--names Ana Bo] [--out board.png] [--no-last] MOVE ...
+                          [--names Ana Bo] [--out board.png] [--no-last] [--locale ru] MOVE ...
     python -m render GAME --replay replay.gif MOVE ...
     python -m render --moves-file match.txt --replay replay.gif
 
@@ -25,7 +25,8 @@ from engines import GAMES, GameError, GameState
 from engines.__main__ import settings_from_record
 from engines.cli import add_game_arguments, new_game, players
 from engines.record import GameRecord, RecordError, apply_ply, parse_record, ply_text
-from i18n import summary_text
+from i18n import seat_labels, summary_text
+from i18n.catalog import SUPPORTED, pgettext
 from render import has_renderer, render
 from render.replay import replay_gif
 
@@ -39,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--names", nargs="+", default=None, help="players' display names, one per seat in order")
     parser.add_argument("--out", default="board.png", help="the PNG file to write (default board.png)")
     parser.add_argument("--no-last", action="store_true", help="do not mark the last move")
+    parser.add_argument("--locale", default="en", choices=SUPPORTED, help="the language of the picture (default en)")
     parser.add_argument("--replay", metavar="GIF", help="write the whole game as an animated GIF to this file")
     parser.add_argument("--moves-file", help="read further moves from this file, or a match record with its header")
     # No defaults of their own: a record file's header fills in what the command line leaves out.
@@ -88,8 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GameError as error:
         print(f"Cannot start {spec.title}: {error}", file=sys.stderr)
         return 2
-    seat_names = [name[:1].upper() + name[1:] for name in spec.seat_names(state.players)]
-    names = list(args.names) if args.names is not None else seat_names
+    names = list(args.names) if args.names is not None else seat_labels(state, args.locale)
     plies = [*args.moves, *record.plies]
     states: list[GameState] = [state]
     for number, ply in enumerate(plies, start=1):
@@ -101,10 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         states.append(state)
     if args.replay:
         path = args.replay
-        data = replay_gif(states, players=args.names, moves=[ply_text(ply) for ply in plies])
+        data = replay_gif(states, players=args.names, moves=[ply_text(ply) for ply in plies], locale=args.locale)
     else:
         path = args.out
-        data = render(state, players=args.names, last_move=not args.no_last)
+        data = render(state, players=args.names, last_move=not args.no_last, locale=args.locale)
     try:
         with open(path, "wb") as out:
             out.write(data)
@@ -112,9 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Cannot write {path}: {error.strerror}.", file=sys.stderr)
         return 2
     moves = f"{len(plies)} move{'' if len(plies) == 1 else 's'}"
-    summary = f" {summary_text(state, names)}" if plies else ""
+    summary = f" {summary_text(state, names, args.locale)}" if plies else ""
     if state.outcome() is None and state.to_move is not None:
-        summary += f" {names[state.to_move]} to move."
+        summary += " " + pgettext(args.locale, "board", "{name} to move.", name=names[state.to_move])
     print(f"{path}: {len(data):,} bytes after {moves}.{summary}")
     return 0
 

@@ -48,7 +48,6 @@ from PIL import Image, ImageDraw
 import i18n
 from engines.azul import (
     CENTRE,
-    COLOURS,
     EMPTY5,
     EMPTY_BOARD,
     FACTORIES,
@@ -73,6 +72,8 @@ from engines.azul import (
     wall_free,
 )
 from engines.base import Outcome
+from i18n.azul import colour_name, seat
+from i18n.catalog import npgettext, pgettext
 from i18n.common import ordinal
 from render.draw import (
     Ellipse,
@@ -81,6 +82,7 @@ from render.draw import (
     Poly,
     build_palette,
     display_name,
+    draw_lines,
     draw_name_chip,
     draw_status,
     new_card,
@@ -89,7 +91,7 @@ from render.draw import (
     pill_sprite,
     with_opacity,
 )
-from render.text import draw_text, ellipsize, fit_size, text_width
+from render.text import draw_text, ellipsize, fit_size, text_width, wrap
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 # Tile colours in engine order (blue, yellow, red, black, white).  Their lightness differs as well as their hue
@@ -221,14 +223,14 @@ def ring_sprite(diameter: int, width: int, theme: Theme) -> Image.Image:
     return paint_sprite(diameter, layers, theme.supersample)
 
 
-def _gain_pill(text: str, theme: Theme) -> Image.Image:
+def _gain_pill(text: str, theme: Theme, size: int = PILL_FONT) -> Image.Image:
     """Return an amber pill for points gained (``+5``, ``+19 bonus``)."""
-    return pill_sprite(text, PILL_FONT, theme.mark, theme.mark_edge, theme.mark_edge, theme)
+    return pill_sprite(text, size, theme.mark, theme.mark_edge, theme.mark_edge, theme)
 
 
-def _plain_pill(text: str, theme: Theme) -> Image.Image:
+def _plain_pill(text: str, theme: Theme, size: int = PILL_FONT) -> Image.Image:
     """Return a dark pill with light text (``−2 floor``, ``2nd``, ``left``)."""
-    return pill_sprite(text, PILL_FONT, theme.background, theme.text, theme.text_muted, theme)
+    return pill_sprite(text, size, theme.background, theme.text, theme.text_muted, theme)
 
 
 def _label_pill(text: str, theme: Theme) -> Image.Image:
@@ -325,12 +327,16 @@ FACTORY_ROWS = {5: (5,), 7: (4, 3), 9: (5, 4)}
 
 
 @functools.cache
-def layout(players: int, theme: Theme) -> Layout:
-    """Compute the card layout for ``players`` players: factories in rows of up to five, then a panel per player."""
+def layout(players: int, theme: Theme, extra: int = 0) -> Layout:
+    """Compute the card layout for ``players`` players: factories in rows of up to five, then a panel per player.
+
+    ``extra`` pixels are added above the factories when the status or the caption wraps to more lines (a longer
+    language): the card grows rather than cut what they say.
+    """
     width, pad = theme.width, theme.padding
     status_top = 14
     last_top = status_top + theme.font_body + 10
-    factories_top = last_top + theme.font_small + 14
+    factories_top = last_top + theme.font_small + 14 + extra
     disc = _scaled(124, theme)
     spacing = (width - 2 * pad - 5 * disc) // 4
     centres: list[tuple[int, int]] = []
@@ -364,9 +370,9 @@ def factory_tile_boxes(lay: Layout, number: int) -> tuple[Box, ...]:
 
 
 @functools.cache
-def static_card(players: int, theme: Theme) -> Image.Image:
+def static_card(players: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, factory discs and labels, the centre, the key."""
-    lay = layout(players, theme)
+    lay = layout(players, theme, extra)
     card = new_card(lay.width, lay.height, theme)
     draw = ImageDraw.Draw(card)
     half = lay.disc // 2
@@ -376,18 +382,18 @@ def static_card(players: int, theme: Theme) -> Image.Image:
         _paste_label(card, lay, number, theme)
     x0, y0, _, y1 = lay.centre_box
     draw.rounded_rectangle(lay.centre_box, radius=(y1 - y0) // 2, fill=DISC_FILL, outline=DISC_EDGE, width=3)
-    label = _label_pill("c", theme)
+    label = _label_pill(pgettext(locale, "board", "c"), theme)
     card.paste(label, (x0 + 12, (y0 + y1) // 2 - label.height // 2), label)
-    _draw_key(card, lay, theme)
+    _draw_key(card, lay, theme, locale)
     return card
 
 
-def _draw_key(card: Image.Image, lay: Layout, theme: Theme) -> None:
+def _draw_key(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en") -> None:
     """Draw the key to the tile letters and the marker, as one centred line."""
     draw = ImageDraw.Draw(card)
     icon = 30
-    parts: list[tuple[Image.Image, str]] = [(tile_sprite(k, icon, theme), COLOURS[k]) for k in range(5)]
-    parts.append((marker_sprite(icon, theme), "first player"))
+    parts: list[tuple[Image.Image, str]] = [(tile_sprite(k, icon, theme), colour_name(locale, k)) for k in range(5)]
+    parts.append((marker_sprite(icon, theme), pgettext(locale, "board", "first player")))
     size, gap = theme.font_small, 6
     spacing = 16
     widths = [icon + gap + math.ceil(text_width(text, size)) for _, text in parts]
@@ -454,14 +460,14 @@ def panel_base(kind: str, grey: bool, theme: Theme) -> Image.Image:
 # -- texts -----------------------------------------------------------------------------------------------------------
 
 
-def status_text(state: AzulState, names: Sequence[str]) -> str:
+def status_text(state: AzulState, names: Sequence[str], locale: str = "en") -> str:
     """Return the status line: the round and who is to move (or must choose a wall column), or the result."""
-    return i18n.status_text(state, names)
+    return i18n.status_text(state, names, locale)
 
 
-def last_text(state: AzulState, names: Sequence[str]) -> str:
+def last_text(state: AzulState, names: Sequence[str], locale: str = "en") -> str:
     """Return a short line saying what the last ply did (the bot's message says it in full; see :mod:`i18n`)."""
-    return i18n.caption_text(state, names)
+    return i18n.caption_text(state, names, locale)
 
 
 # -- one frame -------------------------------------------------------------------------------------------------------
@@ -549,6 +555,8 @@ def _draw_panel(
     name: str,
     event: AzulEvent | None,
     theme: Theme,
+    locale: str = "en",
+    fit: bool = True,
 ) -> None:
     """Draw one player's panel: tiles, name, score, tags, and the marks of the last ply."""
     dx, dy = lay.panel_left, lay.panel_tops[player]
@@ -559,7 +567,7 @@ def _draw_panel(
     if state.phase == TILING and state.turn == player:
         _draw_wall_choices(draw, lay.panel, state, dx, dy, theme)
     _draw_tiles(card, lay.panel, state.boards[player], dx, dy, theme)
-    _draw_column(card, draw, lay.panel, state, player, name, kind, marks, dx, dy, theme)
+    _draw_column(card, draw, lay.panel, state, player, name, kind, marks, dx, dy, theme, locale, fit)
     _draw_marks(draw, lay.panel, marks, dx, dy, theme)
 
 
@@ -610,8 +618,13 @@ def _draw_column(
     dx: int,
     dy: int,
     theme: Theme,
+    locale: str = "en",
+    fit: bool = True,
 ) -> None:
-    """Draw the right-hand column: the name chip (and the marker held off the floor), the score, the tags."""
+    """Draw the right-hand column: the name chip (and the marker held off the floor), the score, the tags.
+
+    With ``fit``, pills too wide for the column are drawn a little smaller (the palette's made-up cards do not).
+    """
     left, right = dx + panel.column_left, dx + panel.column_right
     board = state.boards[player]
     result = state.outcome()
@@ -629,30 +642,47 @@ def _draw_column(
     ink = theme.text_muted if kind == PANEL_LEFT else theme.text
     draw_text(draw, (left + 4, score_mid), score, theme.font_title, ink, anchor="lm")
     x = left + 4 + math.ceil(text_width(score, theme.font_title)) + 6
-    draw_text(draw, (x, score_mid + 2), "pts", theme.font_small, theme.text_muted, anchor="lm")
-    x += math.ceil(text_width("pts", theme.font_small)) + 12
+    unit = npgettext(locale, "board", "pts", "pts", board.score)
+    draw_text(draw, (x, score_mid + 2), unit, theme.font_small, theme.text_muted, anchor="lm")
+    x += math.ceil(text_width(unit, theme.font_small)) + 12
     if marks.gain:
         pill = _gain_pill(f"+{marks.gain}", theme)
         card.paste(pill, (x, score_mid - pill.height // 2), pill)
     if marks.penalty:
         # The floor was charged and emptied as the round ended: say what it cost, over the floor itself.
-        pill = _plain_pill(f"{DASH}{marks.penalty} floor", theme)
+        pill = _plain_pill(pgettext(locale, "board", "{minus}{n} floor", minus=DASH, n=marks.penalty), theme)
         floor_box = (panel.floor[0][0], panel.floor[0][1], panel.floor[-1][2], panel.floor[0][3])
         _paste(card, pill, _shift(floor_box, dx, dy))
 
-    tags = []
+    tags: list[tuple[bool, str]] = []  # (amber?, text)
     place = result.places[player] if result is not None and result.places else 1
     if player in state.left:
         # Leavers rank after everyone who stayed: once the game is over, say where.
-        tags.append(_plain_pill("left" if result is None else f"{ordinal(place)} · left", theme))
+        if result is None:
+            tags.append((False, pgettext(locale, "board", "left")))
+        else:
+            tags.append((False, pgettext(locale, "board", "{place} · left", place=ordinal(place, locale))))
     elif result is not None:
-        tags.append(_gain_pill("winner", theme) if player in result.winners else _plain_pill(ordinal(place), theme))
+        if player in result.winners:
+            tags.append((True, pgettext(locale, "board", "winner")))
+        else:
+            tags.append((False, ordinal(place, locale)))
     elif state.turn == player:
-        tags.append(_gain_pill("to choose" if state.phase == TILING else "to move", theme))
+        if state.phase == TILING:
+            tags.append((True, pgettext(locale, "board", "to choose")))
+        else:
+            tags.append((True, pgettext(locale, "board", "to move")))
     if marks.bonus:
-        tags.append(_gain_pill(f"+{marks.bonus} bonus", theme))
+        tags.append((True, pgettext(locale, "board", "+{n} bonus", n=marks.bonus)))
+    # Longer words (another language) make the pills a little smaller rather than run off the panel.
+    size = PILL_FONT
+    while True:
+        pills = [(_gain_pill if amber else _plain_pill)(text, theme, size) for amber, text in tags]
+        if not fit or size <= PILL_FONT - 6 or sum(pill.width + 6 for pill in pills) - 6 <= right - left:
+            break
+        size -= 1
     x = left
-    for pill in tags:
+    for pill in pills:
         card.paste(pill, (x, dy + panel.tag_mid - pill.height // 2), pill)
         x += pill.width + 6
 
@@ -688,7 +718,9 @@ def _paste_label(card: Image.Image, lay: Layout, number: int, theme: Theme) -> N
     card.paste(label, (cx - half - 8, cy - half - 6), label)
 
 
-def _draw_table(card: Image.Image, lay: Layout, state: AzulState, event: AzulEvent | None, theme: Theme) -> None:
+def _draw_table(
+    card: Image.Image, lay: Layout, state: AzulState, event: AzulEvent | None, theme: Theme, locale: str = "en"
+) -> None:
     """Draw the factories' tiles, the centre's groups and the marker, and the source of the last take."""
     draw = ImageDraw.Draw(card)
     size = lay.factory_tile
@@ -741,25 +773,50 @@ def _draw_table(card: Image.Image, lay: Layout, state: AzulState, event: AzulEve
         x = end + 16
     # The bag and the lid, in small print at the right end of the centre's tray.
     small = NUMBER_FONT - 2
-    draw_text(draw, (x1 - 22, mid - 2), f"bag {state.bag_count}", small, theme.text, anchor="rs")
-    draw_text(draw, (x1 - 22, mid + 2), f"lid {state.lid_count}", small, theme.text, anchor="rt")
+    bag = pgettext(locale, "board", "bag {n}", n=state.bag_count)
+    lid = pgettext(locale, "board", "lid {n}", n=state.lid_count)
+    draw_text(draw, (x1 - 22, mid - 2), bag, small, theme.text, anchor="rs")
+    draw_text(draw, (x1 - 22, mid + 2), lid, small, theme.text, anchor="rt")
 
 
-def _compose(state: AzulState, names: Sequence[str], event: AzulEvent | None, theme: Theme) -> Image.Image:
-    """Draw one card for ``state``, marking ``event`` (or nothing)."""
-    lay = layout(state.players, theme)
-    card = static_card(state.players, theme).copy()
-    _draw_table(card, lay, state, event, theme)
-    for player in range(state.players):
-        _draw_panel(card, lay, state, player, names[player], event, theme)
+def _compose(
+    state: AzulState,
+    names: Sequence[str],
+    event: AzulEvent | None,
+    theme: Theme,
+    locale: str = "en",
+    *,
+    whole: bool = True,
+) -> Image.Image:
+    """Draw one card for ``state``, marking ``event`` (or nothing).
+
+    The status and the caption each take one line; one that does not fit even a little smaller wraps to more
+    lines, and the card grows by what they need (see :func:`layout`), so nothing they say is cut.  The palette's
+    made-up cards are drawn with ``whole=False`` (a long caption cut on one line, as before wrapping existed), so
+    that the palette, and with it every English card, stays the same.
+    """
+    room = theme.width - 2 * theme.padding
     # Long names are cut in the status lines, so that what happens after them stays readable.
-    draw_status(card, status_text(state, [ellipsize(name, theme.font_body, 220) for name in names]), lay.status_top,
-                theme)  # fmt: skip
+    status = status_text(state, [ellipsize(name, theme.font_body, 220) for name in names], locale)
+    status_size = fit_size(status, theme.font_body, room, theme.font_small)
+    status_lines = 1 if text_width(status, status_size) <= room else len(wrap(status, theme.font_small, room))
+    text = last_text(state, [ellipsize(name, theme.font_small, 150) for name in names], locale)
+    # A caption may shrink to 16 px on one line (it used to be cut with an ellipsis below 18 px), then wraps.
+    size = fit_size(text, theme.font_small, room, 16 if whole else 18)
+    if text_width(text, size) <= room:
+        lines = [text]
+    else:
+        lines = wrap(text, size, room) if whole else [ellipsize(text, size, room)]
+    extra = (status_lines - 1) * (theme.font_small + 2) + (len(lines) - 1) * (size + 2)
+    lay = layout(state.players, theme, extra)
+    card = static_card(state.players, theme, locale, extra).copy()
+    _draw_table(card, lay, state, event, theme, locale)
+    for player in range(state.players):
+        _draw_panel(card, lay, state, player, names[player], event, theme, locale, whole)
+    draw_status(card, status, lay.status_top, theme)
     draw = ImageDraw.Draw(card)
-    text = last_text(state, [ellipsize(name, theme.font_small, 150) for name in names])
-    room = lay.width - 2 * theme.padding
-    size = fit_size(text, theme.font_small, room, 18)
-    draw_text(draw, (lay.width / 2, lay.last_top), ellipsize(text, size, room), size, theme.text_muted, anchor="mt")
+    top = lay.last_top + (status_lines - 1) * (theme.font_small + 2)
+    draw_lines(draw, lines, (lay.width / 2, top), size, room, theme.text_muted)
     return card
 
 
@@ -822,7 +879,7 @@ def palette(theme: Theme) -> Image.Image:
     mark, pill, tag and chip, so no real card needs a colour they lack.
     """
     names = ("Player one", "Player two", "Player three", "Player four")
-    cards = [_compose(state, names, state.last, theme) for state in _sample_states()]
+    cards = [_compose(state, names, state.last, theme, whole=False) for state in _sample_states()]
     # A strip of every ghost on the factories' colour: one card shows only one colour's ghosts.
     lay = layout(4, theme)
     strip = Image.new("RGB", (6 * lay.factory_tile, lay.factory_tile), DISC_FILL)
@@ -844,12 +901,12 @@ def render_azul(
     players: Sequence[str] | None = None,
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
 ) -> Picture:
     """Draw an Azul position (see the module docstring for what the card shows)."""
     theme = azul_theme(theme)
     names = tuple(
-        display_name(players[i] if players and i < len(players) else "", f"Player {i + 1}")
-        for i in range(state.players)
+        display_name(players[i] if players and i < len(players) else "", seat(locale, i)) for i in range(state.players)
     )
     event = state.last if last_move else None
-    return Picture(_compose(state, names, event, theme), palette(theme))
+    return Picture(_compose(state, names, event, theme, locale), palette(theme))

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from render.text import clean_text, draw_text, ellipsize, fit_size, text_width
+from render.text import clean_text, draw_text, ellipsize, fit_size, text_width, wrap
 from render.theme import RGB, Theme
 
 RGBA = tuple[int, int, int, int]
@@ -460,13 +460,49 @@ def _draw_progress(draw: ImageDraw.ImageDraw, row: PlayerRow, x0: int, x1: int, 
             draw.rectangle((x0, y0, x0 + round(width * filled / target) - 1, y0 + height - 1), fill=theme.text)
 
 
-def draw_status(image: Image.Image, text: str, y: int, theme: Theme, *, size: int | None = None) -> None:
-    """Draw one centred status line (whose turn, or the result) with its top at ``y``."""
+def draw_status(image: Image.Image, text: str, y: int, theme: Theme, *, size: int | None = None) -> int:
+    """Draw one centred status line (whose turn, or the result) with its top at ``y``.
+
+    A long line is shrunk a little first; if it still does not fit (a long language), it wraps to a second
+    line at the small size, in the same room: what the status says is never cut (only a name may be, by the
+    caller's ellipsis).  Return the y just below the text.
+    """
     draw = ImageDraw.Draw(image)
     room = image.width - 2 * theme.padding
-    # Shrink a long line (long names) a little before cutting it.
     size = fit_size(text, size or theme.font_body, room, theme.font_small)
-    draw_text(draw, (image.width / 2, y), ellipsize(text, size, room), size, theme.text, anchor="mt")
+    if text_width(text, size) <= room:
+        draw_text(draw, (image.width / 2, y), text, size, theme.text, anchor="mt")
+        return y + size
+    lines = wrap(text, theme.font_small, room)
+    draw_lines(draw, lines, (image.width / 2, y), theme.font_small, room, theme.text)
+    return y + len(lines) * (theme.font_small + 2)
+
+
+def status_height(image_width: int, text: str, theme: Theme, *, size: int | None = None) -> int:
+    """Return how tall :func:`draw_status` draws ``text`` on a card ``image_width`` wide (one line or wrapped)."""
+    room = image_width - 2 * theme.padding
+    size = fit_size(text, size or theme.font_body, room, theme.font_small)
+    if text_width(text, size) <= room:
+        return size
+    return len(wrap(text, theme.font_small, room)) * (theme.font_small + 2)
+
+
+def draw_lines(
+    draw: ImageDraw.ImageDraw,
+    lines: Sequence[str],
+    top: tuple[float, float],
+    size: int,
+    room: float,
+    ink: tuple[int, int, int],
+    *,
+    step: int | None = None,
+) -> None:
+    """Draw ``lines`` centred under each other from ``top`` (x is the centre), ``step`` pixels apart."""
+    x, y = top
+    step = step or size + 2
+    for line in lines:
+        draw_text(draw, (x, y), ellipsize(line, size, room), size, ink, anchor="mt")
+        y += step
 
 
 # -- output ---------------------------------------------------------------------------------------------------------

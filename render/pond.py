@@ -34,6 +34,7 @@ from PIL import Image, ImageDraw
 
 import i18n
 from engines.pond import EGG, FACE, FACES, OWNER, SEATS, PondEvent, PondMove, PondState
+from i18n.catalog import pgettext
 from render.draw import (
     Blob,
     Ellipse,
@@ -56,6 +57,7 @@ from render.draw import (
     paste_centered,
     pill_sprite,
     player_row_height,
+    status_height,
     with_opacity,
 )
 from render.text import draw_text, text_width
@@ -196,15 +198,15 @@ class Layout:
 
 
 @functools.cache
-def layout(size: int, theme: Theme) -> Layout:
-    """Compute the card layout for a ``size`` x ``size`` board."""
+def layout(size: int, theme: Theme, extra: int = 0) -> Layout:
+    """Compute the card layout for a ``size`` x ``size`` board (``extra`` pixels more for a wrapped status line)."""
     width, pad = theme.width, theme.padding
     row_height = player_row_height(theme)
     header_top = pad
     status_top = header_top + 2 * row_height + 6
     coordinate_room = theme.font_coordinate + 20
     cell = (width - 2 * pad - 2 * coordinate_room) // size
-    board_top = status_top + theme.font_body + 26
+    board_top = status_top + theme.font_body + 26 + extra
     left = (width - cell * size) // 2
     grid = Grid(size, size, cell, left, board_top)
     legend_top = grid.bottom + coordinate_room + 16
@@ -213,16 +215,16 @@ def layout(size: int, theme: Theme) -> Layout:
 
 
 @functools.cache
-def static_card(size: int, theme: Theme) -> Image.Image:
+def static_card(size: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, board, coordinates, legend."""
-    lay = layout(size, theme)
+    lay = layout(size, theme, extra)
     card = new_card(lay.width, lay.height, theme)
     draw_grid(card, lay.grid, theme)
-    _draw_legend(card, lay, theme)
+    _draw_legend(card, lay, theme, locale)
     return card
 
 
-def _draw_legend(card: Image.Image, lay: Layout, theme: Theme) -> None:
+def _draw_legend(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en") -> None:
     """Draw the face cycle and the meaning of the marks, for players new to the picture."""
     draw = ImageDraw.Draw(card)
     small = theme.font_small
@@ -230,9 +232,9 @@ def _draw_legend(card: Image.Image, lay: Layout, theme: Theme) -> None:
     y = lay.legend_top + 20
     # Line 1: egg -> tadpole -> frog -> egg, with light pieces as icons.
     parts: list[tuple[Image.Image | None, str]] = [
-        (piece_sprite(1, icon, theme), "egg  →"),
-        (piece_sprite(2, icon, theme), "tadpole  →"),
-        (piece_sprite(3, icon, theme), "frog  →  egg"),
+        (piece_sprite(1, icon, theme), pgettext(locale, "board", "egg  →")),
+        (piece_sprite(2, icon, theme), pgettext(locale, "board", "tadpole  →")),
+        (piece_sprite(3, icon, theme), pgettext(locale, "board", "frog  →  egg")),
     ]
     _draw_centered_line(card, draw, parts, y, theme)
     # Line 2: the marks of the last move.
@@ -240,9 +242,12 @@ def _draw_legend(card: Image.Image, lay: Layout, theme: Theme) -> None:
     outline_box(ImageDraw.Draw(mark), (0, 0, icon, icon), theme, 4, inset=3)
     y += 44
     marks: list[tuple[Image.Image | None, str]] = [
-        (mark, "last move"),
-        (badge_sprite("up", 30, theme), "grew"),
-        (pill_sprite("+1", small, theme.seat_fill[0], theme.seat_text[0], theme.mark, theme), "scored"),
+        (mark, pgettext(locale, "board", "last move")),
+        (badge_sprite("up", 30, theme), pgettext(locale, "board", "grew")),
+        (
+            pill_sprite("+1", small, theme.seat_fill[0], theme.seat_text[0], theme.mark, theme),
+            pgettext(locale, "board", "scored"),
+        ),
     ]
     _draw_centered_line(card, draw, marks, y, theme)
 
@@ -266,19 +271,24 @@ def _draw_centered_line(
 # -- one frame ----------------------------------------------------------------------------------------------------
 
 
-def status_text(state: PondState, names: Sequence[str]) -> str:
+def status_text(state: PondState, names: Sequence[str], locale: str = "en") -> str:
     """Return the status line: whose turn it is, or the result and, briefly, why the game ended (see :mod:`i18n`)."""
-    return i18n.status_text(state, names)
+    return i18n.status_text(state, names, locale)
 
 
-def _rows(state: PondState, names: Sequence[str], event: PondEvent | None, theme: Theme) -> list[PlayerRow]:
+def _rows(
+    state: PondState, names: Sequence[str], event: PondEvent | None, theme: Theme, locale: str = "en"
+) -> list[PlayerRow]:
     """Return the header rows: seat icon, name, eggs left, score against the target, turn or result."""
     result = state.outcome()
     rows = []
     for seat in (0, 1):
         tag = None
         if result is not None:
-            tag = "draw" if len(result.winners) > 1 else "winner" if seat in result.winners else None
+            if len(result.winners) > 1:
+                tag = pgettext(locale, "board", "draw")
+            elif seat in result.winners:
+                tag = pgettext(locale, "board", "winner")
         rows.append(
             PlayerRow(
                 name=names[seat],
@@ -296,12 +306,20 @@ def _rows(state: PondState, names: Sequence[str], event: PondEvent | None, theme
 
 
 def _compose(
-    size: int, theme: Theme, rows: Sequence[PlayerRow], status: str, board: Sequence[int], event: PondEvent | None
+    size: int,
+    theme: Theme,
+    rows: Sequence[PlayerRow],
+    status: str,
+    board: Sequence[int],
+    event: PondEvent | None,
+    locale: str = "en",
 ) -> Image.Image:
     """Draw one card: the header rows, the status line, the pieces and the marks of ``event``."""
-    lay = layout(size, theme)
+    # A status wrapped to two lines (a longer language) gets its own room above the board.
+    extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
+    lay = layout(size, theme, extra)
     grid = lay.grid
-    card = static_card(size, theme).copy()
+    card = static_card(size, theme, locale, extra).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     draw_status(card, status, lay.status_top, theme)
@@ -376,13 +394,13 @@ def render_pond(
     players: Sequence[str] | None = None,
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
 ) -> Picture:
     """Draw a Pond position (see the module docstring for what the card shows)."""
     names = tuple(
         display_name(players[i] if players and i < len(players) else "", SEATS[i].capitalize()) for i in (0, 1)
     )
     event = state.last if last_move else None
-    image = _compose(
-        state.size, theme, _rows(state, names, event, theme), status_text(state, names), state.board, event
-    )
+    rows = _rows(state, names, event, theme, locale)
+    image = _compose(state.size, theme, rows, status_text(state, names, locale), state.board, event, locale)
     return Picture(image, palette(state.size, theme))

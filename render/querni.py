@@ -38,6 +38,7 @@ from PIL import Image, ImageDraw
 
 import i18n
 from engines.querni import HEIGHT, PIECES, SEATS, WIDTH, QuerniEvent, QuerniMove, QuerniState
+from i18n.catalog import pgettext
 from i18n.querni import counter_text
 from render.draw import (
     Ellipse,
@@ -59,6 +60,7 @@ from render.draw import (
     paste_arrow,
     paste_centered,
     player_row_height,
+    status_height,
     with_opacity,
 )
 from render.text import draw_text, ellipsize, fit_size, text_width
@@ -183,12 +185,16 @@ class Layout:
 
 
 @functools.cache
-def layout(theme: Theme) -> Layout:
-    """Compute the card layout: the 10x7 board as wide as the card allows, the rank numbers on its left."""
+def layout(theme: Theme, extra: int = 0) -> Layout:
+    """Compute the card layout: the 10x7 board as wide as the card allows, the rank numbers on its left.
+
+    ``extra`` pixels go under the status line when it wraps to a second line (a longer language): the card grows
+    rather than let it run into the draw counter.
+    """
     width, pad = theme.width, theme.padding
     header_top = pad
     status_top = header_top + 2 * player_row_height(theme) + 6
-    counter_top = status_top + theme.font_body + 12
+    counter_top = status_top + theme.font_body + 12 + extra
     cell = (width - 2 * pad - RANK_ROOM) // WIDTH
     left = (width - RANK_ROOM - cell * WIDTH) // 2 + RANK_ROOM
     bar_top = counter_top + theme.font_small + 8
@@ -206,16 +212,16 @@ def piece_size(theme: Theme) -> int:
 
 
 @functools.cache
-def static_card(theme: Theme) -> Image.Image:
+def static_card(theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, board, coordinates, legend."""
-    lay = layout(theme)
+    lay = layout(theme, extra)
     card = new_card(lay.width, lay.height, theme)
     draw_grid(card, lay.grid, theme)
-    _draw_legend(card, lay, theme)
+    _draw_legend(card, lay, theme, locale)
     return card
 
 
-def _draw_legend(card: Image.Image, lay: Layout, theme: Theme) -> None:
+def _draw_legend(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en") -> None:
     """Draw what the marks of the last move mean, as one centred line of icons and words."""
     draw = ImageDraw.Draw(card)
     icon = 40
@@ -225,13 +231,16 @@ def _draw_legend(card: Image.Image, lay: Layout, theme: Theme) -> None:
     _light_square(ImageDraw.Draw(end), (0, 0, icon, icon), theme)
     arrow, _ = arrow_sprite(46, 0, 8, theme)
     parts = [
-        (start, "from"),
-        (end, "to"),
-        (arrow, "path"),
-        (ghost_sprite(0, 7, icon, theme), "removed"),
+        (start, pgettext(locale, "board", "from")),
+        (end, pgettext(locale, "board", "to")),
+        (arrow, pgettext(locale, "board", "path")),
+        (ghost_sprite(0, 7, icon, theme), pgettext(locale, "board", "removed")),
     ]
     size = theme.font_small
     gap, spacing = 8, 24
+    # A longer language may need the words a little smaller to keep the legend on one line.
+    while size > 15 and sum(item.width + gap + text_width(text, size) + spacing for item, text in parts) > card.width:
+        size -= 1
     widths = [item.width + gap + math.ceil(text_width(text, size)) for item, text in parts]
     x = (card.width - sum(widths) - spacing * (len(parts) - 1)) // 2
     y = lay.legend_mid
@@ -253,19 +262,24 @@ def _light_square(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], the
 # -- one frame -------------------------------------------------------------------------------------------------------
 
 
-def status_text(state: QuerniState, names: Sequence[str]) -> str:
+def status_text(state: QuerniState, names: Sequence[str], locale: str = "en") -> str:
     """Return the status line: whose turn it is, or the result and, briefly, why the game ended (see :mod:`i18n`)."""
-    return i18n.status_text(state, names)
+    return i18n.status_text(state, names, locale)
 
 
-def _rows(state: QuerniState, names: Sequence[str], event: QuerniEvent | None, theme: Theme) -> list[PlayerRow]:
+def _rows(
+    state: QuerniState, names: Sequence[str], event: QuerniEvent | None, theme: Theme, locale: str = "en"
+) -> list[PlayerRow]:
     """Return the header rows: the seat's shape, name, pieces removed out of 16, turn or result."""
     result = state.outcome()
     rows = []
     for seat in (0, 1):
         tag = None
         if result is not None:
-            tag = "draw" if result.is_draw else "winner" if seat in result.winners else None
+            if result.is_draw:
+                tag = pgettext(locale, "board", "draw")
+            elif seat in result.winners:
+                tag = pgettext(locale, "board", "winner")
         gain = len(event.removed) if event is not None and event.player == seat else 0
         rows.append(
             PlayerRow(
@@ -274,7 +288,7 @@ def _rows(state: QuerniState, names: Sequence[str], event: QuerniEvent | None, t
                 icon=blank_sprite(seat, 54, theme),
                 score=state.removed[seat],
                 target=PIECES,
-                facts=((None, "removed"),),
+                facts=((None, pgettext(locale, "board", "removed")),),
                 gain=gain,
                 active=result is None and state.turn == seat,
                 tag=tag,
@@ -283,12 +297,12 @@ def _rows(state: QuerniState, names: Sequence[str], event: QuerniEvent | None, t
     return rows
 
 
-def _draw_counter(card: Image.Image, lay: Layout, state: QuerniState, theme: Theme) -> None:
+def _draw_counter(card: Image.Image, lay: Layout, state: QuerniState, theme: Theme, locale: str = "en") -> None:
     """Draw the draw counter: the engine's sentence, and a bar that fills one segment per ply."""
     draw = ImageDraw.Draw(card)
-    draw_text(
-        draw, (card.width / 2, lay.counter_top), counter_text(state), theme.font_small, theme.text_muted, anchor="mt"
-    )
+    text = counter_text(state, locale)
+    size = fit_size(text, theme.font_small, card.width - 2 * theme.padding, 15)
+    draw_text(draw, (card.width / 2, lay.counter_top), text, size, theme.text_muted, anchor="mt")
     x0, y0, x1, y1 = lay.counter_bar
     limit = state.draw_limit
     filled = min(state.counter, limit)
@@ -315,15 +329,17 @@ def _compose(
     state: QuerniState,
     board: Sequence[int],
     event: QuerniEvent | None,
+    locale: str = "en",
 ) -> Image.Image:
     """Draw one card: header rows, status, draw counter, the pieces of ``board`` and the marks of ``event``."""
-    lay = layout(theme)
+    extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
+    lay = layout(theme, extra)
     grid = lay.grid
-    card = static_card(theme).copy()
+    card = static_card(theme, locale, extra).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     draw_status(card, status, lay.status_top, theme)
-    _draw_counter(card, lay, state, theme)
+    _draw_counter(card, lay, state, theme, locale)
 
     def center(cell: int) -> tuple[int, int]:
         return grid.center(cell % WIDTH, cell // WIDTH)
@@ -404,6 +420,7 @@ def render_querni(
     players: Sequence[str] | None = None,
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
 ) -> Picture:
     """Draw a Querni position (see the module docstring for what the card shows)."""
     theme = querni_theme(theme)
@@ -412,6 +429,6 @@ def render_querni(
     )
     event = state.last if last_move else None
     # Long names are cut in the status line, so that what happens after them stays readable.
-    status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names))
-    image = _compose(theme, _rows(state, names, event, theme), status, state, state.board, event)
+    status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names), locale)
+    image = _compose(theme, _rows(state, names, event, theme, locale), status, state, state.board, event, locale)
     return Picture(image, palette(theme))

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, ImageDraw
 
 from engines import GAMES, GameState
+from i18n.catalog import DEFAULT, npgettext, pgettext
 from render import render_picture
 from render.text import draw_text, ellipsize
 from render.theme import DEFAULT_THEME, RGB, Theme
@@ -106,21 +107,25 @@ def shown_plies(plies: int, step: int) -> list[int]:
     return shown
 
 
-def sampling_note(step: int) -> str:
+def sampling_note(step: int, locale: str = DEFAULT) -> str:
     """The caption of a sampled replay ("every 3rd move shown"), empty when every move is shown."""
-    return "" if step == 1 else f"every {ordinal(step)} move shown"
+    if step == 1:
+        return ""
+    if locale == DEFAULT:
+        return f"every {ordinal(step)} move shown"
+    return pgettext(locale, "replay", "every {nth} move shown", nth=step)
 
 
-def caption(ply: int, plies: int, move: str | None) -> str:
+def caption(ply: int, plies: int, move: str | None, locale: str = DEFAULT) -> str:
     """The left part of a frame's caption band.
 
     >>> caption(0, 40, None), caption(12, 40, "place b2"), caption(40, 40, None)
     ('Start: 40 moves', 'Move 12 of 40: place b2', 'Move 40 of 40')
     """
     if ply == 0:
-        return f"Start: {plies} move{'' if plies == 1 else 's'}"
-    text = f"Move {ply} of {plies}"
-    return f"{text}: {move}" if move else text
+        return npgettext(locale, "replay", "Start: {n} move", "Start: {n} moves", plies)
+    text = pgettext(locale, "replay", "Move {ply} of {plies}", ply=ply, plies=plies)
+    return pgettext(locale, "replay", "{position}: {move}", position=text, move=move) if move else text
 
 
 def replay_gif(
@@ -135,11 +140,13 @@ def replay_gif(
     max_frames: int = MAX_FRAMES,
     max_bytes: int = MAX_BYTES,
     box: tuple[int, int] = FRAME_BOX,
+    locale: str = DEFAULT,
 ) -> bytes:
     """Return the game through ``states`` (start to end) as an animated GIF; same inputs, same bytes.
 
     ``players`` are display names in seat order (as for :func:`render.render`);
-    ``moves`` (one text per ply, ``len(states) - 1`` of them) go in the captions.
+    ``moves`` (one text per ply, ``len(states) - 1`` of them) go in the captions; ``locale`` is the
+    language of the boards and the captions.
     """
     if not states:
         raise ValueError("A replay needs at least the starting position.")
@@ -148,7 +155,7 @@ def replay_gif(
         raise ValueError(f"{plies} plies need {plies} move texts, not {len(moves)}.")
     step = sampling_step(plies, max_frames)
     while True:
-        gif = _encode(states, players, moves, theme, step, (frame_ms, start_ms, final_ms), max_bytes, box)
+        gif = _encode(states, players, moves, theme, step, (frame_ms, start_ms, final_ms), max_bytes, box, locale)
         if gif is not None:
             return gif
         step *= 2  # ends: at step >= plies there are two frames, far under any sensible budget
@@ -163,22 +170,23 @@ def _encode(
     delays: tuple[int, int, int],
     max_bytes: int,
     box: tuple[int, int],
+    locale: str = DEFAULT,
 ) -> bytes | None:
     """Encode the replay showing every ``step``-th ply; ``None`` as soon as it grows past ``max_bytes``."""
     plies = len(states) - 1
     shown = shown_plies(plies, step)
     frame_ms, start_ms, final_ms = delays
-    first = render_picture(states[0], players=players, theme=theme)
+    first = render_picture(states[0], players=players, theme=theme, locale=locale)
     palette, table = gif_palette(_palette_key(first.palette, first.image))
-    note = sampling_note(step)
+    note = sampling_note(step, locale)
     layout = frame_layout(first.image.size, theme, box, lines=2 if note else 1)
     title = GAMES[states[0].game].title if states[0].game in GAMES else states[0].game
     comment = f"Tabula replay of {title}: {plies} move{'' if plies == 1 else 's'}" + (f", {note}" if note else "")
     writer = _GifWriter(layout.width, layout.height, table, comment)
     for index, ply in enumerate(shown):
-        picture = first if ply == 0 else render_picture(states[ply], players=players, theme=theme)
+        picture = first if ply == 0 else render_picture(states[ply], players=players, theme=theme, locale=locale)
         move = moves[ply - 1] if moves is not None and ply > 0 else None
-        frame = draw_frame(picture.image, layout, theme, caption(ply, plies, move), note)
+        frame = draw_frame(picture.image, layout, theme, caption(ply, plies, move, locale), note)
         delay = final_ms if ply == plies else start_ms if index == 0 else frame_ms
         writer.add(frame.quantize(palette=palette, dither=Image.Dither.NONE), delay)
         if writer.size > max_bytes:

@@ -48,6 +48,7 @@ from PIL import Image, ImageDraw
 
 import i18n
 from engines.summer import DESTROYED, MERGED, MOVED, SEATS, SummerState
+from i18n.catalog import npgettext, pgettext
 from render.draw import (
     FILE_LETTERS,
     Ellipse,
@@ -369,18 +370,23 @@ def _sizes(size: int, hexagonal: bool, theme: Theme) -> tuple[int, int, int, int
 
 # -- the parts that do not change during a game ------------------------------------------------------------------
 
-MODE_LINES = {
-    "classic": "Classic: in a collision the heavier piece survives",
-    "field": "Field: on a + cell the mover always wins",
-}
-MOVE_LINES = {
-    False: "A piece moves forward, diagonally forward or sideways",
-    True: "A piece moves to one of 2 cells ahead or 2 beside it",
-}
+
+def mode_line(mode: str, locale: str = "en") -> str:
+    """Return the legend's line about the collision mode."""
+    if mode == "field":
+        return pgettext(locale, "board", "Field: on a + cell the mover always wins")
+    return pgettext(locale, "board", "Classic: in a collision the heavier piece survives")
+
+
+def move_line(hexagonal: bool, locale: str = "en") -> str:
+    """Return the legend's line about how pieces move on this board."""
+    if hexagonal:
+        return pgettext(locale, "board", "A piece moves to one of 2 cells ahead or 2 beside it")
+    return pgettext(locale, "board", "A piece moves forward, diagonally forward or sideways")
 
 
 @functools.cache
-def static_card(size: int, hexagonal: bool, mode: str, theme: Theme) -> Image.Image:
+def static_card(size: int, hexagonal: bool, mode: str, theme: Theme, locale: str = "en") -> Image.Image:
     """Return what never changes in a game: background, coordinates, goal flags and legend."""
     lay = layout(size, hexagonal, theme)
     card = new_card(lay.width, lay.height, theme)
@@ -410,11 +416,11 @@ def static_card(size: int, hexagonal: bool, mode: str, theme: Theme) -> Image.Im
         _, y = board.centers[rank * size]
         flag = flag_sprite(seat, flag_px, theme)
         card.paste(flag, (board.right + frame + 6, y - flag.height // 2), flag)
-    _draw_legend(card, lay, mode, theme)
+    _draw_legend(card, lay, mode, theme, locale)
     return card
 
 
-def _draw_legend(card: Image.Image, lay: Layout, mode: str, theme: Theme) -> None:
+def _draw_legend(card: Image.Image, lay: Layout, mode: str, theme: Theme, locale: str = "en") -> None:
     """Draw what the cells, flags and marks mean, the collision mode and how pieces move."""
     icon = 30
     y = lay.legend_top + LEGEND_LINE // 2
@@ -422,18 +428,18 @@ def _draw_legend(card: Image.Image, lay: Layout, mode: str, theme: Theme) -> Non
     outline_box(ImageDraw.Draw(outline), (0, 0, icon, icon), theme, 3, inset=1)
     lines: list[list[tuple[tuple[Image.Image, ...], str]]] = [
         [
-            ((swatch_sprite(True, icon, theme),), "plus: +1"),
-            ((swatch_sprite(False, icon, theme),), f"minus: {MINUS}1"),
-            ((flag_sprite(0, icon, theme), flag_sprite(1, icon, theme)), "goal rows"),
+            ((swatch_sprite(True, icon, theme),), pgettext(locale, "board", "plus: +1")),
+            ((swatch_sprite(False, icon, theme),), pgettext(locale, "board", "minus: {minus}1", minus=MINUS)),
+            ((flag_sprite(0, icon, theme), flag_sprite(1, icon, theme)), pgettext(locale, "board", "goal rows")),
         ],
         [
-            ((outline,), "last move"),
-            ((badge_sprite(BADGE_MERGED, icon, theme),), "merged"),
-            ((badge_sprite(BADGE_COLLIDED, icon, theme),), "collided"),
-            ((removed_icon(icon, theme),), "removed"),
+            ((outline,), pgettext(locale, "board", "last move")),
+            ((badge_sprite(BADGE_MERGED, icon, theme),), pgettext(locale, "board", "merged")),
+            ((badge_sprite(BADGE_COLLIDED, icon, theme),), pgettext(locale, "board", "collided")),
+            ((removed_icon(icon, theme),), pgettext(locale, "board", "removed")),
         ],
-        [((), MODE_LINES[mode])],
-        [((), MOVE_LINES[lay.board.hexagonal])],
+        [((), mode_line(mode, locale))],
+        [((), move_line(lay.board.hexagonal, locale))],
     ]
     for parts in lines:
         _legend_line(card, parts, y, theme)
@@ -451,6 +457,10 @@ def _legend_line(card: Image.Image, parts: Sequence[tuple[tuple[Image.Image, ...
 
     def width_of(icons: tuple[Image.Image, ...], text: str) -> int:
         return sum(i.width + gap for i in icons) + math.ceil(text_width(text, size))
+
+    # A longer language may need the words a little smaller to keep a line of icons on the card.
+    while size > 15 and sum(width_of(icons, text) for icons, text in parts) + spacing * (len(parts) - 1) > room:
+        size -= 1
 
     widths = [width_of(icons, text) for icons, text in parts]
     x = (card.width - sum(widths) - spacing * (len(parts) - 1)) // 2
@@ -482,10 +492,12 @@ def _hex_cells(card: Image.Image, board: Board, terrain: tuple[int, ...], theme:
 
 
 @functools.lru_cache(maxsize=32)  # one entry per game being shown: the terrain is fixed for a whole game
-def terrain_card(size: int, hexagonal: bool, mode: str, terrain: tuple[int, ...], theme: Theme) -> Image.Image:
+def terrain_card(
+    size: int, hexagonal: bool, mode: str, terrain: tuple[int, ...], theme: Theme, locale: str = "en"
+) -> Image.Image:
     """Return the static card with this game's cells painted: plus, minus and start rows."""
     lay = layout(size, hexagonal, theme)
-    card = static_card(size, hexagonal, mode, theme).copy()
+    card = static_card(size, hexagonal, mode, theme, locale).copy()
     board = lay.board
     if hexagonal:
         _hex_cells(card, board, terrain, theme)
@@ -511,9 +523,9 @@ def _seat(seat: int) -> str:
     return SEATS[seat].capitalize()
 
 
-def status_text(state: SummerState, names: Sequence[str]) -> str:
+def status_text(state: SummerState, names: Sequence[str], locale: str = "en") -> str:
     """Return the status line: whose turn it is (and Black's last move), or the result and why (see :mod:`i18n`)."""
-    return i18n.status_text(state, names)
+    return i18n.status_text(state, names, locale)
 
 
 def status_names(names: Sequence[str], theme: Theme) -> list[str]:
@@ -521,9 +533,9 @@ def status_names(names: Sequence[str], theme: Theme) -> list[str]:
     return [ellipsize(name, theme.font_body, theme.width * 0.3) for name in names]
 
 
-def last_move_text(state: SummerState) -> str:
+def last_move_text(state: SummerState, locale: str = "en") -> str:
     """Return one short line saying what the last ply did, e.g. ``White c1-b2: merged 3 + 5 = 8, −1 → 7``."""
-    return i18n.caption_text(state)
+    return i18n.caption_text(state, locale=locale)
 
 
 # -- one frame ----------------------------------------------------------------------------------------------------
@@ -562,7 +574,9 @@ def goal_gains(state: SummerState) -> tuple[int, int]:
     return state.goal_gains()
 
 
-def _rows(state: SummerState, names: Sequence[str], gains: tuple[int, int], theme: Theme) -> list[PlayerRow]:
+def _rows(
+    state: SummerState, names: Sequence[str], gains: tuple[int, int], theme: Theme, locale: str = "en"
+) -> list[PlayerRow]:
     """Return the header rows: disc, name, pieces on the board and arrived, goal-row total, turn or result."""
     result = state.outcome()
     size = state.size
@@ -574,12 +588,20 @@ def _rows(state: SummerState, names: Sequence[str], gains: tuple[int, int], them
         goal_row = state.board[size * size - size :] if seat == 0 else state.board[:size]
         arrived = sum(1 for v in goal_row if v * sign > 0)
         # "all arrived" is what hands Black its last move, or ends the game: say it in words.
-        home = "none left" if not pieces else "all arrived" if arrived == pieces else f"{arrived} arrived"
+        if not pieces:
+            home = pgettext(locale, "board", "none left")
+        elif arrived == pieces:
+            home = pgettext(locale, "board", "all arrived")
+        else:
+            home = npgettext(locale, "board", "{n} arrived", "{n} arrived", arrived)
         tag = None
         if result is not None:
-            tag = "draw" if len(result.winners) > 1 else "winner" if seat in result.winners else None
+            if len(result.winners) > 1:
+                tag = pgettext(locale, "board", "draw")
+            elif seat in result.winners:
+                tag = pgettext(locale, "board", "winner")
         elif seat == 1 and state.black_last_move:
-            tag = "last move"
+            tag = pgettext(locale, "board", "last move")
         rows.append(
             PlayerRow(
                 name=names[seat],
@@ -590,7 +612,7 @@ def _rows(state: SummerState, names: Sequence[str], gains: tuple[int, int], them
                 gain=gains[seat],
                 active=result is None and state.to_move == seat,
                 tag=tag,
-                score_label="goal",
+                score_label=pgettext(locale, "board", "goal"),
             )
         )
     return rows
@@ -618,22 +640,25 @@ def _compose(
     caption: str,
     board_values: Sequence[int],
     marks: Sequence[Marks],
+    locale: str = "en",
 ) -> Image.Image:
     """Draw one card: header, status, caption, the pieces and the marks."""
     lay = layout(size, hexagonal, theme)
     board = lay.board
-    card = terrain_card(size, hexagonal, mode, terrain, theme).copy()
+    card = terrain_card(size, hexagonal, mode, terrain, theme, locale).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     # A status line may shrink a little below the theme's small size before it is cut.
-    draw_status(
+    below = draw_status(
         card, status, lay.status_top, theme, size=fit_size(status, theme.font_body, card.width - 2 * theme.padding, 18)
     )
     if caption:
         room = card.width - 2 * theme.padding
         text_size = fit_size(caption, theme.font_small, room, 16)
         caption = ellipsize(caption, text_size, room)
-        draw_text(draw, (card.width / 2, lay.caption_top), caption, text_size, theme.mark, anchor="mt")
+        # A status wrapped to two lines (a longer language) pushes the caption down into the gap above the board.
+        top = max(lay.caption_top, below + 4)
+        draw_text(draw, (card.width / 2, top), caption, text_size, theme.mark, anchor="mt")
     piece_px, _, chip_px, badge_px, pill_px = _sizes(size, hexagonal, theme)
     centers = board.centers
 
@@ -714,6 +739,7 @@ def render_summer(
     players: Sequence[str] | None = None,
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
 ) -> Picture:
     """Draw a Summer position (see the module docstring for what the card shows)."""
     names = tuple(display_name(players[i] if players and i < len(players) else "", _seat(i)) for i in (0, 1))
@@ -726,10 +752,11 @@ def render_summer(
         state.mode,
         state.terrain,
         theme,
-        _rows(state, names, gains, theme),
-        status_text(state, status_names(names, theme)),
-        last_move_text(state) if last_move else "",
+        _rows(state, names, gains, theme, locale),
+        status_text(state, status_names(names, theme), locale),
+        last_move_text(state, locale) if last_move else "",
         state.board,
         [marks] if marks is not None else [],
+        locale,
     )
     return Picture(image, palette(state.size, hexagonal, theme))

@@ -451,6 +451,47 @@ def ellipsize(text: str, size: int, max_width: float) -> str:
     return kept + ELLIPSIS + ("\u200f" if strong and strong[-1] != "L" else "")
 
 
+def wrap(text: str, size: int, max_width: float, separators: Sequence[str] = (" · ", " ")) -> list[str]:
+    """Split ``text`` into lines no wider than ``max_width``, breaking at the first kind of ``separators`` that works.
+
+    Breaks at `` · `` (between the parts of a status line) before plain spaces; a word wider than the
+    line stays whole on a line of its own (the caller may still shrink or ellipsize it).
+
+    >>> wrap("Ana to move · ply 3", 25, 10_000), wrap("Ana to move · ply 3", 25, 200)
+    (['Ana to move · ply 3'], ['Ana to move', 'ply 3'])
+    """
+    if text_width(text, size) <= max_width:
+        return [text]
+    for separator in separators:
+        words = text.split(separator)
+        if len(words) == 1:
+            continue
+        lines: list[str] = []
+        current = words[0]
+        for word in words[1:]:
+            joined = current + separator + word
+            if text_width(joined, size) <= max_width:
+                current = joined
+            else:
+                lines.append(current)
+                current = word
+        lines.append(current)
+        if all(text_width(line, size) <= max_width for line in lines):
+            return [line.strip() for line in lines]
+        # Try the finer separator on the whole text.
+    words = text.split(" ")
+    lines = []
+    current = words[0]
+    for word in words[1:]:
+        if text_width(current + " " + word, size) <= max_width:
+            current += " " + word
+        else:
+            lines.append(current)
+            current = word
+    lines.append(current)
+    return lines
+
+
 def fit_size(text: str, size: int, max_width: float, minimum: int) -> int:
     """Return the largest font size from ``size`` down to ``minimum`` at which ``text`` fits."""
     while size > minimum and text_width(text, size) > max_width:

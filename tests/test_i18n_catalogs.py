@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import catalogs
 from bot.client import TabulaBot
 from bot.settings import Settings
-from bot.translator import CHOICE_CONTEXT, COMMAND_CONTEXT, CatalogTranslator, translated_payload
+from bot.translator import CHOICE_CONTEXT, CatalogTranslator, translated_payload
 from i18n import catalog
 from i18n.catalog import gettext, locale_for, lookup, ngettext, npgettext, pgettext
 from i18n.phrases import games, moves, points, rules_text
@@ -140,17 +140,18 @@ def test_locale_for_maps_discord_locales_to_tabulas_languages(given: object, lan
 
 
 def test_unknown_languages_and_untranslated_keys_read_english() -> None:
-    text = "Challenge someone in this channel (or me) to a game of Querni."
-    assert pgettext("ru", COMMAND_CONTEXT, text) == "Вызвать кого-то из канала (или меня) на партию в Querni."
-    assert pgettext("fr", COMMAND_CONTEXT, text) == "Défier quelqu'un de ce salon (ou moi) à une partie de Querni."
-    assert pgettext("de", COMMAND_CONTEXT, text) == text
-    assert pgettext("en", COMMAND_CONTEXT, text) == text
+    # A board word: the command strings change with the commands, the legend's words much less.
+    text, context = "last move", "board"
+    assert pgettext("ru", context, text) == "последний ход"
+    assert pgettext("fr", context, text) == "dernier coup"
+    assert pgettext("de", context, text) == text
+    assert pgettext("en", context, text) == text
     assert gettext("ru", "Not a key of the catalog, {who}.", who="Ana") == "Not a key of the catalog, Ana."
     assert gettext("ru", "Braces {stay} without parameters") == "Braces {stay} without parameters"
     assert npgettext("fr", "nowhere", "{n} thing", "{n} things", 3) == "3 things"
     assert lookup("ru", text) is None  # the key lives in its context only
-    assert lookup("ru", text, COMMAND_CONTEXT) == "Вызвать кого-то из канала (или меня) на партию в Querni."
-    assert lookup("en", text, COMMAND_CONTEXT) is None
+    assert lookup("ru", text, context) == "последний ход"
+    assert lookup("en", text, context) is None
 
 
 def test_a_translation_whose_placeholders_do_not_fit_falls_back_to_english(
