@@ -239,7 +239,7 @@ def add_ladder_commands(
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @tree.command(name="history", description="Recent finished games in this channel or of a player.")
-    @app_commands.describe(player="Only this player's games", match="Show the final board of this game number")
+    @app_commands.describe(player="Only this player's games", match="Replay this game number, move by move, with its move list")
     @app_commands.guild_only()
     async def history(
         interaction: discord.Interaction,
@@ -261,7 +261,7 @@ def add_ladder_commands(
         if records:
             lines = [outcome_line(r, player.id if player else None, language) for r in records]
             embed.description = formatting.clip("\n".join(lines), 4000)
-            embed.set_footer(text=gettext(language, "Show a final board with /history match:<number>"))
+            embed.set_footer(text=gettext(language, "Replay a game with /history match:<number>"))
         else:
             embed.description = gettext(language, "No finished games yet.")
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
