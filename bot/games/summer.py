@@ -30,7 +30,7 @@ RULES = (
     "Pieces on their goal row may still move sideways.\n"
     "**Score**: the weight of your pieces on the opponent's start row; higher wins, equal is a draw. "
     "Safety rule: after 4·N·N plies (256 on 8×8) the position is scored as it stands.\n"
-    "Cells are `a1` (White's side, left) to `h8`; the hex board uses the same names, odd rows shifted right."
+    "Cells are `a1` (White's side, left) to `h8`; the hex board uses the same names, ranks 2, 4, 6… shifted right."
 )
 
 BOARDS = [
