@@ -239,7 +239,9 @@ def add_ladder_commands(
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @tree.command(name="history", description="Recent finished games in this channel or of a player.")
-    @app_commands.describe(player="Only this player's games", match="Replay this game number, move by move, with its move list")
+    @app_commands.describe(
+        player="Only this player's games", match="Replay this game number, move by move, with its move list"
+    )
     @app_commands.guild_only()
     async def history(
         interaction: discord.Interaction,

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.client import TabulaBot
 from bot.games.azul import (
@@ -27,20 +23,11 @@ from bot.settings import Settings
 from engines import azul
 from engines.azul import CENTRE, FLOOR, WALL, AzulMove, AzulState
 from i18n import summary_text
-from tests.bot_world import ANA, BO, CY, DEE, ROBOT, Clock, World, only
-from tests.harness import Call, Person, Recorder, install
+from tests.bot_world import ANA, BO, CY, DEE, ROBOT, World, only
+from tests.harness import Call, Person
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PEOPLE = {p.id: p for p in (ANA, BO, CY, DEE)}
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    yield running
-    await running.stop()
 
 
 def focused(name: str, value: str) -> dict[str, Any]:

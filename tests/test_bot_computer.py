@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from bot.service import AI_LEVELS, computer_level, computer_seat
-from tests.bot_world import ANA, BO, TABULA, Clock, World, only
-from tests.harness import GUILD_ID, Recorder, install
+from tests.bot_world import ANA, BO, TABULA, World, only
+from tests.harness import GUILD_ID, install
 
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    holder = {"world": running}
-    yield running
-    await holder["world"].stop()
 
 
 def channel_posts(calls) -> list:

@@ -10,15 +10,12 @@ the middle delivers what was pending.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.announcer import backoff
 from bot.match_store import Delivery
 from bot.service import computer_level
-from tests.bot_world import ANA, BO, Clock, World, only
+from tests.bot_world import ANA, BO, World, only
 from tests.harness import (
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
@@ -28,8 +25,6 @@ from tests.harness import (
     UNKNOWN_INTERACTION,
     Call,
     Failure,
-    Recorder,
-    install,
     settle,
 )
 
@@ -50,16 +45,6 @@ PERMANENT = {
     "404-unknown-channel": UNKNOWN_CHANNEL,
 }
 EVERY_FAILURE = {**TRANSIENT, **PERMANENT}
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    holder = {"world": running}
-    yield running
-    await holder["world"].stop()
 
 
 def mentioned(call: Call) -> list[int]:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import discord
 import pytest
@@ -12,20 +10,10 @@ import pytest
 from bot.escaping import escape_name
 from bot.games import builder
 from engines import GAMES, GameError
-from tests.bot_world import ANA, BO, TABULA, Clock, World, only
-from tests.harness import Person, Recorder, install
+from tests.bot_world import ANA, BO, TABULA, World, only
+from tests.harness import Person
 
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    holder = {"world": running}
-    yield running
-    await holder["world"].stop()
 
 
 def refusal(calls: list, *words: str) -> str:

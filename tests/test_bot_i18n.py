@@ -8,8 +8,6 @@ switches a server's public language, and ``/tabula settings`` shows it.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,23 +16,13 @@ from bot.games.querni import RULES as QUERNI_RULES
 from bot.settings_store import GuildSettings
 from bot.translator import CatalogTranslator
 from i18n.phrases import rules_text
-from tests.bot_world import ANA, BO, MOD, Clock, World, only
-from tests.harness import GUILD_ID, Call, Person, Recorder, install, option
+from tests.bot_world import ANA, BO, MOD, World, only
+from tests.harness import GUILD_ID, Call, Person, option
 
 ANA_FR = Person(ANA.id, "Ana", locale="fr")
 BO_RU = Person(BO.id, "Bo", locale="ru")
 MOD_RU = Person(MOD.id, "Mod", admin=True, locale="ru")
 MEMBER_FR = Person(100000000000000005, "Eve", locale="fr")
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    holder = {"world": running}
-    yield running
-    await holder["world"].stop()
 
 
 def russian_server(world: World) -> World:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -13,20 +11,9 @@ from bot.client import TabulaBot
 from bot.settings import Settings
 from engines import GAMES
 from engines.pond import PondMove
-from tests.bot_world import ANA, BO, CY, MOD, ROBOT, Clock, World, only
-from tests.harness import Recorder, install
+from tests.bot_world import ANA, BO, CY, MOD, ROBOT, World, only
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    holder = {"world": running}
-    yield running
-    await holder["world"].stop()
 
 
 def move_options(state, move: PondMove) -> tuple[str, dict[str, str]]:

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.client import TabulaBot
 from bot.games.querni import RULES, labelled, removal_choices, removal_text, source_choices, target_choices
@@ -15,22 +11,13 @@ from bot.settings import Settings
 from engines import querni as q
 from engines.querni import QuerniMove, QuerniState
 from i18n import summary_text
-from tests.bot_world import ANA, BO, CY, Clock, World, only
-from tests.harness import Person, Recorder, install
+from tests.bot_world import ANA, BO, CY, World, only
+from tests.harness import Person
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # Worked examples 1 and 2 of the rules (pieces added where a side needs one).
 EXAMPLE_1 = {"c3": "B1", "d4": "R2", "f5": "B5", "g4": "R6", "f4": "B7", "a7": "R1"}
 EXAMPLE_2 = {"d2": "B4", "e3": "B5", "e4": "B6", "f5": "B7", "h5": "B8", "j7": "R1"}
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    yield running
-    await running.stop()
 
 
 async def start_querni(world: World, channel: int, challenger: Person = ANA, opponent: Person = BO) -> list[Person]:

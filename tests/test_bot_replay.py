@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,20 +11,11 @@ from bot.match_store import Seat
 from bot.replays import LABELS, REPLAY_TEMPLATE, Replays, step_target
 from engines import GAMES
 from engines.record import Forfeit, parse_record, replay
-from tests.bot_world import ANA, BO, CY, DEE, Clock, World, only
-from tests.harness import GUILD_ID, Call, Recorder, install
+from tests.bot_world import ANA, BO, CY, DEE, World, only
+from tests.harness import GUILD_ID, Call
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PEOPLE = (ANA, BO, CY, DEE)
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    yield running
-    await running.stop()
 
 
 async def finished_match(

@@ -3,31 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.client import TabulaBot
 from bot.games.summer import RULES
 from bot.settings import Settings
 from engines.summer import SummerMove, SummerState
-from tests.bot_world import ANA, BO, CY, Clock, World, only
+from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import Call, Person, option
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    from tests.harness import Recorder, install
-
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    yield running
-    await running.stop()
 
 
 async def challenge(world: World, challenger: Person, opponent: Person, channel: int, **options: Any) -> Call:

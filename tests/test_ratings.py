@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from bot import ratings
 from bot.service import MatchService, Refusal
 from bot.storage import MatchStore, Seat
 from tests.bot_world import ANA, BO, CY, Clock, World, only
-from tests.harness import GUILD_ID, Recorder, install
+from tests.harness import GUILD_ID
 
 SEATS = [Seat(i, f"P{i}") for i in range(1, 9)]
 
@@ -126,15 +125,6 @@ async def test_a_resignation_is_a_rated_loss_and_a_cancel_is_not_rated(tmp_path:
 
 
 # -- the commands --------------------------------------------------------------------
-
-
-@pytest.fixture
-async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
-    recorder = Recorder()
-    install(monkeypatch, recorder)
-    running = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock())
-    yield running
-    await running.stop()
 
 
 def seed_ladder(path: Path, players: int, *, guild: int = GUILD_ID, game: str = "pond") -> None:
