@@ -41,21 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     # No defaults of their own: a record file's header fills in what the command line leaves out.
     parser.set_defaults(seed=None, option=None)
     args = parser.parse_intermixed_args(argv)
-    record = GameRecord()
-    if args.moves_file:
-        try:
-            with open(args.moves_file, encoding="utf-8") as handle:
-                record = parse_record(handle.read())
-        except OSError as error:
-            print(f"Cannot read {args.moves_file}: {error.strerror}.", file=sys.stderr)
-            return 2
-        except RecordError as error:
-            print(f"{args.moves_file}: {error}", file=sys.stderr)
-            return 2
-        problem = settings_from_record(args, record)
-        if problem:
-            print(f"{args.moves_file}: {problem}", file=sys.stderr)
-            return 2
+    record = read_moves_file(args)
+    if record is None:
+        return 2
     args.seed = 0 if args.seed is None else args.seed
     args.option = args.option or []
 
@@ -104,6 +92,26 @@ def main(argv: list[str] | None = None) -> int:
         legal = state.legal_moves()
         print(f"legal moves ({len(legal)}): " + ", ".join(state.move_text(m) for m in legal))
     return 0
+
+
+def read_moves_file(args: argparse.Namespace) -> GameRecord | None:
+    """Read ``args.moves_file`` (if any) and fill ``args`` from its header; ``None`` after printing why not."""
+    if not args.moves_file:
+        return GameRecord()
+    try:
+        with open(args.moves_file, encoding="utf-8") as handle:
+            record = parse_record(handle.read())
+    except OSError as error:
+        print(f"Cannot read {args.moves_file}: {error.strerror}.", file=sys.stderr)
+        return None
+    except RecordError as error:
+        print(f"{args.moves_file}: {error}", file=sys.stderr)
+        return None
+    problem = settings_from_record(args, record)
+    if problem:
+        print(f"{args.moves_file}: {problem}", file=sys.stderr)
+        return None
+    return record
 
 
 def settings_from_record(args: argparse.Namespace, record: GameRecord) -> str | None:

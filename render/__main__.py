@@ -22,9 +22,9 @@ import sys
 from collections.abc import Sequence
 
 from engines import GAMES, GameError, GameState
-from engines.__main__ import settings_from_record
+from engines.__main__ import read_moves_file
 from engines.cli import add_game_arguments, new_game, players
-from engines.record import GameRecord, RecordError, apply_ply, parse_record, ply_text
+from engines.record import apply_ply, ply_text
 from i18n import seat_labels, summary_text
 from i18n.catalog import SUPPORTED, pgettext
 from render import has_renderer, render
@@ -47,23 +47,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.set_defaults(seed=None, option=None)
     # Intermixed parsing lets the moves follow the options, as in the usage line.
     args = parser.parse_intermixed_args(argv)
-    record = GameRecord()
-    if args.moves_file:
-        try:
-            with open(args.moves_file, encoding="utf-8") as handle:
-                record = parse_record(handle.read())
-        except OSError as error:
-            print(f"Cannot read {args.moves_file}: {error.strerror}.", file=sys.stderr)
-            return 2
-        except RecordError as error:
-            print(f"{args.moves_file}: {error}", file=sys.stderr)
-            return 2
-        problem = settings_from_record(args, record)
-        if problem:
-            print(f"{args.moves_file}: {problem}", file=sys.stderr)
-            return 2
-        if args.names is None and record.names:
-            args.names = list(record.names)
+    record = read_moves_file(args)
+    if record is None:
+        return 2
+    if args.names is None and record.names:
+        args.names = list(record.names)
     args.seed = 0 if args.seed is None else args.seed
     args.option = args.option or []
     if args.game is None:

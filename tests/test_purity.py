@@ -8,45 +8,30 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# Pure, seeded, no clock: what neither the rules nor the computer's search may import.
+PURE = {
+    "discord",
+    "PIL",
+    "random",
+    "aiosqlite",
+    "sqlite3",
+    "asyncio",
+    "time",
+    "datetime",
+    "os",
+    "socket",
+    "requests",
+    "aiohttp",
+    "threading",
+    "subprocess",
+    "bot",
+    "render",
+}
 FORBIDDEN = {
-    "engines": {
-        "discord",
-        "PIL",
-        "random",
-        "aiosqlite",
-        "sqlite3",
-        "asyncio",
-        "time",
-        "datetime",
-        "os",
-        "socket",
-        "requests",
-        "aiohttp",
-        "threading",
-        "subprocess",
-        "bot",
-        "render",
-        "i18n",  # engines report data; the text layer reads them, never the reverse
-    },
+    # engines report data; the text layer reads them, never the reverse
+    "engines": PURE | {"i18n"},
     # The computer's search keeps the engines' rules: pure, seeded, clock injected by the caller.
-    "ai": {
-        "discord",
-        "PIL",
-        "random",
-        "aiosqlite",
-        "sqlite3",
-        "asyncio",
-        "time",
-        "datetime",
-        "os",
-        "socket",
-        "requests",
-        "aiohttp",
-        "threading",
-        "subprocess",
-        "bot",
-        "render",
-    },
+    "ai": PURE,
     "render": {"discord", "aiosqlite", "sqlite3", "asyncio", "random", "socket", "requests", "aiohttp", "bot"},
     # The text layer: render's rules, and it draws nothing (render uses it, never the reverse).
     "i18n": {
