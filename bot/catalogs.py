@@ -6,7 +6,10 @@
   :class:`bot.translator.CatalogTranslator` is asked for: descriptions and choice names);
 - each game's short rules (``RULES`` in ``bot/games/<game>.py``), with the context ``rules:<game>``;
 - calls in the code of ``gettext(language, "…")``, ``pgettext(language, "context", "…")``,
-  ``ngettext(language, "…", "…", n)`` and ``npgettext(…)``, found by Babel's extractor.
+  ``ngettext(language, "…", "…", n)`` and ``npgettext(…)``, found by Babel's extractor;
+- the engines' refusals: the English template of every ``GameError`` raised in ``engines/``
+  (``IllegalMove("{cell} is occupied.", cell=…)``), with the context ``error``
+  (translated by :func:`i18n.errors.error_text`).
 
 ``--update`` then merges the template into every supported language's ``.po`` file (creating it for a
 new language): new keys arrive untranslated, changed ones are marked fuzzy, translations are kept.
@@ -46,6 +49,13 @@ KEYWORDS: dict[str, Any] = {
     "N_": None,
 }
 SCANNED = ("bot", "i18n", "render")
+#: The engines' error classes: the first argument is an English template, translated in the context ``error``.
+ERROR_KEYWORDS: dict[str, Any] = {
+    name: None
+    for name in ("GameError", "InvalidMoveText", "IllegalMove", "InvalidOption", "InvalidState", "RecordError")
+}
+ERROR_CONTEXT = "error"
+ERRORS_SCANNED = ("engines",)
 GAMES = ("pond", "azul", "querni", "summer")
 HEADER = """\
 # Tabula's player-facing messages: the template every language's catalog is made from.
@@ -100,6 +110,11 @@ def code_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | Non
             ROOT / package, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
         ):
             yield f"{package}/{filename}", line, message, context
+    for package in ERRORS_SCANNED:
+        for filename, line, message, _comments, _context in extract_from_dir(
+            ROOT / package, keywords=ERROR_KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
+        ):
+            yield f"{package}/{filename}", line, message, ERROR_CONTEXT
 
 
 def build_template() -> Catalog:

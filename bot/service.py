@@ -39,6 +39,7 @@ from bot.match_store import (
 from bot.rating_store import RatingRow, Ratings
 from engines import GAMES, GameError, GameState
 from i18n.catalog import DEFAULT, gettext
+from i18n.errors import error_text
 
 # A parameter of a refusal that is itself a phrase: given the language, it returns the words.
 Phrase = Callable[[str], str]
@@ -531,5 +532,5 @@ def describe_error(error: BaseException, language: str = DEFAULT) -> str | None:
     if isinstance(error, StorageError):
         return gettext(language, str(error))
     if isinstance(error, GameError):
-        return str(error)
+        return error_text(error, language)
     return None

@@ -361,10 +361,6 @@ _COLOUR_WORDS: dict[str, int] = {}
 for _k, _name in enumerate(COLOURS):
     _COLOUR_WORDS.update({_name: _k, _name + "s": _k, LETTERS[_k]: _k})
 _COLOUR_WORDS.update({"blk": BLACK, "yel": YELLOW, "wht": WHITE})
-_OFFER_OVER = "Lines are tiled after the factory offer, when the factories and the centre are empty."
-_AUTOMATIC = "On the coloured wall, tiling is automatic at the end of each round."
-_EXAMPLES = "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'"
-_COLOUR_LIST = "blue, yellow, red, black or white (b, y, r, k, w)"
 
 
 # -- the state ----------------------------------------------------------------
@@ -554,15 +550,28 @@ class AzulState:
     def parse_move(self, text: str) -> AzulMove:
         """Read a move leniently (case, spaces, words like 'factory' or 'line'); raise :class:`GameError`."""
         if not isinstance(text, str):
-            raise InvalidMoveText(f"A move must be text; {_EXAMPLES}.")
+            raise InvalidMoveText(
+                "A move must be text; "
+                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
+            )
         clean = " ".join(text.lower().split())
         if len(clean) > 40:
-            raise InvalidMoveText(f"That move is too long; {_EXAMPLES}.")
+            raise InvalidMoveText(
+                "That move is too long; "
+                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
+            )
         if not _ALLOWED_TEXT.fullmatch(clean):
-            raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_EXAMPLES}.")
+            raise InvalidMoveText(
+                "I can't read {text!r}; "
+                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'.",
+                text=text.strip()[:40],
+            )
         tokens = [t for t in _TOKEN.findall(clean) if t not in _FILLER]
         if not tokens:
-            raise InvalidMoveText(f"That move is empty; {_EXAMPLES}.")
+            raise InvalidMoveText(
+                "That move is empty; "
+                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
+            )
         first = tokens[0]
         # "w" alone is white; "w3 c2" (w then a number) is a wall move.
         walled = first in _WALL_WORDS and (first != "w" or (len(tokens) > 1 and tokens[1].isdigit()))
@@ -576,16 +585,22 @@ class AzulState:
         # colour words and source words never overlap, so the order is never ambiguous.
         colour = _COLOUR_WORDS.get(tokens[0])
         if colour is None and len(tokens) > 1 and (tokens[1] in _CENTRE_WORDS or tokens[1] in _FACTORY_WORDS):
-            raise InvalidMoveText(f"{tokens[0]!r} is not a tile colour; the colours are {_COLOUR_LIST}.")
+            raise InvalidMoveText(
+                "{word!r} is not a tile colour; the colours are blue, yellow, red, black or white (b, y, r, k, w).",
+                word=tokens[0],
+            )
         if colour is not None:
             source, rest = self._parse_source(tokens[1:])
         else:
             source, rest = self._parse_source(tokens)
             if not rest:
-                raise InvalidMoveText(f"Say which colour to take: {_COLOUR_LIST}.")
+                raise InvalidMoveText("Say which colour to take: blue, yellow, red, black or white (b, y, r, k, w).")
             colour = _COLOUR_WORDS.get(rest[0])
             if colour is None:
-                raise InvalidMoveText(f"{rest[0]!r} is not a tile colour; the colours are {_COLOUR_LIST}.")
+                raise InvalidMoveText(
+                    "{word!r} is not a tile colour; the colours are blue, yellow, red, black or white (b, y, r, k, w).",
+                    word=rest[0],
+                )
             rest = rest[1:]
         if len(rest) == 1 and rest[0] in _FLOOR_WORDS:
             return AzulMove(source, colour, FLOOR)
@@ -598,7 +613,11 @@ class AzulState:
             return AzulMove(source, colour, line)
         if not rest:
             raise InvalidMoveText("Say where the tiles go: a pattern line 1 to 5 or 'floor'.")
-        raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_EXAMPLES}.")
+        raise InvalidMoveText(
+            "I can't read {text!r}; "
+            "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'.",
+            text=text.strip()[:40],
+        )
 
     def _parse_source(self, tokens: list[str]) -> tuple[int, list[str]]:
         """Read the centre or a factory at the start of ``tokens``; return it and the tokens after it."""
@@ -608,9 +627,16 @@ class AzulState:
             factories = len(self.factories)
             source = int(tokens[1])
             if not 1 <= source <= factories:
-                raise InvalidMoveText(f"There is no factory {source}; this game has factories 1 to {factories}.")
+                raise InvalidMoveText(
+                    "There is no factory {source}; this game has factories 1 to {factories}.",
+                    source=source,
+                    factories=factories,
+                )
             return source, tokens[2:]
-        raise InvalidMoveText(f"Say where you take from, a factory like 'f3' or the centre 'c'; {_EXAMPLES}.")
+        raise InvalidMoveText(
+            "Say where you take from, a factory like 'f3' or the centre 'c'; "
+            "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
+        )
 
     def _parse_wall(self, tokens: list[str], text: str) -> AzulMove:
         if tokens[0] in _WALL_WORDS or tokens[0] in _LINE_WORDS:
@@ -618,10 +644,10 @@ class AzulState:
         numbers = [t for t in tokens if t not in _COLUMN_WORDS and t not in _LINE_WORDS]
         if not all(t.isdigit() for t in numbers) or not 1 <= len(numbers) <= 2:
             raise InvalidMoveText(
-                f"I can't read {text.strip()[:40]!r}; tile a line like 'wall 3 c2' (line 3 to column 2)."
+                "I can't read {text!r}; tile a line like 'wall 3 c2' (line 3 to column 2).", text=text.strip()[:40]
             )
         if self.phase != TILING:
-            raise IllegalMove(_OFFER_OVER if self.grey_wall else _AUTOMATIC)
+            raise self._not_tiling()
         pending = self.pending_line()
         line = int(numbers[0]) if len(numbers) == 2 else pending
         column = int(numbers[-1])
@@ -643,28 +669,40 @@ class AzulState:
             return self._tile(move)
         return self._take(move)
 
+    def _not_tiling(self) -> IllegalMove:
+        """Explain that a wall move is not played now."""
+        if self.grey_wall:
+            return IllegalMove("Lines are tiled after the factory offer, when the factories and the centre are empty.")
+        return IllegalMove("On the coloured wall, tiling is automatic at the end of each round.")
+
     def _check_take(self, move: AzulMove) -> int:
         """Raise :class:`IllegalMove` unless ``move`` is a legal take; return the number of tiles taken."""
         source, colour, line, column = move
         if source == WALL or column:
-            raise IllegalMove(_OFFER_OVER if self.grey_wall else _AUTOMATIC)
+            raise self._not_tiling()
         if type(colour) is not int or not 0 <= colour < 5:
-            raise IllegalMove(f"That is not a tile colour; the colours are {_COLOUR_LIST}.")
+            raise IllegalMove(
+                "That is not a tile colour; the colours are blue, yellow, red, black or white (b, y, r, k, w)."
+            )
         name = COLOURS[colour]
         factories = len(self.factories)
         if source == CENTRE:
             taken = self.centre[colour]
             if not taken:
-                raise IllegalMove(f"The centre has no {name} tiles.")
+                raise IllegalMove("The centre has no {colour} tiles.", colour=name)
         elif type(source) is int and 1 <= source <= factories:
             tiles = self.factories[source - 1]
             taken = tiles[colour]
             if not taken:
                 if tiles == EMPTY5:
-                    raise IllegalMove(f"Factory {source} is empty.")
-                raise IllegalMove(f"Factory {source} has no {name} tiles.")
+                    raise IllegalMove("Factory {source} is empty.", source=source)
+                raise IllegalMove("Factory {source} has no {colour} tiles.", source=source, colour=name)
         else:
-            raise IllegalMove(f"There is no factory {source}; this game has factories 1 to {factories}.")
+            raise IllegalMove(
+                "There is no factory {source}; this game has factories 1 to {factories}.",
+                source=source,
+                factories=factories,
+            )
         if line != FLOOR:
             if type(line) is not int or not 1 <= line <= 5:
                 raise IllegalMove("Pattern lines are numbered 1 to 5 from the top; or choose the floor.")
@@ -673,11 +711,13 @@ class AzulState:
             held = board.line_counts[row]
             if held:
                 if board.line_colours[row] != colour:
-                    raise IllegalMove(f"Line {line} already holds {COLOURS[board.line_colours[row]]}.")
+                    raise IllegalMove(
+                        "Line {line} already holds {colour}.", line=line, colour=COLOURS[board.line_colours[row]]
+                    )
                 if held == line and not OFFER_FULL_LINES:
-                    raise IllegalMove(f"Line {line} is already full; choose another line or the floor.")
+                    raise IllegalMove("Line {line} is already full; choose another line or the floor.", line=line)
             elif not board.free >> (5 * colour + row) & 1:
-                raise IllegalMove(f"Your wall's row {line} already has {name}.")
+                raise IllegalMove("Your wall's row {line} already has {colour}.", line=line, colour=name)
         return taken
 
     def _take(self, move: AzulMove) -> AzulState:
@@ -751,20 +791,24 @@ class AzulState:
         source, colour, line, column = move
         pending = self.pending_line()
         if source != WALL:
-            raise IllegalMove(f"The factory offer is over; tile your line {pending}, e.g. 'wall {pending} c1'.")
+            raise IllegalMove("The factory offer is over; tile your line {line}, e.g. 'wall {line} c1'.", line=pending)
         if line != pending:
             if type(line) is int and 1 <= line <= 5 and self.boards[self.turn].line_counts[line - 1] == line:
-                raise IllegalMove(f"Lines are tiled from the top: tile line {pending} first.")
-            raise IllegalMove(f"Your line {pending} is the one to tile now.")
+                raise IllegalMove("Lines are tiled from the top: tile line {line} first.", line=pending)
+            raise IllegalMove("Your line {line} is the one to tile now.", line=pending)
         board = self.boards[self.turn]
         if colour != board.line_colours[line - 1]:
-            raise IllegalMove(f"Your line {line} holds {COLOURS[board.line_colours[line - 1]]}.")
+            raise IllegalMove(
+                "Your line {line} holds {colour}.", line=line, colour=COLOURS[board.line_colours[line - 1]]
+            )
         if type(column) is not int or not 1 <= column <= 5:
             raise IllegalMove("Wall columns are numbered 1 to 5.")
         if board.wall[5 * (line - 1) + column - 1] >= 0:
-            raise IllegalMove(f"Row {line}, column {column} of your wall is already tiled.")
+            raise IllegalMove("Row {line}, column {column} of your wall is already tiled.", line=line, column=column)
         if column not in self.wall_columns(self.turn, line):
-            raise IllegalMove(f"Column {column} of your wall already has {COLOURS[colour]}.")
+            raise IllegalMove(
+                "Column {column} of your wall already has {colour}.", column=column, colour=COLOURS[colour]
+            )
         draft = _Tiling(self, self.boards, self.lid, self.marker, self.ply + 1)
         draft.place(self.turn, line - 1, column - 1)
         return draft.run(AzulEvent(self.turn, move))
@@ -776,7 +820,7 @@ class AzulState:
         """
         check_forfeit(self.result, player, self.players)
         if player in self.left:
-            raise IllegalMove(f"{seat_names(self.players)[player].capitalize()} has already left the game.")
+            raise IllegalMove("Player {number} has already left the game.", number=player + 1)
         kind = Termination(forfeit_kind(how))
         left = (*self.left, player)
         event = AzulEvent(player, None, left=str(kind))
@@ -1139,7 +1183,7 @@ def _options(players: Any, seed: Any, options: Mapping[str, Any]) -> dict[str, A
         options = {**options, "wall": {"color": "colour", "gray": "grey"}.get(spelled, spelled)}
     opts = resolve_options(OPTIONS, options)
     if opts["first_player"] is not None and opts["first_player"] >= players:
-        raise InvalidOption(f"first_player must be a seat from 0 to {players - 1}.")
+        raise InvalidOption("first_player must be a seat from 0 to {last}.", last=players - 1)
     return opts
 
 
@@ -1192,7 +1236,7 @@ def _board_to_json(board: Board) -> dict[str, Any]:
 def _counts(value: Any, what: str) -> tuple[int, ...]:
     counts = int_list(value, what)
     if len(counts) != 5 or any(n < 0 for n in counts):
-        raise InvalidState(f"The saved {what} must be five tile counts, one per colour.")
+        raise InvalidState("The saved {what} must be five tile counts, one per colour.", what=what)
     return tuple(counts)
 
 
@@ -1203,7 +1247,11 @@ def _letters(value: Any, what: str, most: int) -> tuple[int, ...]:
     """Return tile counts of a letter string in colour order such as ``'bbr'``."""
     match = _TILES_TEXT.fullmatch(value) if isinstance(value, str) and len(value) <= most else None
     if match is None:
-        raise InvalidState(f"The saved {what} is not a string of at most {most} tile letters (b, y, r, k, w in order).")
+        raise InvalidState(
+            "The saved {what} is not a string of at most {most} tile letters (b, y, r, k, w in order).",
+            what=what,
+            most=most,
+        )
     return tuple(map(len, match.groups()))
 
 
@@ -1233,43 +1281,50 @@ def _row_colours(spaces: str) -> int:
 
 def _board_from_json(data: Any, grey: bool, seat: int) -> Board:
     """Rebuild one board, checking its wall, pattern lines and floor."""
-    whose = f"player {seat + 1}'s"
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise InvalidState(f"The saved board of player {seat + 1} is not an object.")
+        raise InvalidState("The saved board of player {number} is not an object.", number=seat + 1)
     score, lines, rows, floor_text = data["score"], data["lines"], data["wall"], data["floor"]
     if type(score) is not int or score < 0:
-        raise InvalidState(f"The saved score of player {seat + 1} is not a whole number of points.")
+        raise InvalidState("The saved score of player {number} is not a whole number of points.", number=seat + 1)
     # str.join refuses anything but strings; from_json turns that TypeError into InvalidState.
     if type(rows) is not list or list(map(len, rows)) != [5, 5, 5, 5, 5]:
-        raise InvalidState(f"The saved wall of {whose} board is not five rows of five spaces.")
+        raise InvalidState(
+            "The saved wall of player {number}'s board is not five rows of five spaces.", number=seat + 1
+        )
     text = "".join(rows)
     if not (_GREY_WALL_TEXT if grey else _COLOUR_WALL_TEXT).fullmatch(text):
-        raise InvalidState(f"The saved wall of {whose} board holds a tile where none can be.")
+        raise InvalidState("The saved wall of player {number}'s board holds a tile where none can be.", number=seat + 1)
     wall = tuple(map(_SPACE_VALUE.__getitem__, text))
     free = ALL_FREE
     for r, row in enumerate(rows):
         present = _row_colours(row)
         if grey and (present < 0 or _row_colours(text[r::5]) < 0):
-            raise InvalidState(f"The saved wall of {whose} board repeats a colour in a row or a column.")
+            raise InvalidState(
+                "The saved wall of player {number}'s board repeats a colour in a row or a column.", number=seat + 1
+            )
         free &= ~(_SPREAD[present] << r)
     if type(lines) is not list or len(lines) != 5:
-        raise InvalidState(f"The saved pattern lines of {whose} board are not five lines.")
+        raise InvalidState("The saved pattern lines of player {number}'s board are not five lines.", number=seat + 1)
     if _LINES_TEXT.fullmatch("|".join(lines)) is None:
-        raise InvalidState(f"The saved pattern lines of {whose} board are impossible.")
+        raise InvalidState("The saved pattern lines of player {number}'s board are impossible.", number=seat + 1)
     colours = tuple(_SPACE_VALUE[line[0]] if line else -1 for line in lines)
     counts = tuple(map(len, lines))
     for i, colour in enumerate(colours):
         if colour >= 0 and not free >> (5 * colour + i) & 1:
-            raise InvalidState(f"Pattern line {i + 1} of {whose} board holds a colour its wall row already has.")
+            raise InvalidState(
+                "Pattern line {line} of player {number}'s board holds a colour its wall row already has.",
+                line=i + 1,
+                number=seat + 1,
+            )
     if not isinstance(floor_text, str) or not _FLOOR_TEXT.fullmatch(floor_text) or floor_text.count(MARKER_LETTER) > 1:
-        raise InvalidState(f"The saved floor line of {whose} board is impossible.")
+        raise InvalidState("The saved floor line of player {number}'s board is impossible.", number=seat + 1)
     floor = tuple(map(_SPACE_VALUE.__getitem__, floor_text))
     return Board(score, colours, counts, wall, floor, free)
 
 
 def _seat(value: Any, players: int, what: str) -> int:
     if type(value) is not int or not 0 <= value < players:
-        raise InvalidState(f"The saved {what} is not a seat of this game.")
+        raise InvalidState("The saved {what} is not a seat of this game.", what=what)
     return value
 
 
@@ -1280,7 +1335,7 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
     try:
         opts = _options(players, seed, options)
     except InvalidOption as exc:
-        raise InvalidState(f"The saved options are impossible: {exc}") from None
+        raise InvalidState("The saved options are impossible: {error}", error=exc) from None
     grey, max_rounds = opts["wall"] == "grey", opts["max_rounds"]
     round_, phase, rng = data["round"], data["phase"], data["rng"]
     if type(round_) is not int or not 1 <= round_ <= max_rounds:
@@ -1297,7 +1352,9 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
     bag, lid = _counts(data["bag"], "bag"), _counts(data["lid"], "lid")
     factories_data = data["factories"]
     if not isinstance(factories_data, list) or len(factories_data) != FACTORIES[players]:
-        raise InvalidState(f"A {players}-player game has {FACTORIES[players]} factories.")
+        raise InvalidState(
+            "A {players}-player game has {factories} factories.", players=players, factories=FACTORIES[players]
+        )
     factories = tuple(_letters(text, "factory", FACTORY_SIZE) for text in factories_data)
     centre = _letters(data["centre"], "centre", 5 * TILES_PER_COLOUR)
     boards_data = data["boards"]
@@ -1319,7 +1376,12 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
     for colour, letter in enumerate(LETTERS):
         total = bag[colour] + lid[colour] + text.count(letter)
         if total != TILES_PER_COLOUR:
-            raise InvalidState(f"The saved game has {total} {COLOURS[colour]} tiles instead of {TILES_PER_COLOUR}.")
+            raise InvalidState(
+                "The saved game has {total} {colour} tiles instead of {expected}.",
+                total=total,
+                colour=COLOURS[colour],
+                expected=TILES_PER_COLOUR,
+            )
     carriers = [p for p, board in enumerate(boards) if MARKER in board.floor]
     if len(carriers) > 1 or (carriers and carriers[0] != marker):
         raise InvalidState("The first-player marker is on the wrong floor line.")
@@ -1472,7 +1534,7 @@ def _event_from_json(data: Any, players: int, factories: int, version: int = SAV
 
 def _list(value: Any, what: str) -> list[Any]:
     if not isinstance(value, list):
-        raise InvalidState(f"The saved {what} are not a list.")
+        raise InvalidState("The saved {what} are not a list.", what=what)
     return value
 
 

@@ -24,7 +24,27 @@ E = TypeVar("E", bound=StrEnum)
 
 
 class GameError(ValueError):
-    """A problem a player can read about: ``str(error)`` is a full sentence."""
+    """A problem a player can read about: ``str(error)`` is a full sentence.
+
+    The error is data: ``template`` is an English sentence with ``{named}`` fields (the catalog key the
+    text layer translates, see :func:`i18n.errors.error_text`) and ``params`` are the plain values that
+    fill them (cells, numbers, move texts, codes, or another :class:`GameError` for a nested cause).
+
+    >>> error = IllegalMove("{cell} is occupied.", cell="b2")
+    >>> str(error), error.template, error.params
+    ('b2 is occupied.', '{cell} is occupied.', {'cell': 'b2'})
+    """
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        super().__init__(template)
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.template.format(**self.params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.template,), {"params": self.params})
 
 
 class InvalidMoveText(GameError):
@@ -109,7 +129,7 @@ class Outcome:
             else:
                 termination = codes(data["termination"])
         except KeyError as missing:
-            raise InvalidState(f"The saved result lacks {missing}.") from None
+            raise InvalidState("The saved result lacks {key}.", key=str(missing)) from None
         except ValueError:
             raise InvalidState("The saved result's termination is not one of this game's.") from None
         if len(scores) != players or len(places) not in (0, players):
@@ -199,7 +219,7 @@ _MISSING: Any = object()
 def int_list(value: Any, what: str) -> list[int]:
     """Check that ``value`` is a list of plain ints (bools excluded) and return it."""
     if not isinstance(value, list) or any(type(v) is not int for v in value):
-        raise InvalidState(f"The saved {what} must be a list of whole numbers.")
+        raise InvalidState("The saved {what} must be a list of whole numbers.", what=what)
     return value
 
 
@@ -293,7 +313,7 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any]) -> 
     for name in given:
         if name not in known:
             names = ", ".join(sorted(known)) or "none"
-            raise InvalidOption(f"Unknown option {name!r}; this game's options are: {names}.")
+            raise InvalidOption("Unknown option {name!r}; this game's options are: {names}.", name=name, names=names)
     resolved: dict[str, Any] = {}
     for spec in specs:
         value = given.get(spec.name, spec.default)
@@ -305,16 +325,16 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any]) -> 
                 value = value.strip().lower()
             if value not in spec.choices:
                 allowed = ", ".join(str(c) for c in spec.choices)
-                raise InvalidOption(f"{spec.name} must be one of: {allowed}.")
+                raise InvalidOption("{name} must be one of: {allowed}.", name=spec.name, allowed=allowed)
         if spec.minimum is not None or spec.maximum is not None:
             if isinstance(value, str) and value.strip().lstrip("-").isdigit():
                 value = int(value)
             if type(value) is not int:
-                raise InvalidOption(f"{spec.name} must be a whole number.")
+                raise InvalidOption("{name} must be a whole number.", name=spec.name)
             if spec.minimum is not None and value < spec.minimum:
-                raise InvalidOption(f"{spec.name} must be at least {spec.minimum}.")
+                raise InvalidOption("{name} must be at least {minimum}.", name=spec.name, minimum=spec.minimum)
             if spec.maximum is not None and value > spec.maximum:
-                raise InvalidOption(f"{spec.name} must be at most {spec.maximum}.")
+                raise InvalidOption("{name} must be at most {maximum}.", name=spec.name, maximum=spec.maximum)
         resolved[spec.name] = value
     return resolved
 
@@ -330,9 +350,11 @@ def load_saved(title: str, loader: Callable[[Mapping[str, Any]], S], data: Mappi
     except InvalidState:
         raise
     except GameError as error:
-        raise InvalidState(f"The saved {title} game is damaged: {error}") from None
+        raise InvalidState("The saved {title} game is damaged: {error}", title=title, error=error) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise InvalidState(f"The saved {title} game is damaged ({type(exc).__name__}).") from None
+        raise InvalidState(
+            "The saved {title} game is damaged ({kind}).", title=title, kind=type(exc).__name__
+        ) from None
 
 
 # Save format 2 (issue 14) stores termination codes instead of sentences; format 1 still loads.
@@ -344,7 +366,7 @@ def saved_options(data: Any, game: str, title: str) -> Mapping[str, Any]:
     """Check that ``data`` is a save of ``game`` (format 1 or 2) and return its options object."""
     version = data.get("format") if isinstance(data, Mapping) else None
     if type(version) is not int or version not in SAVE_FORMATS or data.get("game") != game:
-        raise InvalidState(f"That is not a saved {title} game.")
+        raise InvalidState("That is not a saved {title} game.", title=title)
     options = data["options"]
     if not isinstance(options, Mapping):
         raise InvalidState("The saved options are not an object.")
@@ -362,6 +384,6 @@ def check_players(players: Any, minimum: int, maximum: int) -> int:
     """Return ``players`` if the game takes that many, else raise :class:`InvalidOption`."""
     if type(players) is not int or not minimum <= players <= maximum:
         if minimum == maximum:
-            raise InvalidOption(f"This game is for exactly {minimum} players.")
-        raise InvalidOption(f"This game is for {minimum} to {maximum} players.")
+            raise InvalidOption("This game is for exactly {minimum} players.", minimum=minimum)
+        raise InvalidOption("This game is for {minimum} to {maximum} players.", minimum=minimum, maximum=maximum)
     return players

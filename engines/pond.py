@@ -99,7 +99,7 @@ def piece_from_code(code: str) -> int:
         return EMPTY
     if len(code) == 2 and code[0] in "ld" and code[1] in FACE_LETTERS:
         return 1 + 3 * "ld".index(code[0]) + FACE_LETTERS.index(code[1])
-    raise InvalidState(f"{code!r} is not a Pond piece.")
+    raise InvalidState("{code!r} is not a Pond piece.", code=code)
 
 
 class Geometry:
@@ -283,13 +283,15 @@ class PondState:
         match = _MOVE_RE.match(clean)
         if match:
             return PondMove(self._cell(match.group(1), match.group(2)), self._cell(match.group(3), match.group(4)))
-        raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; write a move like 'place b2' or 'move a3 c3'.")
+        raise InvalidMoveText(
+            "I can't read {text!r}; write a move like 'place b2' or 'move a3 c3'.", text=text.strip()[:40]
+        )
 
     def parse_cell(self, text: str) -> int:
         """Return the cell index named by ``text`` (e.g. ``"B2"``); raise :class:`GameError`."""
         match = re.fullmatch(_CELL, " ".join(str(text).lower().split()))
         if not match:
-            raise InvalidMoveText(f"{str(text).strip()[:20]!r} is not a cell; cells look like 'b2'.")
+            raise InvalidMoveText("{text!r} is not a cell; cells look like 'b2'.", text=str(text).strip()[:20])
         return self._cell(match.group(1), match.group(2))
 
     def _cell(self, letter: str, number: str) -> int:
@@ -297,7 +299,9 @@ class PondState:
         cell = GEOMETRY[self.size].index.get(name)
         if cell is None:
             last = GEOMETRY[self.size].names[-1]
-            raise InvalidMoveText(f"{name} is not on this {self.size}x{self.size} board (a1 to {last}).")
+            raise InvalidMoveText(
+                "{cell} is not on this {size}x{size} board (a1 to {last}).", cell=name, size=self.size, last=last
+            )
         return cell
 
     # -- playing --------------------------------------------------------------
@@ -390,19 +394,23 @@ class PondState:
         names = geo.names
         player = self.turn
         if self.board[move.to] != EMPTY:
-            raise IllegalMove(f"{names[move.to]} is occupied.")
+            raise IllegalMove("{cell} is occupied.", cell=names[move.to])
         if move.frm < 0:
             if self.spawn[player] == 0:
                 raise IllegalMove("You have no eggs left in your spawn.")
             return
         piece = self.board[move.frm]
         if piece == EMPTY:
-            raise IllegalMove(f"There is no piece on {names[move.frm]}.")
+            raise IllegalMove("There is no piece on {cell}.", cell=names[move.frm])
         if OWNER[piece] != player:
-            raise IllegalMove(f"The piece on {names[move.frm]} is {SEATS[OWNER[piece]]}'s; you move only your own.")
+            raise IllegalMove(
+                "The piece on {cell} is {side}'s; you move only your own.",
+                cell=names[move.frm],
+                side=SEATS[OWNER[piece]],
+            )
         face = FACE[piece]
         if face == 0:
-            raise IllegalMove(f"The piece on {names[move.frm]} is an egg, and eggs never move.")
+            raise IllegalMove("The piece on {cell} is an egg, and eggs never move.", cell=names[move.frm])
         if face == 1 and move.to not in geo.orth[move.frm]:
             raise IllegalMove("A tadpole moves one cell up, down, left or right.")
         if face == 2 and move.to not in geo.frog[move.frm]:
@@ -493,7 +501,7 @@ def _from_json(data: Mapping[str, Any]) -> PondState:
     size = state.size
     rows = data["board"]
     if not isinstance(rows, list) or len(rows) != size or any(not isinstance(r, list) or len(r) != size for r in rows):
-        raise InvalidState(f"The saved board is not {size}x{size}.")
+        raise InvalidState("The saved board is not {size}x{size}.", size=size)
     board = tuple(
         piece_from_code(code) if isinstance(code, str) else piece_from_code("?") for row in rows for code in row
     )
@@ -505,7 +513,9 @@ def _from_json(data: Mapping[str, Any]) -> PondState:
     for player in (0, 1):
         on_board = sum(1 for v in board if v and OWNER[v] == player)
         if spawn[player] < 0 or scored[player] < 0 or spawn[player] + on_board + scored[player] != state.spawn_size:
-            raise InvalidState(f"{SEATS[player].capitalize()}'s pieces do not add up to {state.spawn_size}.")
+            raise InvalidState(
+                "{side}'s pieces do not add up to {n}.", side=SEATS[player].capitalize(), n=state.spawn_size
+            )
     geo = GEOMETRY[size]
     for a, b, c in geo.windows:
         if board[a] and FACE[board[a]] == FACE[board[b]] == FACE[board[c]]:

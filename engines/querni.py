@@ -197,7 +197,9 @@ def _parse_piece(text: Any, error: type[GameError]) -> int:
     """Return the value of a piece written like ``B4`` or ``red 12``; raise ``error`` otherwise."""
     match = _PIECE_RE.match(" ".join(text.lower().split())) if isinstance(text, str) else None
     if not match or not 1 <= int(match.group(2)) <= PIECES:
-        raise error(f"{str(text)[:20]!r} is not a Querni piece; write B1 to B16 or R1 to R16.")
+        if error is InvalidOption:
+            raise InvalidOption("{text!r} is not a Querni piece; write B1 to B16 or R1 to R16.", text=str(text)[:20])
+        raise InvalidState("{text!r} is not a Querni piece; write B1 to B16 or R1 to R16.", text=str(text)[:20])
     return piece_value(0 if match.group(1)[0] == "b" else 1, int(match.group(2)))
 
 
@@ -444,7 +446,6 @@ _TURN_RE = re.compile(
     rf"(?:(?:x|remove)\s*(\d{{1,2}}){_NUMBER_SEP}(\d{{1,2}}))?$"
 )
 _REVERSED_RE = re.compile(rf"^(?:x|remove)\s*\d.*{_SQUARE}\s*(?:-+>?|>|to|\s)?\s*{_SQUARE}$")
-_HINT = "write a turn like 'c3-e5', 'x4-7', 'c3-e5 x4-7' or 'pass'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -594,10 +595,10 @@ class QuerniState:
     def parse_move(self, text: str) -> QuerniMove:
         """Read a turn leniently (case, spaces, ``c3 e5``, ``x4..7``, ``x 4-7``); raise :class:`GameError`."""
         if not isinstance(text, str):
-            raise InvalidMoveText(f"A turn must be text; {_HINT}.")
+            raise InvalidMoveText("A turn must be text; write a turn like 'c3-e5', 'x4-7', 'c3-e5 x4-7' or 'pass'.")
         clean = " ".join(text.lower().replace("–", "-").replace("—", "-").replace("→", "-").split())
         if len(clean) > 40:
-            raise InvalidMoveText(f"That turn is too long; {_HINT}.")
+            raise InvalidMoveText("That turn is too long; write a turn like 'c3-e5', 'x4-7', 'c3-e5 x4-7' or 'pass'.")
         if clean in ("pass", "p", "skip"):
             return PASS
         match = _TURN_RE.match(clean)
@@ -606,10 +607,16 @@ class QuerniState:
                 raise InvalidMoveText("Move first, then remove: write the move before the chain, like 'c3-e5 x4-7'.")
             if re.fullmatch(r"[a-j]\s*\d{1,2}", clean):
                 raise InvalidMoveText("Name both the start and the end square of a move, like 'c3-e5'.")
-            raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_HINT}.")
+            raise InvalidMoveText(
+                "I can't read {text!r}; write a turn like 'c3-e5', 'x4-7', 'c3-e5 x4-7' or 'pass'.",
+                text=text.strip()[:40],
+            )
         f1, r1, f2, r2, lo_text, hi_text = match.groups()
         if f1 is None and lo_text is None:
-            raise InvalidMoveText(f"I can't read {text.strip()[:40]!r}; {_HINT}.")
+            raise InvalidMoveText(
+                "I can't read {text!r}; write a turn like 'c3-e5', 'x4-7', 'c3-e5 x4-7' or 'pass'.",
+                text=text.strip()[:40],
+            )
         frm = to = lo = hi = -1
         if f1 is not None:
             frm = _square(f1, r1)
@@ -617,14 +624,16 @@ class QuerniState:
         if lo_text is not None:
             lo, hi = sorted((int(lo_text), int(hi_text)))
             if lo < 1 or hi > PIECES:
-                raise InvalidMoveText(f"Pieces are numbered 1 to {PIECES}, so x{lo}-{hi} cannot be removed.")
+                raise InvalidMoveText(
+                    "Pieces are numbered 1 to {pieces}, so x{lo}-{hi} cannot be removed.", pieces=PIECES, lo=lo, hi=hi
+                )
         return QuerniMove(frm, to, lo, hi)
 
     def parse_square(self, text: str) -> int:
         """Return the square named by ``text`` (e.g. ``"C3"``); raise :class:`GameError`."""
         match = re.fullmatch(_SQUARE, " ".join(str(text).lower().split()))
         if not match:
-            raise InvalidMoveText(f"{str(text).strip()[:20]!r} is not a square; squares look like 'c3'.")
+            raise InvalidMoveText("{text!r} is not a square; squares look like 'c3'.", text=str(text).strip()[:20])
         return _square(match.group(1), match.group(2))
 
     # -- playing --------------------------------------------------------------
@@ -705,26 +714,33 @@ class QuerniState:
             raise IllegalMove("That move leaves the board.")
         value = self.board[frm]
         if value == EMPTY:
-            raise IllegalMove(f"There is no piece on {NAMES[frm]}.")
+            raise IllegalMove("There is no piece on {cell}.", cell=NAMES[frm])
         if COLOUR[value] != self.turn:
             raise IllegalMove(
-                f"The piece on {NAMES[frm]} is {SEATS[COLOUR[value]]}'s; you move only your own ({SEATS[self.turn]})."
+                "The piece on {cell} is {side}'s; you move only your own ({own}).",
+                cell=NAMES[frm],
+                side=SEATS[COLOUR[value]],
+                own=SEATS[self.turn],
             )
         if frm == to:
             raise IllegalMove("A move must end on another square than it starts.")
         if self.board[to] != EMPTY:
-            raise IllegalMove(f"{NAMES[to]} is occupied.")
+            raise IllegalMove("{cell} is occupied.", cell=NAMES[to])
         if to not in _ends(self.board, frm):
             raise IllegalMove(
-                f"The piece on {NAMES[frm]} cannot reach {NAMES[to]}: it steps to a neighbouring empty square "
-                "or jumps over adjacent pieces onto empty squares."
+                "The piece on {cell} cannot reach {to}: it steps to a neighbouring empty square "
+                "or jumps over adjacent pieces onto empty squares.",
+                cell=NAMES[frm],
+                to=NAMES[to],
             )
 
     def _refusal(self, move: QuerniMove) -> GameError:
         """Explain why ``move`` (not in the legal list) is refused."""
         frm, to, lo, hi = move
         if (frm < 0) != (to < 0) or (lo < 0) != (hi < 0) or min(move) < -1:
-            return InvalidMoveText(f"That is not a Querni turn; {_HINT}.")
+            return InvalidMoveText(
+                "That is not a Querni turn; write a turn like 'c3-e5', 'x4-7', 'c3-e5 x4-7' or 'pass'."
+            )
         try:
             if frm >= 0:
                 self._check_piece_move(move)
@@ -733,21 +749,33 @@ class QuerniState:
         if lo < 0:
             return IllegalMove("That turn is not allowed here.")
         if lo > hi or lo < 1 or hi > PIECES:
-            return IllegalMove(f"Pieces are numbered 1 to {PIECES}; name a removal like x4-7.")
+            return IllegalMove("Pieces are numbered 1 to {pieces}; name a removal like x4-7.", pieces=PIECES)
         if hi - lo < MIN_CHAIN - 1:
-            return IllegalMove(f"A removal takes at least {MIN_CHAIN} consecutive numbers; {lo}-{hi} is too few.")
+            return IllegalMove(
+                "A removal takes at least {n} consecutive numbers; {lo}-{hi} is too few.", n=MIN_CHAIN, lo=lo, hi=hi
+            )
         where = list(self.where())
         base = self.turn * PIECES
-        moved = ""
+        moved = False
         if frm >= 0:
             where[self.board[frm]] = to
-            moved = " after your move"
+            moved = True
         for n in range(lo, hi + 1):
             if where[base + n] < 0:
-                return IllegalMove(f"Your piece {n} is no longer on the board.")
+                return IllegalMove("Your piece {n} is no longer on the board.", n=n)
         for n in range(lo, hi):
             if where[base + n + 1] not in NEAR_SET[where[base + n]]:
-                return IllegalMove(f"Your {n + 1} does not touch your {n}{moved}, so {lo}-{hi} is not a chain.")
+                if moved:
+                    return IllegalMove(
+                        "Your {next} does not touch your {n} after your move, so {lo}-{hi} is not a chain.",
+                        next=n + 1,
+                        n=n,
+                        lo=lo,
+                        hi=hi,
+                    )
+                return IllegalMove(
+                    "Your {next} does not touch your {n}, so {lo}-{hi} is not a chain.", next=n + 1, n=n, lo=lo, hi=hi
+                )
         return IllegalMove("That turn is not allowed here.")
 
     def forfeit(self, player: int, how: str = FORFEIT) -> QuerniState:
@@ -799,7 +827,7 @@ def _square(letter: str, number: str) -> int:
     name = f"{letter}{int(number)}"
     cell = INDEX.get(name)
     if cell is None:
-        raise InvalidMoveText(f"There is no square {name}; the board runs from a1 to j7.")
+        raise InvalidMoveText("There is no square {cell}; the board runs from a1 to j7.", cell=name)
     return cell
 
 
@@ -818,7 +846,7 @@ def _layout_items(layout: Any) -> Iterable[tuple[Any, Any]]:
         if _LAYOUT_ITEM_RE.sub("", text).strip(" ,;{}") or not items:
             raise InvalidOption("Write a layout like 'd2=B4, e3=R5'.")
         return items
-    raise InvalidOption("The layout must map squares to pieces, like {'d2': 'B4', 'e3': 'R5'}.")
+    raise InvalidOption("The layout must map squares to pieces, like {{'d2': 'B4', 'e3': 'R5'}}.")
 
 
 def normalise_layout(layout: Any) -> tuple[tuple[str, str], ...]:
@@ -827,18 +855,18 @@ def normalise_layout(layout: Any) -> tuple[tuple[str, str], ...]:
     seen: set[int] = set()
     for square, piece in _layout_items(layout):
         if not isinstance(square, str) or INDEX.get(" ".join(square.lower().split()).replace(" ", "")) is None:
-            raise InvalidOption(f"{str(square)[:20]!r} is not a square of the board (a1 to j7).")
+            raise InvalidOption("{text!r} is not a square of the board (a1 to j7).", text=str(square)[:20])
         cell = INDEX[square.lower().replace(" ", "")]
         value = _parse_piece(piece, InvalidOption)
         if cell in placed:
-            raise InvalidOption(f"The layout names {NAMES[cell]} twice.")
+            raise InvalidOption("The layout names {cell} twice.", cell=NAMES[cell])
         if value in seen:
-            raise InvalidOption(f"The layout places {piece_code(value)} twice.")
+            raise InvalidOption("The layout places {piece} twice.", piece=piece_code(value))
         placed[cell] = value
         seen.add(value)
     for colour in (0, 1):
         if not any(COLOUR[v] == colour for v in seen):
-            raise InvalidOption(f"The layout must give {SEATS[colour]} at least one piece.")
+            raise InvalidOption("The layout must give {side} at least one piece.", side=SEATS[colour])
     return tuple((NAMES[cell], piece_code(placed[cell])) for cell in sorted(placed))
 
 
@@ -900,7 +928,7 @@ def _from_json(data: Mapping[str, Any]) -> QuerniState:
         or len(rows) != HEIGHT
         or any(not isinstance(r, list) or len(r) != WIDTH for r in rows)
     ):
-        raise InvalidState(f"The saved board is not {WIDTH}x{HEIGHT}.")
+        raise InvalidState("The saved board is not {width}x{height}.", width=WIDTH, height=HEIGHT)
     board = tuple(EMPTY if code == ".." else _parse_piece(code, InvalidState) for row in rows for code in row)
     if any(piece_code(v) != code for v, code in zip(board, (c for row in rows for c in row), strict=True)):
         raise InvalidState("The saved board has a piece written in a non-canonical way.")
@@ -914,7 +942,7 @@ def _from_json(data: Mapping[str, Any]) -> QuerniState:
     removed = (removed_list[0], removed_list[1])
     for colour in (0, 1):
         if removed[colour] != PIECES - sum(1 for v in values if COLOUR[v] == colour):
-            raise InvalidState(f"{SEATS[colour].capitalize()}'s pieces do not add up to {PIECES}.")
+            raise InvalidState("{side}'s pieces do not add up to {n}.", side=SEATS[colour].capitalize(), n=PIECES)
     if not set(values) <= {v for v in start.board if v}:
         raise InvalidState("The saved board holds a piece the game never had.")
     if ply < 0 or turn != ply % 2:

@@ -128,13 +128,15 @@ def start_state(record: GameRecord) -> GameState:
         raise RecordError("The record does not say which game it is (a '# game: NAME' line).")
     spec = GAMES.get(record.game)
     if spec is None:
-        raise RecordError(f"Unknown game {record.game!r}; the games are: {', '.join(sorted(GAMES))}.")
+        raise RecordError(
+            "Unknown game {game!r}; the games are: {games}.", game=record.game, games=", ".join(sorted(GAMES))
+        )
     players = record.players if record.players is not None else spec.min_players
     seed = record.seed if record.seed is not None else 0
     try:
         return spec.new(players=players, seed=seed, **dict(record.options))
     except GameError as error:
-        raise RecordError(f"The record's game cannot start: {error}") from None
+        raise RecordError("The record's game cannot start: {error}", error=error) from None
 
 
 def replay(record: GameRecord) -> list[GameState]:
@@ -147,7 +149,9 @@ def replay(record: GameRecord) -> list[GameState]:
         try:
             states.append(apply_ply(states[-1], ply))
         except GameError as error:
-            raise RecordError(f"Ply {number} ({ply_text(ply)!r}) was refused: {error}") from None
+            raise RecordError(
+                "Ply {number} ({move!r}) was refused: {error}", number=number, move=ply_text(ply), error=error
+            ) from None
     return states
 
 
@@ -175,20 +179,28 @@ def merge_settings(
     """
     if record.game is not None:
         if game is not None and game.lower() != record.game:
-            raise RecordError(f"The file records {record.game}, not {game}.")
+            raise RecordError("The file records {recorded}, not {game}.", recorded=record.game, game=game)
         game = record.game
     if record.seed is not None:
         if seed is not None and seed != record.seed:
-            raise RecordError(f"The file records seed {record.seed}, but seed {seed} was given.")
+            raise RecordError(
+                "The file records seed {recorded}, but seed {seed} was given.", recorded=record.seed, seed=seed
+            )
         seed = record.seed
     if record.players is not None:
         if players is not None and players != record.players:
-            raise RecordError(f"The file records {record.players} players, but {players} were given.")
+            raise RecordError(
+                "The file records {recorded} players, but {players} were given.",
+                recorded=record.players,
+                players=players,
+            )
         players = record.players
     if record.game is not None or record.options:
         if any(key not in record.options or record.options[key] != value for key, value in options.items()):
             recorded = json.dumps(dict(record.options), sort_keys=True)
-            raise RecordError(f"The file records the options {recorded}; other options must agree with them.")
+            raise RecordError(
+                "The file records the options {recorded}; other options must agree with them.", recorded=recorded
+            )
         options = record.options
     return Settings(game, seed, players, dict(options))
 
@@ -206,7 +218,7 @@ def new_record(
     """Build the record of a game, replaying ``plies`` to check them and to fill in the result."""
     spec = GAMES.get(game)
     if spec is None:
-        raise RecordError(f"Unknown game {game!r}; the games are: {', '.join(sorted(GAMES))}.")
+        raise RecordError("Unknown game {game!r}; the games are: {games}.", game=game, games=", ".join(sorted(GAMES)))
     record = GameRecord(
         game=game,
         options=dict(options or {}),
@@ -261,7 +273,7 @@ def format_record(record: GameRecord) -> str:
 
 def _number(value: str, key: str, line: int) -> int:
     if not _INT.fullmatch(value):
-        raise RecordError(f"Line {line}: {key} must be a whole number, not {value!r}.")
+        raise RecordError("Line {line}: {key} must be a whole number, not {value!r}.", line=line, key=key, value=value)
     return int(value)
 
 
@@ -295,14 +307,23 @@ def parse_record(text: str) -> GameRecord:
                 if plies:
                     continue  # after the moves, '#' lines are free remarks
                 known = ", ".join((*FIELDS, "player N"))
-                raise RecordError(f"Line {number}: unknown header key {key!r}; the keys are: {known}.")
+                raise RecordError(
+                    "Line {line}: unknown header key {key!r}; the keys are: {known}.", line=number, key=key, known=known
+                )
             if plies:
-                raise RecordError(f"Line {number}: the header line {key!r} comes after the first ply.")
+                raise RecordError(
+                    "Line {line}: the header line {key!r} comes after the first ply.", line=number, key=key
+                )
             if key in lines_of:
-                raise RecordError(f"Line {number}: {key!r} is given twice (also on line {lines_of[key]}).")
+                raise RecordError(
+                    "Line {line}: {key!r} is given twice (also on line {other}).",
+                    line=number,
+                    key=key,
+                    other=lines_of[key],
+                )
             lines_of[key] = number
             if not value and key != "termination":
-                raise RecordError(f"Line {number}: {key!r} has no value.")
+                raise RecordError("Line {line}: {key!r} has no value.", line=number, key=key)
             if is_name:
                 names[int(key.split()[1])] = value
             else:
@@ -312,7 +333,7 @@ def parse_record(text: str) -> GameRecord:
         if forfeit is not None:
             seat = int(forfeit.group(1))
             if seat < 1:
-                raise RecordError(f"Line {number}: players are numbered from 1, not {seat}.")
+                raise RecordError("Line {line}: players are numbered from 1, not {seat}.", line=number, seat=seat)
             plies.append(Forfeit(seat - 1, forfeit.group(2).strip()))
             continue
         move = line.split("#", 1)[0].strip()
@@ -326,7 +347,12 @@ def _header_value(key: str, value: str, line: int) -> Any:
     if key == "game":
         game = value.lower()
         if game not in GAMES:
-            raise RecordError(f"Line {line}: unknown game {value!r}; the games are: {', '.join(sorted(GAMES))}.")
+            raise RecordError(
+                "Line {line}: unknown game {game!r}; the games are: {games}.",
+                line=line,
+                game=value,
+                games=", ".join(sorted(GAMES)),
+            )
         return game
     if key == "options":
         try:
@@ -334,13 +360,13 @@ def _header_value(key: str, value: str, line: int) -> Any:
         except json.JSONDecodeError:
             options = None
         if not isinstance(options, dict):
-            raise RecordError(f'Line {line}: options must be a JSON object such as {{"variant": "mini"}}.')
+            raise RecordError('Line {line}: options must be a JSON object such as {{"variant": "mini"}}.', line=line)
         return options
     if key in ("seed", "players"):
         return _number(value, key, line)
     if key == "date":
         if not _DATE.fullmatch(value):
-            raise RecordError(f"Line {line}: the date must look like 2026-12-01 or 2026-12-01T09:10:00Z.")
+            raise RecordError("Line {line}: the date must look like 2026-12-01 or 2026-12-01T09:10:00Z.", line=line)
         return value
     if key in ("winners", "scores"):
         return _numbers(value, key, line)
@@ -356,14 +382,22 @@ def _check(
     spec = GAMES[game] if game is not None else None
     if players is not None and spec is not None and not spec.min_players <= players <= spec.max_players:
         raise RecordError(
-            f"Line {lines_of['players']}: {spec.title} is played by {spec.min_players} to {spec.max_players} "
-            f"players, not {players}."
+            "Line {line}: {title} is played by {minimum} to {maximum} players, not {players}.",
+            line=lines_of["players"],
+            title=spec.title,
+            minimum=spec.min_players,
+            maximum=spec.max_players,
+            players=players,
         )
     if names:
         expected = players if players is not None else len(names)
         if sorted(names) != list(range(1, expected + 1)):
             listed = ", ".join(str(seat) for seat in sorted(names))
-            raise RecordError(f"The header names players {listed}; it needs exactly players 1 to {expected}.")
+            raise RecordError(
+                "The header names players {listed}; it needs exactly players 1 to {expected}.",
+                listed=listed,
+                expected=expected,
+            )
     seats = players if players is not None else (len(names) or None)
     result = None
     if "winners" in values or "scores" in values:
@@ -372,15 +406,23 @@ def _check(
         winners = tuple(seat - 1 for seat in values["winners"])
         scores: tuple[int, ...] = values["scores"]
         if seats is not None and len(scores) != seats:
-            raise RecordError(f"Line {lines_of['scores']}: {len(scores)} scores for {seats} players.")
+            raise RecordError(
+                "Line {line}: {n} scores for {seats} players.", line=lines_of["scores"], n=len(scores), seats=seats
+            )
         if any(not 0 <= seat < len(scores) for seat in winners) or len(set(winners)) != len(winners):
-            raise RecordError(f"Line {lines_of['winners']}: the winners must be different players 1 to {len(scores)}.")
+            raise RecordError(
+                "Line {line}: the winners must be different players 1 to {n}.", line=lines_of["winners"], n=len(scores)
+            )
         result = Result(winners, scores, values.get("termination", ""))
     elif "termination" in values:
-        raise RecordError(f"Line {lines_of['termination']}: a termination needs '# winners:' and '# scores:' lines.")
+        raise RecordError(
+            "Line {line}: a termination needs '# winners:' and '# scores:' lines.", line=lines_of["termination"]
+        )
     for ply in plies:
         if isinstance(ply, Forfeit) and seats is not None and ply.seat >= seats:
-            raise RecordError(f"A forfeit names player {ply.seat + 1}, but the game has {seats} players.")
+            raise RecordError(
+                "A forfeit names player {number}, but the game has {seats} players.", number=ply.seat + 1, seats=seats
+            )
     return GameRecord(
         game=game,
         options=values.get("options", {}),

@@ -211,7 +211,7 @@ def piece_from_code(code: Any) -> int:
     ):
         weight = int(code[1:])
         return weight if code[0] == "W" else -weight
-    raise InvalidState(f"{str(code)[:12]!r} is not a Summer piece.")
+    raise InvalidState("{code!r} is not a Summer piece.", code=str(code)[:12])
 
 
 def resolve(player: int, weight: int, resident: int, cell: int, field_mode: bool) -> tuple[str, int, int, bool]:
@@ -453,14 +453,14 @@ class SummerState:
             raise InvalidMoveText("That move is too long; write it like 'c2-c3'.")
         match = _MOVE_RE.match(clean)
         if not match:
-            raise InvalidMoveText(f"I can't read {text.strip()[:20]!r}; write a move like 'c2-c3'.")
+            raise InvalidMoveText("I can't read {text!r}; write a move like 'c2-c3'.", text=text.strip()[:20])
         return SummerMove(self._cell(match.group(1), match.group(2)), self._cell(match.group(3), match.group(4)))
 
     def parse_cell(self, text: str) -> int:
         """Return the cell index named by ``text`` (e.g. ``"C2"``); raise :class:`GameError`."""
         match = re.fullmatch(_CELL, " ".join(str(text).lower().split()))
         if not match:
-            raise InvalidMoveText(f"{str(text).strip()[:20]!r} is not a cell; cells look like 'c2'.")
+            raise InvalidMoveText("{text!r} is not a cell; cells look like 'c2'.", text=str(text).strip()[:20])
         return self._cell(match.group(1), match.group(2))
 
     def _cell(self, letter: str, number: str) -> int:
@@ -469,7 +469,9 @@ class SummerState:
         cell = geo.index.get(name)
         if cell is None:
             size = self.size
-            raise InvalidMoveText(f"{name} is not on this {size}x{size} board (a1 to {geo.names[-1]}).")
+            raise InvalidMoveText(
+                "{cell} is not on this {size}x{size} board (a1 to {last}).", cell=name, size=size, last=geo.names[-1]
+            )
         return cell
 
     # -- playing --------------------------------------------------------------
@@ -491,7 +493,7 @@ class SummerState:
             raise IllegalMove("That move leaves the board.")
         weight = board[frm] if player == 0 else -board[frm]
         if weight <= 0 or to not in geo.targets[player][frm]:
-            raise IllegalMove(self._why_illegal(move))
+            raise self._why_illegal(move)
         resident = board[to]
         action, modifier, result, zeroed = resolve(player, weight, resident, self.terrain[to], self.mode == "field")
         event = SummerEvent(player, move, weight, resident, action, modifier, result, zeroed)
@@ -530,29 +532,36 @@ class SummerState:
             _legal=() if outcome is not None else None,
         )
 
-    def _why_illegal(self, move: SummerMove) -> str:
-        """Return the sentence explaining why ``move`` (on the board) is not legal here."""
+    def _why_illegal(self, move: SummerMove) -> IllegalMove:
+        """Return the refusal explaining why ``move`` (on the board) is not legal here."""
         names = self.geometry.names
         frm, to = move
         value = self.board[frm]
         if value == 0:
-            return f"There is no piece on {names[frm]}."
+            return IllegalMove("There is no piece on {cell}.", cell=names[frm])
         owner = 0 if value > 0 else 1
         if owner != self.turn:
-            return f"The piece on {names[frm]} is {SEATS[owner].capitalize()}'s; you move only your own."
+            return IllegalMove(
+                "The piece on {cell} is {side}'s; you move only your own.",
+                cell=names[frm],
+                side=SEATS[owner].capitalize(),
+            )
         if frm == to:
-            return "A piece must move to another cell."
+            return IllegalMove("A piece must move to another cell.")
         ahead = 1 if owner == 0 else -1
         if (to // self.size - frm // self.size) * ahead < 0:
-            return f"Pieces never move backward; {names[to]} is behind {names[frm]}."
+            return IllegalMove("Pieces never move backward; {to} is behind {cell}.", to=names[to], cell=names[frm])
         if self.shape == "hex":
-            return (
-                f"On the hex board a piece moves to one of the two cells in the row ahead or one of the two "
-                f"beside it; {names[frm]}-{names[to]} is not such a move."
+            return IllegalMove(
+                "On the hex board a piece moves to one of the two cells in the row ahead or one of the two "
+                "beside it; {cell}-{to} is not such a move.",
+                cell=names[frm],
+                to=names[to],
             )
-        return (
-            f"A piece moves one cell forward, diagonally forward or sideways; "
-            f"{names[frm]}-{names[to]} is not such a move."
+        return IllegalMove(
+            "A piece moves one cell forward, diagonally forward or sideways; {cell}-{to} is not such a move.",
+            cell=names[frm],
+            to=names[to],
         )
 
     def forfeit(self, player: int, how: str = FORFEIT) -> SummerState:
@@ -630,12 +639,14 @@ def _weights_option(value: Any, name: str, size: int) -> tuple[int, ...]:
     if isinstance(value, str):
         parts = value.replace(",", " ").split()
         if not all(p.isdigit() for p in parts):
-            raise InvalidOption(f"{name} must be whole numbers, such as '3 1 4'.")
+            raise InvalidOption("{name} must be whole numbers, such as '3 1 4'.", name=name)
         value = [int(p) for p in parts]
     if not isinstance(value, Sequence) or any(type(v) is not int for v in value):
-        raise InvalidOption(f"{name} must be a list of whole numbers.")
+        raise InvalidOption("{name} must be a list of whole numbers.", name=name)
     if len(value) != size or any(not 1 <= v <= size for v in value):
-        raise InvalidOption(f"{name} must give {size} weights, one per file, each from 1 to {size}.")
+        raise InvalidOption(
+            "{name} must give {size} weights, one per file, each from 1 to {size}.", name=name, size=size
+        )
     return tuple(value)
 
 
@@ -647,14 +658,14 @@ def _terrain_option(value: Any, size: int) -> tuple[int, ...]:
         raise InvalidOption("terrain must be one string of +, - and . per rank.")
     rows = [row.replace(" ", "") for row in value]
     if len(rows) != size or any(len(row) != size for row in rows):
-        raise InvalidOption(f"terrain must have {size} ranks of {size} cells each.")
+        raise InvalidOption("terrain must have {size} ranks of {size} cells each.", size=size)
     cells: list[int] = []
     for rank, row in enumerate(rows):
         if rank in (0, size - 1):
             if row != "." * size:
-                raise InvalidOption(f"terrain rank {rank + 1} is a start row and must be all '.'.")
+                raise InvalidOption("terrain rank {rank} is a start row and must be all '.'.", rank=rank + 1)
         elif any(mark not in "+-" for mark in row):
-            raise InvalidOption(f"terrain rank {rank + 1} may hold only '+' and '-'.")
+            raise InvalidOption("terrain rank {rank} may hold only '+' and '-'.", rank=rank + 1)
         cells.extend(1 if mark == "+" else -1 if mark == "-" else 0 for mark in row)
     return tuple(cells)
 
@@ -734,13 +745,13 @@ def _from_json(data: Mapping[str, Any]) -> SummerState:
     size = start.size
     rows = data["board"]
     if not isinstance(rows, list) or len(rows) != size or any(not isinstance(r, list) or len(r) != size for r in rows):
-        raise InvalidState(f"The saved board is not {size}x{size}.")
+        raise InvalidState("The saved board is not {size}x{size}.", size=size)
     board = tuple(piece_from_code(code) for row in rows for code in row)
     turn, ply = data["turn"], data["ply"]
     if type(turn) is not int or type(ply) is not int or not 0 <= ply <= start.max_plies or turn != ply % 2:
         raise InvalidState("The saved turn and ply count disagree.")
     if sum(1 for v in board if v > 0) > size or sum(1 for v in board if v < 0) > size:
-        raise InvalidState(f"A side has more than {size} pieces.")
+        raise InvalidState("A side has more than {size} pieces.", size=size)
     # Merges and collisions never add weight; only a plus cell (or a field win's +1) adds 1 per ply.
     if sum(abs(v) for v in board) > sum(start.weights) + sum(start.black_weights) + ply:
         raise InvalidState("The saved pieces weigh more than this game could have produced.")
