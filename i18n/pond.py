@@ -122,9 +122,9 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
         return pgettext(
             locale,
             "game:pond",
-            "{name} to move · ply {ply} · move limit {limit}",
+            "{name} to move · move {move} · move limit {limit}",
             name=names[mover],
-            ply=state.ply + 1,
+            move=state.ply + 1,
             limit=state.max_plies,
         )
     draw = len(outcome.winners) > 1

@@ -145,14 +145,14 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
         name, colour = names[state.turn], SEATS[state.turn]
         # Say the seat's colour too, unless the name already is it ("Blue to move").
         if name.lower() in (colour, seat(locale, state.turn)):
-            return pgettext(locale, "game:querni", "{name} to move · ply {ply}", name=name, ply=state.ply + 1)
+            return pgettext(locale, "game:querni", "{name} to move · move {move}", name=name, move=state.ply + 1)
         return pgettext(
             locale,
             "game:querni",
-            "{name} ({seat}) to move · ply {ply}",
+            "{name} ({seat}) to move · move {move}",
             name=name,
             seat=seat(locale, state.turn),
-            ply=state.ply + 1,
+            move=state.ply + 1,
         )
     blue, red = state.removed
     code = outcome.termination

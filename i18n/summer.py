@@ -197,9 +197,9 @@ def status(state: SummerState, names: Sequence[str], locale: str) -> str:
         return pgettext(
             locale,
             "game:summer",
-            "{name} to move · ply {ply} · move limit {limit}",
+            "{name} to move · move {move} · move limit {limit}",
             name=names[state.turn],
-            ply=state.ply + 1,
+            move=state.ply + 1,
             limit=state.max_plies,
         )
     white, black = state.scores()

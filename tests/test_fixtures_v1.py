@@ -132,7 +132,9 @@ def test_players_see_the_same_words_as_before(entry: dict[str, Any]) -> None:
     state = GAMES[entry["game"]].from_json(entry["state"])
     expect = entry["expect"]
     names = list(NAMES[: entry["players"]])
-    assert i18n.status_text(state, names) == expect["status"]
+    # Issue 20 (item 6) changed one word on purpose: the status line counts "move 14", no longer the jargon "ply 14"
+    # (same number, the move as players count it). Everything else in the line is as before.
+    assert i18n.status_text(state, names) == expect["status"].replace(" · ply ", " · move ")
     if "caption" in expect:
         assert i18n.caption_text(state, names) == expect["caption"]
     if expect["outcome"] is not None:

@@ -72,7 +72,7 @@ def fits(text: str, size: int, width: float, *, lines: int = 1) -> bool:
 
 def test_the_fit_helper_can_fail() -> None:
     assert fits("Ана to move", 21, 400)
-    assert not fits("Ана to move · ply 12 · move limit 300 " * 3, 21, 400, lines=2)
+    assert not fits("Ана to move · move 12 · move limit 300 " * 3, 21, 400, lines=2)
 
 
 @pytest.mark.parametrize("locale", ["ru", "fr"])
@@ -167,3 +167,15 @@ def test_a_ply_of_azul_is_told_in_whole_translated_sentences() -> None:
     assert russian.startswith("Ана: ") and ("из центра" in russian or "с фабрики" in russian)
     assert french.startswith("Ана prend ") and ("sur la fabrique" in french or "au centre" in french)
     assert not re.search(r"\b(took|from|into|line)\b", russian + french)
+
+
+@pytest.mark.parametrize("game", ["pond", "querni", "summer"])
+def test_status_lines_count_moves_in_the_players_words_not_plies(game: str) -> None:
+    """Issue 20, item 6: "move 14" / "ход 14" / "coup 14", never the jargon "ply" / "полуход" / "demi-coup"."""
+    state = GAMES[game].new(seed=1)
+    for move in state.legal_moves()[:1]:
+        state = state.play(move)
+    words = {"en": ("move 2", "ply"), "ru": ("ход 2", "полуход"), "fr": ("coup 2", "demi-coup")}
+    for locale, (said, jargon) in words.items():
+        line = i18n.status_text(state, ("Ana", "Bo"), locale)
+        assert said in line and jargon not in line, (locale, line)

@@ -196,7 +196,7 @@ def test_the_header_follows_the_turn() -> None:
 
 
 def test_status_line_texts() -> None:
-    assert status_text(play(), NAMES) == "Ana to move · ply 1 · move limit 300"
+    assert status_text(play(), NAMES) == "Ana to move · move 1 · move limit 300"
     won = position(EXAMPLE_1, spawn=[2, 3], scored=[8, 8]).play("place b3")
     assert status_text(won, NAMES) == "Ana wins 10 – 9 · target reached"
     level = position(EXAMPLE_1, spawn=[2, 2], scored=[8, 9]).play("place b3")

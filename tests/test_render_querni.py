@@ -306,8 +306,8 @@ TIMED_OUT = "Ana ran out of time; Bo claimed the win."
 @pytest.mark.parametrize(
     ("state", "expected"),
     [
-        (q.new(seed=1), "Ana (blue) to move · ply 1"),
-        (q.new(seed=1).play("pass"), "Bo (red) to move · ply 2"),
+        (q.new(seed=1), "Ana (blue) to move · move 1"),
+        (q.new(seed=1).play("pass"), "Bo (red) to move · move 2"),
         (q.new(layout=CLEARING).play("c3-e5 x1-3"), "Ana wins · all 16 pieces removed"),
         (q.new(layout=STRANDING | {"j7": "R1"}).play("x2-4"), "Bo wins · Ana stranded 1, 5"),
         (q.new(layout=FIVE_IN_A_ROW, isolation="no_triple_left").play("x2-4"), "Bo wins · Ana left no three in a row"),
@@ -329,7 +329,7 @@ def test_status_line_texts(state: QuerniState, expected: str) -> None:
 
 
 def test_the_seat_colour_is_not_repeated_after_a_default_name() -> None:
-    assert status_text(q.new(seed=1), ("Blue", "Red")) == "Blue to move · ply 1"
+    assert status_text(q.new(seed=1), ("Blue", "Red")) == "Blue to move · move 1"
 
 
 def test_an_ended_game_tags_the_winner_and_shows_no_turn_marker() -> None:

@@ -302,8 +302,8 @@ def test_the_turn_bar_follows_the_turn() -> None:
 
 
 STATUSES = [
-    ([], "Ana to move · ply 1 · move limit 36"),
-    (["a1-b1"], "Bo to move · ply 2 · move limit 36"),
+    ([], "Ana to move · move 1 · move limit 36"),
+    (["a1-b1"], "Bo to move · move 2 · move limit 36"),
     (["a1-b1", "a3-a2", "c1-b2", "a2-b1", "b2-a3"], "White has arrived: Bo has one last move"),
     (["a1-b1", "a3-a2", "c1-b2", "a2-b1", "b2-a3", "b1-a1"], "Ana wins 4 – 1 · Black made its last move"),
     (["a1-b1", "a3-a2", "b1-b2", "a2-b1", "b2-a3", "b1-c1"], "Ana wins 4 – 1 · Black stopped White's last piece"),
