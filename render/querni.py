@@ -3,8 +3,9 @@
 The card shows, top to bottom: one row per player (name chip in the seat's
 colour, the seat's piece shape, pieces removed out of 16 with a bar, whose turn
 it is or who won), a status line, the draw counter as text and as a bar of one
-segment per ply, the 10x7 board with its coordinates (rank 1 at the bottom,
-blue's side), and a legend of the marks.
+segment per ply (while the game is on), the 10x7 board with its coordinates
+(rank 1 at the bottom, blue's side), and a legend of the marks. A game lost by
+stranding rings the stranded pieces in amber.
 
 Seats differ by shape as well as colour: blue pieces are discs, red pieces
 rounded squares.  Blue is a light sky blue with dark numbers and a dark edge,
@@ -339,7 +340,9 @@ def _compose(
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     draw_status(card, status, lay.status_top, theme)
-    _draw_counter(card, lay, state, theme, locale)
+    if state.result is None:
+        # Once the game is over the draw counter no longer matters: the status line says how it ended.
+        _draw_counter(card, lay, state, theme, locale)
 
     def center(cell: int) -> tuple[int, int]:
         return grid.center(cell % WIDTH, cell // WIDTH)
@@ -387,7 +390,18 @@ def _compose(
     if event is not None:
         for number, cell in event.removed:
             paste_centered(card, ghost_sprite(event.player, number, piece_px, theme), center(cell))
+    # A game lost by stranding: a ring round each stranded piece shows which numbers lost it.
+    ring, reach = max(5, cell_px // 12), cell_px / 2 - 1
+    for cell in stranded_cells(state, board):
+        x, y = center(cell)
+        draw.ellipse((x - reach, y - reach, x + reach, y + reach), outline=theme.mark, width=ring)
     return card
+
+
+def stranded_cells(state: QuerniState, board: Sequence[int]) -> list[int]:
+    """Return the squares of ``board`` holding the pieces whose stranding lost the game (none otherwise)."""
+    wanted = {colour * PIECES + number for colour in (0, 1) for number in state.stranded(colour)}
+    return [cell for cell, value in enumerate(board) if value and value in wanted]
 
 
 @functools.cache

@@ -389,3 +389,27 @@ def test_assets_are_loaded_lazily() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "0", "0"]
+
+
+def test_a_stranding_ending_rings_the_stranded_pieces_and_drops_the_draw_counter() -> None:
+    """Issue 20, item 3: the numbers that lost are marked; what no longer matters (the counter) is gone."""
+    playing = q.new(layout=STRANDING | {"j7": "R1"}).play("pass")
+    ended = q.new(layout=STRANDING | {"j7": "R1"}).play("x2-4")
+    assert ended.stranded(0) == (1, 5)
+    before, after = card(playing), card(ended)
+    ring, reach = max(5, LAY.grid.cell // 12), LAY.grid.cell / 2 - 1
+    for name in ("a1", "e1"):
+        x, y = center(name)
+        # The ring's middle, left and right of the piece: amber once stranded, not before the end.
+        for dx in (-1, 1):
+            point = (round(x + dx * (reach - ring / 2)), y)
+            assert near(after.getpixel(point), THEME.mark), name
+            assert not near(before.getpixel(point), THEME.mark), name
+    # Pieces that were not stranded get no ring.
+    x, y = center("a3")
+    assert not near(after.getpixel((round(x - reach + ring / 2), y)), THEME.mark)
+    # The draw counter's bar is drawn while playing (one filled segment after the pass), not after the end.
+    x0, y0, x1, y1 = LAY.counter_bar
+    assert near(counter_segment(before, 0, 30), THEME.text)
+    bar = pixels(after.crop((x0, y0, x1, y1)))
+    assert not any(near(p, THEME.panel, 3) or near(p, THEME.text, 3) for p in bar)
