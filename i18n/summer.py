@@ -324,3 +324,24 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
 
 
 __all__ = ["MINUS", "SEATS", "caption", "result", "status", "summary"]
+
+
+def header_facts(state: SummerState, player: int, locale: str) -> tuple[str, str, str]:
+    """Return what one header row counts, each said in words: pieces left, pieces on the goal row, the score's label.
+
+    E.g. ``("10 in play", "0 on goal", "score")`` (the score, the weight of the pieces on the goal row, follows the
+    label). "All on goal" (what hands Black its last move, or ends the game) and "none left" are said as such.
+    """
+    size = state.size
+    sign = 1 if player == 0 else -1
+    pieces = sum(1 for v in state.board if v * sign > 0)
+    goal_row = state.board[size * size - size :] if player == 0 else state.board[:size]
+    arrived = sum(1 for v in goal_row if v * sign > 0)
+    left = npgettext(locale, "board", "{n} in play", "{n} in play", pieces)
+    if not pieces:
+        home = pgettext(locale, "board", "none left")
+    elif arrived == pieces:
+        home = pgettext(locale, "board", "all on goal")
+    else:
+        home = npgettext(locale, "board", "{n} on goal", "{n} on goal", arrived)
+    return left, home, pgettext(locale, "board", "score")

@@ -359,19 +359,30 @@ def draw_player_rows(image: Image.Image, rows: Sequence[PlayerRow], top: int, th
     y = top
     small = theme.font_small
     body = theme.font_body
-    fact_columns = [
-        max((icon.width + 4 if icon else 0) + math.ceil(text_width(text, body)) for icon, text in column)
-        for column in zip(*(row.facts for row in rows), strict=False)
-    ]
-    score_column = max(
-        math.ceil(text_width(f"{max(row.score, row.target or 0)} / {row.target}", body))
-        if row.target is not None
-        else math.ceil(text_width(row.score_text, body))
-        for row in rows
-    )
     ink = theme.mark_edge
     gains = [pill_sprite(gain_text(row.gain), small, theme.mark, ink, ink, theme) for row in rows]
     gain_column = max((pill.width for row, pill in zip(rows, gains, strict=True) if row.gain), default=0)
+
+    def columns(size: int) -> tuple[list[int], int]:
+        facts = [
+            max((icon.width + 4 if icon else 0) + math.ceil(text_width(text, size)) for icon, text in column)
+            for column in zip(*(row.facts for row in rows), strict=False)
+        ]
+        score = max(
+            math.ceil(text_width(f"{max(row.score, row.target or 0)} / {row.target}", size))
+            if row.target is not None
+            else math.ceil(text_width(row.score_text, size))
+            for row in rows
+        )
+        return facts, score
+
+    fact_columns, score_column = columns(body)
+    # Line 2 without a bar must fit the row: long words (a language's, a big count) shrink it, never cut it.
+    if rows and all(row.target is None for row in rows):
+        room = right - 14 - (left + 38 + max((r.icon.width + 14 if r.icon else 0) for r in rows) + 4)
+        while body > small and sum(fact_columns) + 22 * len(fact_columns) + score_column + 10 + gain_column > room:
+            body -= 1
+            fact_columns, score_column = columns(body)
     for row in rows:
         y0, y1 = y, y + height - 8
         mid = (y0 + y1) // 2
@@ -402,9 +413,9 @@ def draw_player_rows(image: Image.Image, rows: Sequence[PlayerRow], top: int, th
             if icon is not None:
                 image.paste(icon, (cursor, line2 - icon.height // 2), icon)
                 cursor += icon.width + 4
-            draw_text(draw, (cursor, line2), text, theme.font_body, theme.text_muted, anchor="lm")
+            draw_text(draw, (cursor, line2), text, body, theme.text_muted, anchor="lm")
             cursor = start + column + 22
-        draw_text(draw, (cursor, line2), row.score_text, theme.font_body, theme.text, anchor="lm")
+        draw_text(draw, (cursor, line2), row.score_text, body, theme.text, anchor="lm")
         cursor += score_column + 10
         if row.gain:
             gain = pill_sprite(gain_text(row.gain), small, theme.mark, theme.mark_edge, theme.mark_edge, theme)

@@ -48,7 +48,8 @@ from PIL import Image, ImageDraw
 
 import i18n
 from engines.summer import DESTROYED, MERGED, MOVED, SEATS, SummerState
-from i18n.catalog import npgettext, pgettext
+from i18n.catalog import pgettext
+from i18n.summer import header_facts
 from render.draw import (
     FILE_LETTERS,
     Ellipse,
@@ -577,23 +578,12 @@ def goal_gains(state: SummerState) -> tuple[int, int]:
 def _rows(
     state: SummerState, names: Sequence[str], gains: tuple[int, int], theme: Theme, locale: str = "en"
 ) -> list[PlayerRow]:
-    """Return the header rows: disc, name, pieces on the board and arrived, goal-row total, turn or result."""
+    """Return the header rows: disc, name, pieces left and on the goal row, goal-row weight, turn or result."""
     result = state.outcome()
-    size = state.size
     goals = state.goal_totals()
     rows = []
     for seat in (0, 1):
-        sign = 1 if seat == 0 else -1
-        pieces = sum(1 for v in state.board if v * sign > 0)
-        goal_row = state.board[size * size - size :] if seat == 0 else state.board[:size]
-        arrived = sum(1 for v in goal_row if v * sign > 0)
-        # "all arrived" is what hands Black its last move, or ends the game: say it in words.
-        if not pieces:
-            home = pgettext(locale, "board", "none left")
-        elif arrived == pieces:
-            home = pgettext(locale, "board", "all arrived")
-        else:
-            home = npgettext(locale, "board", "{n} arrived", "{n} arrived", arrived)
+        left, home, label = header_facts(state, seat, locale)
         tag = None
         if result is not None:
             if len(result.winners) > 1:
@@ -608,11 +598,11 @@ def _rows(
                 seat=seat,
                 icon=piece_sprite(seat, 0, 54, theme),
                 score=goals[seat],
-                facts=((piece_sprite(seat, 0, 26, theme), f"×{pieces}"), (None, home)),
+                facts=((piece_sprite(seat, 0, 26, theme), left), (None, home)),
                 gain=gains[seat],
                 active=result is None and state.to_move == seat,
                 tag=tag,
-                score_label=pgettext(locale, "board", "goal"),
+                score_label=label,
             )
         )
     return rows
@@ -721,8 +711,8 @@ def palette(size: int, hexagonal: bool, theme: Theme) -> Image.Image:
     for active, tags in ((0, (None, "last move")), (1, ("winner", None)), (None, ("draw", "draw"))):
         rows = [
             PlayerRow(names[seat], seat, piece_sprite(seat, 0, 54, theme), 17, None,
-                      ((piece_sprite(seat, 0, 26, theme), "×9"), (None, "all arrived")), 2 - 4 * seat,
-                      active == seat, tags[seat], "goal")
+                      ((piece_sprite(seat, 0, 26, theme), "9 in play"), (None, "all on goal")), 2 - 4 * seat,
+                      active == seat, tags[seat], "score")
             for seat in (0, 1)
         ]  # fmt: skip
         caption = f"White c1-c2: merged 3 + 5 = 8, {MINUS}1 → 7"

@@ -7,6 +7,7 @@ import math
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,10 @@ from PIL import Image
 
 from engines import GAMES
 from engines.summer import SummerState, new
+from i18n.summer import header_facts
 from render import render, render_image
 from render.__main__ import main
-from render.draw import player_row_height
+from render.draw import pill_sprite, player_row_height
 from render.summer import (
     BADGE_COLLIDED,
     BADGE_MERGED,
@@ -276,10 +278,10 @@ def test_header_rows_say_pieces_arrivals_goal_totals_and_the_turn() -> None:
     assert state.black_last_move
     white, black = _rows(state, NAMES, goal_gains(state), THEME)
     assert (white.score, white.gain, white.active, white.tag) == (4, 4, False, None)
-    assert [text for _, text in white.facts] == ["×1", "all arrived"]
-    assert white.score_text == "goal 4"
+    assert [text for _, text in white.facts] == ["1 in play", "all on goal"]
+    assert white.score_text == "score 4"
     assert (black.score, black.gain, black.active, black.tag) == (1, 0, True, "last move")
-    assert [text for _, text in black.facts] == ["×3", "1 arrived"]
+    assert [text for _, text in black.facts] == ["3 in play", "1 on goal"]
     over = state.play("b1-a1")
     white, black = _rows(over, NAMES, goal_gains(over), THEME)
     assert (white.tag, black.tag, white.active, black.active) == ("winner", None, False, False)
@@ -428,3 +430,34 @@ def test_importing_the_renderer_loads_nothing() -> None:
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "0", "0", "0"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en", ("12 in play", "12 on goal", "all on goal", "none left", "score")),
+        ("ru", ("12 в игре", "12 у цели", "все у цели", "не осталось", "очки")),
+        ("fr", ("12 en jeu", "12 au but", "toutes au but", "plus aucune", "points")),
+    ],
+)
+def test_the_header_says_what_each_counter_counts_and_fits_a_phone(locale: str, words: tuple[str, ...]) -> None:
+    """Issue 20, item 4: "○ ×10 0 arrived goal 0" said numbers without saying what they count."""
+    start = new(size=12)
+    pieces, home, label = header_facts(start, 0, locale)
+    assert (pieces, home) == (words[0], words[1].replace("12", "0"))
+    assert label == words[4]
+    # Every piece on its goal row (Black's start row), then none left.
+    arrived = replace(start, board=tuple(3 if c >= 132 else 0 for c in range(144)))
+    assert header_facts(arrived, 0, locale)[1] == words[2]
+    assert header_facts(replace(start, board=tuple(-1 if v < 0 else 0 for v in start.board)), 0, locale)[1] == words[3]
+    # The widest likely line (12 in play, all on goal, a two-digit score and gain) fits the 720 px header: in
+    # English and Russian at full size, in French by the header shrinking line 2 (never below the small font).
+    pill = pill_sprite("+14", THEME.font_small, THEME.mark, THEME.mark_edge, THEME.mark_edge, THEME).width
+
+    def right_edge(size: int) -> float:
+        x = THEME.padding + 38 + 54 + 14 + 4 + 26 + 4 + text_width(words[0], size) + 22
+        return x + text_width(words[2], size) + 22 + text_width(f"{label} 99", size) + 10 + pill
+
+    room = THEME.width - THEME.padding - 14
+    assert right_edge(THEME.font_small) <= room
+    assert locale == "fr" or right_edge(THEME.font_body) <= room, (locale, right_edge(THEME.font_body))
