@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ai.knowledge import Knowledge, Reward, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, soft_reward
 from engines import azul
 from engines.rng import Rng
 
@@ -197,16 +197,7 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
     ) -> list[float] | None:
         if children is None:
             return None
-        player = state.to_move
-        assert player is not None
-        out = []
-        for child in children:
-            outcome = child.outcome()
-            if outcome is not None:
-                out.append(reward_from_outcome(outcome, state.players)[player])
-            else:
-                out.append(self.evaluate(child)[player])
-        return out
+        return self.lookahead_priors(state, children, state.players)
 
     def rollout_move(self, state: azul.AzulState, moves: Sequence[Any], rng: Rng) -> Any:
         best = moves[rng.below(len(moves))]

@@ -116,6 +116,16 @@ class Knowledge(Generic[S]):
         rank = reward_from_places(places_from_ranking(tuple(scores)))
         return tuple(0.25 + 0.5 * r for r in rank)
 
+    def lookahead_priors(self, state: S, children: Sequence[S], players: int) -> list[float]:
+        """Value each child for the mover: its result when the game ended there, else :meth:`evaluate`."""
+        player = state.to_move  # type: ignore[attr-defined]
+        assert player is not None
+        out = []
+        for child in children:
+            outcome = child.outcome()  # type: ignore[attr-defined]
+            out.append((reward_from_outcome(outcome, players) if outcome is not None else self.evaluate(child))[player])
+        return out
+
     def priors(self, state: S, moves: Sequence[Any], children: Sequence[S] | None) -> list[float] | None:
         """Return a prior value in ``[0, 1]`` for each move (for the mover), or None for no opinion.
 

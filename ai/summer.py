@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ai.knowledge import Knowledge, Reward, reward_from_outcome, soft_reward
+from ai.knowledge import Knowledge, Reward, soft_reward
 from engines.rng import Rng
 from engines.summer import SummerState
 
@@ -114,16 +114,7 @@ class SummerKnowledge(Knowledge[SummerState]):
     ) -> list[float] | None:
         if children is None:
             return None
-        player = state.to_move
-        assert player is not None
-        out = []
-        for child in children:
-            outcome = child.outcome()
-            if outcome is not None:
-                out.append(reward_from_outcome(outcome, 2)[player])
-            else:
-                out.append(self.evaluate(child)[player])
-        return out
+        return self.lookahead_priors(state, children, 2)
 
     def rollout_move(self, state: SummerState, moves: Sequence[Any], rng: Rng) -> Any:
         size = state.size
