@@ -188,14 +188,7 @@ def _take_sentence(event: AzulEvent, who: str, locale: str) -> str:
                 event.to_lid,
             )
         )
-    if extra:
-        text = pgettext(
-            locale,
-            "game:azul",
-            "{text} ({details})",
-            text=text,
-            details=pgettext(locale, "game:common", ", ").join(extra),
-        )
+    text = _with_details(locale, text, extra)
     if event.marker:
         text = pgettext(locale, "game:azul", "{text}, with the first-player marker", text=text)
     return text
@@ -446,14 +439,7 @@ def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
             extra.append(pgettext(locale, "game:azul", "{n} to lid", n=event.to_lid))
         if event.marker:
             extra.append(pgettext(locale, "game:azul", "+ marker"))
-        if extra:
-            text = pgettext(
-                locale,
-                "game:azul",
-                "{text} ({details})",
-                text=text,
-                details=pgettext(locale, "game:common", ", ").join(extra),
-            )
+        text = _with_details(locale, text, extra)
     for discard in event.discards:
         text = pgettext(
             locale,
@@ -467,3 +453,11 @@ def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
     if event.round_ended:
         text = pgettext(locale, "game:azul", "{text} · round {round} scored", text=text, round=event.round_ended)
     return sentence(text, locale)
+
+
+def _with_details(locale: str, text: str, extra: list[str]) -> str:
+    """Add the ply's details in brackets ("… (2 to floor, + marker)"), or return ``text`` when there are none."""
+    if not extra:
+        return text
+    details = pgettext(locale, "game:common", ", ").join(extra)
+    return pgettext(locale, "game:azul", "{text} ({details})", text=text, details=details)
