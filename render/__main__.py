@@ -4,6 +4,10 @@
                           [--names Ana Bo] [--out board.png] [--no-last] [--locale ru] MOVE ...
     python -m render GAME --replay replay.gif MOVE ...
     python -m render --moves-file match.txt --replay replay.gif
+    python -m render --gallery DIR [--quick]
+
+``--gallery DIR`` writes every game's boards in the situations that matter, with an ``index.html`` that shows
+them at phone width (:mod:`render.gallery`); ``--quick`` writes a handful.
 
 ``--replay FILE`` writes every position as one animated GIF (:mod:`render.replay`) instead of
 the final board.  ``--moves-file`` reads moves, or a match record whose header sets the game,
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from engines import GAMES, GameError, GameState
 from engines.__main__ import read_moves_file
@@ -28,6 +33,7 @@ from engines.record import apply_ply, ply_text
 from i18n import seat_labels, summary_text
 from i18n.catalog import SUPPORTED, pgettext
 from render import has_renderer, render
+from render.gallery import scenes, write_gallery
 from render.replay import replay_gif
 
 
@@ -43,10 +49,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--locale", default="en", choices=SUPPORTED, help="the language of the picture (default en)")
     parser.add_argument("--replay", metavar="GIF", help="write the whole game as an animated GIF to this file")
     parser.add_argument("--moves-file", help="read further moves from this file, or a match record with its header")
+    parser.add_argument("--gallery", metavar="DIR", help="write every game's boards and an index.html to DIR")
+    parser.add_argument("--quick", action="store_true", help="with --gallery: only a handful of boards")
     # No defaults of their own: a record file's header fills in what the command line leaves out.
     parser.set_defaults(seed=None, option=None)
     # Intermixed parsing lets the moves follow the options, as in the usage line.
     args = parser.parse_intermixed_args(argv)
+    if args.gallery:
+        return write_gallery_command(Path(args.gallery), quick=args.quick)
     record = read_moves_file(args)
     if record is None:
         return 2
@@ -105,6 +115,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if state.outcome() is None and state.to_move is not None:
         summary += " " + pgettext(args.locale, "board", "{name} to move.", name=names[state.to_move])
     print(f"{path}: {len(data):,} bytes after {moves}.{summary}")
+    return 0
+
+
+def write_gallery_command(directory: Path, *, quick: bool) -> int:
+    """Write the gallery to ``directory``; return the exit code."""
+    try:
+        paths = write_gallery(directory, scenes(quick=quick))
+    except OSError as error:
+        print(f"Cannot write the gallery to {directory}: {error.strerror}.", file=sys.stderr)
+        return 2
+    size = sum(path.stat().st_size for path in paths)
+    print(f"{directory / 'index.html'}: {len(paths)} boards, {size / 1024 / 1024:.1f} MB.")
     return 0
 
 

@@ -1,0 +1,57 @@
+"""The gallery: ``python -m render --gallery DIR`` writes every game's boards, valid PNGs, and a page showing them."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from render.__main__ import main
+from render.gallery import BOARDS, LIMITS, scenes
+
+
+def test_the_quick_gallery_writes_valid_pngs_and_an_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--gallery", str(tmp_path), "--quick"]) == 0
+    chosen = scenes(quick=True)
+    files = sorted(path.name for path in tmp_path.glob("*.png"))
+    assert files == sorted(scene.file for scene in chosen)
+    assert {scene.game for scene in chosen} == {"pond", "azul", "querni", "summer"}
+    assert {scene.locale for scene in chosen} == {"en", "ru"}
+    for name in files:
+        data = (tmp_path / name).read_bytes()
+        with Image.open(io.BytesIO(data)) as image:
+            image.verify()
+        with Image.open(io.BytesIO(data)) as image:
+            assert image.format == "PNG" and image.width == 720
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert all(f'src="{name}"' in page for name in files)
+    assert 'name="viewport"' in page and "width: 360px" in page
+    assert f"{len(files)} boards" in capsys.readouterr().out
+
+
+def test_the_full_gallery_covers_every_situation_it_promises() -> None:
+    chosen = scenes()
+    names = [scene.file for scene in chosen]
+    assert len(names) == len(set(names)), "two pictures share a file name"
+    shown = {(scene.game, scene.config, scene.situation) for scene in chosen}
+    for board in BOARDS:
+        for situation in ("start", *board.wanted, "end-forfeit", "end-timeout"):
+            assert (board.game, board.config, situation) in shown, (board.config, situation)
+    for game, (_, limit) in LIMITS.items():
+        assert any(scene.game == game and scene.situation == limit for scene in chosen), limit
+    for game in ("pond", "azul", "querni", "summer"):
+        texts = {(scene.locale, scene.name_set) for scene in chosen if scene.game == game}
+        assert {("en", "long"), ("en", "scripts"), ("ru", "long"), ("fr", "long"), ("fr", "short")} <= texts
+    # Two to four players, both walls, square and hex, the smallest and largest boards.
+    configs = {scene.config for scene in chosen}
+    assert {"2p-colour", "3p-colour", "4p-colour", "4p-grey", "square-3", "square-12", "hex-6", "hex-12"} <= configs
+    assert {"mini", "large"} <= configs
+
+
+def test_a_gallery_that_cannot_be_written_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert main(["--gallery", str(blocker / "inside"), "--quick"]) == 2
+    assert "Cannot write the gallery" in capsys.readouterr().err
