@@ -42,6 +42,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -72,7 +73,7 @@ from engines.azul import (
     wall_free,
 )
 from engines.base import Outcome
-from i18n.azul import colour_name, seat
+from i18n.azul import ScoreChange, colour_name, score_change, seat
 from i18n.catalog import npgettext, pgettext
 from i18n.common import ordinal
 from render.draw import (
@@ -638,16 +639,8 @@ def _draw_column(
         if marks.marker_held:
             _ring(draw, [token_box], theme, grow=4, width=2)
 
-    score, score_mid = str(board.score), dy + panel.score_mid
-    ink = theme.text_muted if kind == PANEL_LEFT else theme.text
-    draw_text(draw, (left + 4, score_mid), score, theme.font_title, ink, anchor="lm")
-    x = left + 4 + math.ceil(text_width(score, theme.font_title)) + 6
-    unit = npgettext(locale, "board", "pts", "pts", board.score)
-    draw_text(draw, (x, score_mid + 2), unit, theme.font_small, theme.text_muted, anchor="lm")
-    x += math.ceil(text_width(unit, theme.font_small)) + 12
-    if marks.gain:
-        pill = _gain_pill(f"+{marks.gain}", theme)
-        card.paste(pill, (x, score_mid - pill.height // 2), pill)
+    change = score_change(state, player) if marks != Marks() else None
+    _draw_score(card, draw, left, right, dy + panel.score_mid, board.score, change, kind, theme, locale)
     if marks.penalty:
         # The floor was charged and emptied as the round ended: say what it cost, over the floor itself.
         pill = _plain_pill(pgettext(locale, "board", "{minus}{n} floor", minus=DASH, n=marks.penalty), theme)
@@ -685,6 +678,76 @@ def _draw_column(
     for pill in pills:
         card.paste(pill, (x, dy + panel.tag_mid - pill.height // 2), pill)
         x += pill.width + 6
+
+
+def score_parts(change: ScoreChange | None, score: int) -> list[tuple[str, str]]:
+    """Return the score line's small parts before the score itself, as ``(text, kind)``: the sum that makes it.
+
+    ``kind`` is ``"was"`` (the score before), ``"gain"`` (``+7``, wall tiles and bonus), ``"loss"`` (``−4``,
+    the floor) or ``"sign"`` (``=``, or ``→`` when the floor took the score to 0 and stopped there).  Without a
+    change the line is the score alone.
+
+    >>> score_parts(ScoreChange(5, 7, 4, 0, 8, False), 8)
+    [('5', 'was'), ('+7', 'gain'), ('−4', 'loss'), ('=', 'sign')]
+    >>> score_parts(ScoreChange(None, 2, 14, 0, 0, True), 0)
+    [('+2', 'gain'), ('−14', 'loss'), ('→', 'sign')]
+    """
+    if change is None:
+        return []
+    parts: list[tuple[str, str]] = []
+    if change.before is not None:
+        parts.append((str(change.before), "was"))
+    if change.gain:
+        parts.append((f"+{change.gain}", "gain"))
+    if change.loss:
+        parts.append((f"{DASH}{change.loss}", "loss"))
+    if change.bonus:
+        parts.append((f"+{change.bonus}", "gain"))
+    parts.append(("\u2192" if change.clipped else "=", "sign"))
+    return parts
+
+
+def _draw_score(
+    card: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    left: int,
+    right: int,
+    mid: int,
+    score: int,
+    change: ScoreChange | None,
+    kind: str,
+    theme: Theme,
+    locale: str,
+) -> None:
+    """Draw the score line: the sum of the last ply's changes (``5 +7 −4 =``) in small print, then the score.
+
+    The parts shrink to fit the column; the unit (``pts``) goes first when room runs short.
+    """
+    parts = score_parts(change, score)
+    big = theme.font_title
+    unit = npgettext(locale, "board", "pts", "pts", score)
+    text = str(score)
+    size, gap = theme.font_coordinate, 7
+    room = right - left - 8
+
+    def width(size: int, with_unit: bool) -> int:
+        small = sum(math.ceil(text_width(part, size)) + gap for part, _ in parts)
+        tail = math.ceil(text_width(unit, theme.font_small)) + 6 if with_unit else 0
+        return small + math.ceil(text_width(text, big)) + tail
+
+    with_unit = width(size, True) <= room
+    while not with_unit and size > 16 and width(size, False) > room:
+        size -= 1
+    colours = {"was": theme.text_muted, "gain": theme.mark, "loss": theme.text, "sign": theme.text_muted}
+    x = left + 4
+    for part, part_kind in parts:
+        draw_text(draw, (x, mid + 2), part, size, colours[part_kind], anchor="lm")
+        x += math.ceil(text_width(part, size)) + gap
+    ink = theme.text_muted if kind == PANEL_LEFT else theme.text
+    draw_text(draw, (x, mid), text, big, ink, anchor="lm")
+    if with_unit:
+        x += math.ceil(text_width(text, big)) + 6
+        draw_text(draw, (x, mid + 2), unit, theme.font_small, theme.text_muted, anchor="lm")
 
 
 def _draw_marks(draw: ImageDraw.ImageDraw, panel: PanelLayout, marks: Marks, dx: int, dy: int, theme: Theme) -> None:
@@ -779,6 +842,41 @@ def _draw_table(
     draw_text(draw, (x1 - 22, mid + 2), lid, small, theme.text, anchor="rt")
 
 
+class CardTexts(NamedTuple):
+    """The card's two texts as drawn: the status and how many lines it takes, the caption's size and lines."""
+
+    status: str
+    status_lines: int
+    caption_size: int
+    caption: list[str]
+
+
+def card_texts(
+    state: AzulState, names: Sequence[str], theme: Theme, locale: str = "en", *, whole: bool = True
+) -> CardTexts:
+    """Return the status and the caption as the card draws them: each fits the card, wrapped rather than cut.
+
+    Names are cut in both (the panels show them in full), so that what happens after them stays readable; a
+    caption too long for one line even at 18 px wraps to more lines at the usual size (with ``whole=False``, for
+    the palette's made-up cards, it is cut on one line instead).
+    """
+    room = theme.width - 2 * theme.padding
+    status = status_text(state, [ellipsize(name, theme.font_body, 220) for name in names], locale)
+    status_size = fit_size(status, theme.font_body, room, theme.font_small)
+    status_lines = 1 if text_width(status, status_size) <= room else len(wrap(status, theme.font_small, room))
+    text = last_text(state, [ellipsize(name, theme.font_small, 150) for name in names], locale)
+    size = fit_size(text, theme.font_small, room, 18)
+    if text_width(text, size) <= room:
+        lines = [text]
+    elif whole:
+        # Two lines at the usual size read better on a phone than one line of small print.
+        size = theme.font_small
+        lines = wrap(text, size, room)
+    else:
+        lines = [ellipsize(text, size, room)]
+    return CardTexts(status, status_lines, size, lines)
+
+
 def _compose(
     state: AzulState,
     names: Sequence[str],
@@ -795,18 +893,8 @@ def _compose(
     made-up cards are drawn with ``whole=False`` (a long caption cut on one line, as before wrapping existed), so
     that the palette, and with it every English card, stays the same.
     """
+    status, status_lines, size, lines = card_texts(state, names, theme, locale, whole=whole)
     room = theme.width - 2 * theme.padding
-    # Long names are cut in the status lines, so that what happens after them stays readable.
-    status = status_text(state, [ellipsize(name, theme.font_body, 220) for name in names], locale)
-    status_size = fit_size(status, theme.font_body, room, theme.font_small)
-    status_lines = 1 if text_width(status, status_size) <= room else len(wrap(status, theme.font_small, room))
-    text = last_text(state, [ellipsize(name, theme.font_small, 150) for name in names], locale)
-    # A caption may shrink to 16 px on one line (it used to be cut with an ellipsis below 18 px), then wraps.
-    size = fit_size(text, theme.font_small, room, 16 if whole else 18)
-    if text_width(text, size) <= room:
-        lines = [text]
-    else:
-        lines = wrap(text, size, room) if whole else [ellipsize(text, size, room)]
     extra = (status_lines - 1) * (theme.font_small + 2) + (len(lines) - 1) * (size + 2)
     lay = layout(state.players, theme, extra)
     card = static_card(state.players, theme, locale, extra).copy()

@@ -18,6 +18,7 @@ from PIL import Image, ImageChops
 from engines import azul
 from engines.azul import CENTRE, FLOOR, WALL, AzulEvent, AzulMove, AzulState, Placement
 from engines.base import Outcome
+from i18n import azul as azul_texts
 from render import render, render_image
 from render.azul import (
     DISC_FILL,
@@ -27,12 +28,15 @@ from render.azul import (
     SLOT_FILL,
     TILE_FILL,
     TILE_INK,
+    Layout,
     Marks,
     azul_theme,
     board_marks,
+    card_texts,
     factory_tile_boxes,
     last_text,
     layout,
+    score_parts,
     status_text,
     tile_sprite,
 )
@@ -123,9 +127,16 @@ def position(
     )  # fmt: skip
 
 
+def card_layout(state: AzulState, names: tuple[str, ...] = NAMES) -> Layout:
+    """Return the layout of ``state``'s card: it grows by the lines a wrapped status or caption takes."""
+    texts = card_texts(state, names[: state.players], THEME)
+    extra = (texts.status_lines - 1) * (THEME.font_small + 2) + (len(texts.caption) - 1) * (texts.caption_size + 2)
+    return layout(state.players, THEME, extra)
+
+
 def panel_box(state: AzulState, player: int, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     """Return a box of a player's panel layout in card pixels."""
-    lay = layout(state.players, THEME)
+    lay = card_layout(state)
     dx, dy = lay.panel_left, lay.panel_tops[player]
     return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
 
@@ -155,7 +166,7 @@ def ring_at(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, in
 
 def bar_at(image: Image.Image, state: AzulState, player: int) -> tuple[int, int, int]:
     """Return the pixel where the turn bar of a player's panel is drawn."""
-    lay = layout(state.players, THEME)
+    lay = card_layout(state)
     return image.getpixel((lay.panel_left + 4, lay.panel_tops[player] + lay.panel.height // 2))
 
 
@@ -193,7 +204,7 @@ def test_tile_colours_differ_in_greyscale_and_every_letter_reads_on_its_tile() -
 def test_the_start_shows_every_factory_tile_in_its_colour_and_the_marker_in_the_centre() -> None:
     state = azul.new(players=2, seed=16, first_player=0)
     image = card(state)
-    lay = layout(2, THEME)
+    lay = card_layout(state)
     for number, tiles in enumerate(state.factories, start=1):
         colours = [k for k in range(5) for _ in range(tiles[k])]
         for colour, box in zip(colours, factory_tile_boxes(lay, number), strict=True):
@@ -245,7 +256,7 @@ def test_the_player_to_move_has_the_bar_and_a_player_who_left_a_dark_panel() -> 
     after = state.forfeit(gone, "Ana resigned.")
     image = card(after)
     assert near(bar_at(image, after, after.turn), THEME.mark) and after.turn != gone
-    lay = layout(4, THEME)
+    lay = card_layout(after)
     assert near(image.getpixel((lay.panel_left + 30, lay.panel_tops[gone] + 8)), THEME.background, 4)
     assert near(image.getpixel((lay.panel_left + 30, lay.panel_tops[after.turn] + 8)), THEME.panel_active, 4)
 
@@ -257,7 +268,7 @@ def test_a_factory_take_rings_the_factory_ghosts_the_tiles_and_rings_their_new_s
     state = azul.new(players=2, seed=16, first_player=0)  # f1 holds b y y r
     after = state.play("f1 y 2")
     image = card(after)
-    lay = layout(2, THEME)
+    lay = card_layout(after)
     cx, cy = lay.factories[0]
     ring = [image.getpixel((cx, cy - lay.disc // 2 - 5 + dy)) for dy in range(-3, 4)]
     assert any(near(p, THEME.mark) for p in ring)
@@ -436,8 +447,11 @@ def test_cards_are_deterministic_small_and_one_size_per_player_count(players: in
         png = render(state, players=NAMES[:players])
         assert png == render(state, players=NAMES[:players])
         assert len(png) < 150 * 1024
-        sizes.add(decode(png).size)
-    assert sizes == {(720, height)}
+        # A caption too long for one line wraps, and the card grows by the lines it needs.
+        texts = card_texts(state, NAMES[:players], THEME)
+        sizes.add((decode(png).size, (len(texts.caption) - 1) * (texts.caption_size + 2)))
+    assert {size for size, _ in sizes} == {(720, height + extra) for _, extra in sizes}
+    assert ((720, height), 0) in sizes
 
 
 def test_the_fixed_palette_keeps_the_colours() -> None:
@@ -482,3 +496,103 @@ def test_events_of_other_players_are_not_marked_on_a_board() -> None:
     state = dataclasses.replace(azul.new(players=2, seed=1, wall="grey"), last=event)
     assert board_marks(state, 0, event) == Marks()
     assert board_marks(state, 1, event).placed == event.placements
+
+
+# -- what a phone player must not miss (issue 20) ------------------------------------------------------------------
+
+
+def round_ends(players: int, count: int, seed: int, **options: Any) -> list[AzulState]:
+    """Return positions just after a round's end, from random games."""
+    rng = random.Random(seed)
+    found: list[AzulState] = []
+    game = 0
+    while len(found) < count:
+        state = azul.new(players=players, seed=game, **options)
+        game += 1
+        while state.legal_moves() and len(found) < count:
+            state = state.play(rng.choice(state.legal_moves()))
+            if state.last is not None and state.last.round_ended:
+                found.append(state)
+    return found
+
+
+LONG_NAMES = ("Cyrus the Magnificent of Persia", "Анастасия Преображенская", "Bartholomew Higginbottom", "Dee")
+
+
+@pytest.mark.parametrize("locale", ["en", "ru", "fr"])
+def test_a_long_caption_wraps_and_keeps_the_rounds_scoring(locale: str) -> None:
+    from render.gallery import BOARDS, find
+    from render.text import ellipsize, text_width
+
+    board = next(b for b in BOARDS if b.config == "4p-colour")
+    state = find(board.new(), board.key, ("round-end-floor",))["round-end-floor"]
+    texts = card_texts(state, LONG_NAMES, THEME, locale)
+    room = THEME.width - 2 * THEME.padding
+    assert all(text_width(line, texts.caption_size) <= room for line in texts.caption)
+    # Nothing is cut but the names: every word of the caption is on the card, the round's scoring at the end.
+    cut = [ellipsize(name, THEME.font_small, 150) for name in LONG_NAMES]
+    whole = last_text(state, cut, locale)
+    assert " ".join(texts.caption).replace(" · ", " ").split() == whole.replace(" · ", " ").split()
+    assert state.last is not None
+    scored = {"en": "round {n} scored", "ru": "раунд {n} подсчитан", "fr": "manche {n} décomptée"}[locale]
+    assert scored.format(n=state.last.round_ended) in texts.caption[-1]
+    image = decode(render(state, players=LONG_NAMES, locale=locale))
+    extra = (len(texts.caption) - 1) * (texts.caption_size + 2)
+    assert image.size == (720, layout(4, THEME, extra).height)
+
+
+def test_the_score_line_adds_up_to_the_new_score() -> None:
+    checked = clipped = 0
+    states = round_ends(2, 12, 1) + round_ends(4, 12, 2) + round_ends(3, 6, 3, wall="grey")
+    for state in states:
+        for player in range(state.players):
+            change = azul_texts.score_change(state, player)
+            if change is None:
+                continue
+            parts = score_parts(change, change.after)
+            numbers = [int(text.replace("\u2212", "-")) for text, kind in parts if kind != "sign"]
+            if change.clipped:
+                clipped += 1
+                # The floor took more than the player had: the sum says "→ 0", never "=".
+                assert parts[-1] == ("\u2192", "sign") and change.after == change.bonus
+                assert change.before is None or change.before + change.gain < change.loss
+            else:
+                checked += 1
+                assert parts[-1] == ("=", "sign") and sum(numbers) == change.after == state.boards[player].score
+                assert change.before is not None and change.before >= 0
+    assert checked >= 10 and clipped >= 3
+
+
+def test_a_clipped_floor_shows_the_arrow_and_the_caption_says_why() -> None:
+    boards = [board(0, ("b", "", "", "", ""), EMPTY_WALL, "kkkkkk"), board(5, ("", "", "", "", ""), EMPTY_WALL, "")]
+    state = position(boards=boards, centre="y", marker=-1).play("c y floor")
+    change = azul_texts.score_change(state, 0)
+    assert change is not None and change.clipped and change.before is None and change.after == 0
+    assert (change.gain, change.loss) == (1, 14)
+    assert score_parts(change, 0) == [("+1", "gain"), ("\u221214", "loss"), ("\u2192", "sign")]
+    assert last_text(state, NAMES).endswith("round 2 scored (scores stop at 0).")
+    assert last_text(state, NAMES, "ru").endswith("(счёт не ниже 0).")
+    assert last_text(state, NAMES, "fr").endswith("(score minimum 0).")
+    # Bo lost nothing: his line is the score alone; Ana's shows the gain in amber left of the score.
+    assert azul_texts.score_change(state, 1) is None
+    image, plain = card(state), card(state, last_move=False)
+    lay = card_layout(state)
+    x0 = lay.panel_left + lay.panel.column_left
+    band = (x0, lay.panel_tops[0] + lay.panel.score_mid - 12, x0 + 120, lay.panel_tops[0] + lay.panel.score_mid + 12)
+    assert any(near(p, THEME.mark, 40) for p in pixels(image.crop(band)))
+    assert not any(near(p, THEME.mark, 40) for p in pixels(plain.crop(band)))
+
+
+def test_a_full_floor_charged_in_full_reads_as_a_plain_sum() -> None:
+    boards = [board(20, ("b", "", "", "", ""), EMPTY_WALL, "kk"), board()]
+    state = position(boards=boards, centre="y", marker=-1).play("c y floor")
+    change = azul_texts.score_change(state, 0)
+    # 20, + 1 for the blue of line 1, − the floor's k, k, the yellow and the marker (−1 −1 −2 −2).
+    assert change is not None and not change.clipped
+    assert (change.before, change.gain, change.loss, change.after) == (20, 1, 6, 15)
+    assert score_parts(change, change.after) == [
+        ("20", "was"),
+        ("+1", "gain"),
+        (f"\u2212{change.loss}", "loss"),
+        ("=", "sign"),
+    ]
