@@ -238,21 +238,21 @@ def _change(modifier: int, result: int, zeroed: bool, locale: str) -> str:
 
 
 def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
-    """Return one short line about the last ply, e.g. ``White c1-b2: merged 3 + 5 = 8, −1 → 7``.
+    """Return one short line about the last ply, e.g. ``Ana c1-b2: merged 3 + 5 = 8, −1 → 7``.
 
-    It names the seats (the header rows show which player has which colour).
+    It names the players, as the header rows and the status line do (the header shows who plays which colour).
     """
     event = state.last_event
     if event is None:
         return pgettext(locale, "game:summer", "White moves first · each side races to the far row")
     cells = state.geometry.names
-    head = f"{seat(locale, event.player)} {cells[event.move.frm]}-{cells[event.move.to]}"
+    head = f"{names[event.player]} {cells[event.move.frm]}-{cells[event.move.to]}"
     weight, other = event.weight, abs(event.resident)
     change = _change(event.modifier, event.result, event.zeroed, locale)
     # The merged or surviving weight before the cell's ±1; a piece the −1 took to 0 weighed 1.
     survivor = 1 if event.zeroed else abs(event.result) - event.modifier
     own = event.resident * (1 if event.player == 0 else -1) > 0
-    them = seat(locale, 1 - event.player)
+    them = names[1 - event.player]
     if event.action == MOVED:
         return f"{head} ({weight})" + (f":{change[1:]}" if change else "")
     if event.action == MERGED:
@@ -281,7 +281,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
         return pgettext(
             locale,
             "game:summer",
-            "{head}: {weight} onto {them} {other}, both removed",
+            "{head}: {weight} onto {them}'s {other}, both removed",
             head=head,
             weight=weight,
             them=them,
@@ -302,7 +302,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
         return pgettext(
             locale,
             "game:summer",
-            "{head}: hit {them} {other}, {weight} − {other} = {survivor}{change}",
+            "{head}: hit {them}'s {other}, {weight} − {other} = {survivor}{change}",
             head=head,
             them=them,
             weight=weight,

@@ -206,14 +206,14 @@ BOARDS = (
           texts=True),
     Board("querni", "no-triple", 2, {"isolation": "no_triple_left"}, _querni_kind, ("end-no_triple",), games=200),
     Board("querni", "custom", 2, {"layout": CLEARING}, _querni_kind, ("end-cleared",), games=100),
-    Board("summer", "square-6", 2, {}, _summer_kind, (*SUMMER_MARKS, "end-black_arrived", "end-last_move")),
-    Board("summer", "hex-6", 2, {"board": "hex"}, _summer_kind, (*SUMMER_MARKS, "end-black_arrived"), texts=True),
+    Board("summer", "square-8", 2, {}, _summer_kind, (*SUMMER_MARKS, "end-black_arrived", "end-last_move")),
+    Board("summer", "hex-8", 2, {"board": "hex"}, _summer_kind, (*SUMMER_MARKS, "end-black_arrived"), texts=True),
     Board("summer", "square-3", 2, {"size": 3}, _summer_kind, ("last-moved", "end-black_gone", "end-white_gone"),
           games=200),
     Board("summer", "hex-12", 2, {"size": 12, "board": "hex"}, _summer_kind,
           ("last-merged", "last-collided", "end-white_home"), games=200, texts=True),
     Board("summer", "square-12", 2, {"size": 12}, _summer_kind, ("last-collided", "end-black_arrived"), games=12),
-    Board("summer", "field-6", 2, {"mode": "field"}, _summer_kind, ("last-field_win-plus", "end-black_arrived")),
+    Board("summer", "field-8", 2, {"mode": "field"}, _summer_kind, ("last-field_win-plus", "end-black_arrived")),
 )  # fmt: skip
 # Safety limits end a game too: a short limit reaches them at once.
 LIMITS = {

@@ -7,9 +7,9 @@ what the last ply changed in it, whose turn it is or who won), a status line
 why), a line saying what the last move did, the board with its coordinates, and
 a legend with the game's mode.
 
-The board is square, or hexagonal: rows of pointed-top hexagons, odd rows
-(counting rank 1 as row 0) shifted half a cell to the right, as the engine
-counts them.  File letters run along the bottom (and along the top of the hex
+The board is square, or hexagonal: rows of pointed-top hexagons, rank 1 and
+every second rank after it (1, 3, 5…) straight, ranks 2, 4, 6… shifted half a
+cell to the right, as the rules and the notation say.  File letters run along the bottom (and along the top of the hex
 board, whose columns slant), rank numbers up the left side; a flag in each
 side's colours marks the row that side is racing to.
 
@@ -25,7 +25,9 @@ cell the piece left, a thick outline on the cell it went to, and a badge for
 what happened there: two joined rings (merged), a burst (collided, including a
 field-mode win), a cross over a faded ghost (removed: equal weights, or a
 weight brought to 0), and a ``+1`` or ``−1`` pill when the cell changed the
-mover's weight.
+mover's weight.  The badge and the pill sit clear of the piece's weight, which
+they never cover.  A caption that does not fit on one line wraps to a second
+one and the board moves down to make room.
 
 >>> from engines import GAMES
 >>> state = GAMES["summer"].new(size=3, weights=[1, 2, 3], black_weights=[3, 1, 2], terrain=["...", "+-+", "..."])
@@ -33,8 +35,8 @@ mover's weight.
 >>> picture = render_summer(state, players=("Ana", "Bo"), last_move=True)
 >>> picture.image.mode, picture.image.width
 ('RGB', 720)
->>> last_move_text(state)
-'White c1-b2 (3): −1 → 2'
+>>> last_move_text(state, ("Ana", "Bo"))
+'Ana c1-b2 (3): −1 → 2'
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from render.draw import (
     Shape,
     display_name,
     draw_grid,
+    draw_lines,
     draw_player_rows,
     draw_status,
     new_card,
@@ -74,7 +77,7 @@ from render.draw import (
     player_row_height,
     with_opacity,
 )
-from render.text import draw_text, ellipsize, fit_size, text_width
+from render.text import draw_text, ellipsize, fit_size, text_width, wrap
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 MINUS = "\u2212"  # a true minus sign: a hyphen reads as a dash at small sizes
@@ -90,8 +93,10 @@ START_FILL: RGB = (108, 124, 138)
 # Chips on occupied cells use strong ink, since they are small.
 CHIP_INK: tuple[RGB, RGB] = ((20, 52, 36), (244, 236, 255))
 
-# A piece's disc takes this share of the widest circle that fits in its cell.
+# A piece's disc takes this share of the widest circle that fits in its cell: a little more on the hex board,
+# whose pads are rounder, so that the weights on its smaller cells stay large enough to read.
 PIECE_SHARE = 0.86
+HEX_PIECE_SHARE = 0.96
 # Pieces removed by the last ply are shown as ghosts at this opacity.
 GHOST_OPACITY = 0.4
 # Where the small marks sit, as a share of the cell's inscribed radius, up-left and up-right of centre.
@@ -216,8 +221,11 @@ class Layout:
 
 
 @functools.cache
-def layout(size: int, hexagonal: bool, theme: Theme) -> Layout:
-    """Compute the card layout for a ``size`` x ``size`` square or hex board."""
+def layout(size: int, hexagonal: bool, theme: Theme, extra: int = 0) -> Layout:
+    """Compute the card layout for a ``size`` x ``size`` square or hex board.
+
+    ``extra`` pixels are added above the board when the status and caption need more lines than one each.
+    """
     width, pad = theme.width, theme.padding
     header_top = pad
     status_top = header_top + 2 * player_row_height(theme) + 6
@@ -225,7 +233,7 @@ def layout(size: int, hexagonal: bool, theme: Theme) -> Layout:
     # Rank numbers on the left, goal flags on the right, the same room on both sides keeps the board centred.
     side_room = theme.font_coordinate + 20
     top_room = theme.font_coordinate + 18 if hexagonal else 0  # the hex board has letters on top as well
-    board_top = caption_top + theme.font_small + 26 + top_room
+    board_top = caption_top + theme.font_small + 26 + top_room + extra
     board = make_board(size, hexagonal, pad + side_room, board_top, width - 2 * pad - 2 * side_room)
     legend_top = board.bottom + theme.font_coordinate + 34
     height = legend_top + LEGEND_LINES * LEGEND_LINE + pad
@@ -237,7 +245,7 @@ def layout(size: int, hexagonal: bool, theme: Theme) -> Layout:
 
 def _weight_size(text: str, diameter: int) -> int:
     """Return the largest type size at which a weight fits well inside a disc of ``diameter``."""
-    return fit_size(text, max(8, round(diameter * 0.56)), diameter * 0.7, 8)
+    return fit_size(text, max(8, round(diameter * 0.6)), diameter * 0.76, 8)
 
 
 @functools.lru_cache(maxsize=2048)  # bounded: weights can grow large in long games
@@ -361,7 +369,7 @@ def flag_sprite(seat: int, size: int, theme: Theme) -> Image.Image:
 def _sizes(size: int, hexagonal: bool, theme: Theme) -> tuple[int, int, int, int, int]:
     """Return the pixel sizes of a piece, a cell symbol, a chip, a badge and the ±1 type on this board."""
     radius = layout(size, hexagonal, theme).board.radius
-    piece = round(2 * radius * PIECE_SHARE)
+    piece = round(2 * radius * (HEX_PIECE_SHARE if hexagonal else PIECE_SHARE))
     symbol = round(radius * 1.05)
     chip = max(14, round(radius * 0.62))
     badge = max(18, round(radius * 0.74))
@@ -387,9 +395,9 @@ def move_line(hexagonal: bool, locale: str = "en") -> str:
 
 
 @functools.cache
-def static_card(size: int, hexagonal: bool, mode: str, theme: Theme, locale: str = "en") -> Image.Image:
+def static_card(size: int, hexagonal: bool, mode: str, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return what never changes in a game: background, coordinates, goal flags and legend."""
-    lay = layout(size, hexagonal, theme)
+    lay = layout(size, hexagonal, theme, extra)
     card = new_card(lay.width, lay.height, theme)
     board = lay.board
     draw = ImageDraw.Draw(card)
@@ -494,11 +502,11 @@ def _hex_cells(card: Image.Image, board: Board, terrain: tuple[int, ...], theme:
 
 @functools.lru_cache(maxsize=32)  # one entry per game being shown: the terrain is fixed for a whole game
 def terrain_card(
-    size: int, hexagonal: bool, mode: str, terrain: tuple[int, ...], theme: Theme, locale: str = "en"
+    size: int, hexagonal: bool, mode: str, terrain: tuple[int, ...], theme: Theme, locale: str = "en", extra: int = 0
 ) -> Image.Image:
     """Return the static card with this game's cells painted: plus, minus and start rows."""
-    lay = layout(size, hexagonal, theme)
-    card = static_card(size, hexagonal, mode, theme, locale).copy()
+    lay = layout(size, hexagonal, theme, extra)
+    card = static_card(size, hexagonal, mode, theme, locale, extra).copy()
     board = lay.board
     if hexagonal:
         _hex_cells(card, board, terrain, theme)
@@ -529,14 +537,43 @@ def status_text(state: SummerState, names: Sequence[str], locale: str = "en") ->
     return i18n.status_text(state, names, locale)
 
 
+def caption_names(names: Sequence[str], theme: Theme) -> list[str]:
+    """Return the names shortened for the caption, so that what the move did is never cut."""
+    return [ellipsize(name, theme.font_small, theme.width * 0.24) for name in names]
+
+
 def status_names(names: Sequence[str], theme: Theme) -> list[str]:
     """Return the names shortened for the status line, so that its end (why, the move limit) is never cut."""
     return [ellipsize(name, theme.font_body, theme.width * 0.3) for name in names]
 
 
-def last_move_text(state: SummerState, locale: str = "en") -> str:
-    """Return one short line saying what the last ply did, e.g. ``White c1-b2: merged 3 + 5 = 8, −1 → 7``."""
-    return i18n.caption_text(state, locale=locale)
+def last_move_text(state: SummerState, names: Sequence[str] | None = None, locale: str = "en") -> str:
+    """Return one short line saying what the last ply did, e.g. ``Ana c1-b2: merged 3 + 5 = 8, −1 → 7``."""
+    return i18n.caption_text(state, names, locale)
+
+
+def caption_lines(caption: str, theme: Theme) -> tuple[int, list[str]]:
+    """Return the caption's type size and lines: one line, a little smaller if need be, else two at the usual size.
+
+    Nothing is cut: the names in it are shortened beforehand (the header shows them in full).
+    """
+    if not caption:
+        return theme.font_small, []
+    room = theme.width - 2 * theme.padding
+    size = fit_size(caption, theme.font_small, room, 18)
+    if text_width(caption, size) <= room:
+        return size, [caption]
+    return theme.font_small, wrap(caption, theme.font_small, room)
+
+
+def text_extra(caption: str, theme: Theme) -> int:
+    """Return the pixels the card grows by above the board for a caption wrapped to more lines.
+
+    A status on two lines pushes the caption into the gap above the board (as it always did); each further
+    caption line makes room for itself.
+    """
+    size, lines = caption_lines(caption, theme)
+    return max(0, len(lines) - 1) * (size + 2)
 
 
 # -- one frame ----------------------------------------------------------------------------------------------------
@@ -633,9 +670,10 @@ def _compose(
     locale: str = "en",
 ) -> Image.Image:
     """Draw one card: header, status, caption, the pieces and the marks."""
-    lay = layout(size, hexagonal, theme)
+    extra = text_extra(caption, theme)
+    lay = layout(size, hexagonal, theme, extra)
     board = lay.board
-    card = terrain_card(size, hexagonal, mode, terrain, theme, locale).copy()
+    card = terrain_card(size, hexagonal, mode, terrain, theme, locale, extra).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     # A status line may shrink a little below the theme's small size before it is cut.
@@ -643,12 +681,11 @@ def _compose(
         card, status, lay.status_top, theme, size=fit_size(status, theme.font_body, card.width - 2 * theme.padding, 18)
     )
     if caption:
-        room = card.width - 2 * theme.padding
-        text_size = fit_size(caption, theme.font_small, room, 16)
-        caption = ellipsize(caption, text_size, room)
+        text_size, lines = caption_lines(caption, theme)
         # A status wrapped to two lines (a longer language) pushes the caption down into the gap above the board.
         top = max(lay.caption_top, below + 4)
-        draw_text(draw, (card.width / 2, top), caption, text_size, theme.mark, anchor="mt")
+        room = card.width - 2 * theme.padding
+        draw_lines(draw, lines, (card.width / 2, top), text_size, room, theme.mark)
     piece_px, _, chip_px, badge_px, pill_px = _sizes(size, hexagonal, theme)
     centers = board.centers
 
@@ -669,7 +706,8 @@ def _compose(
         if value:
             paste_centered(card, piece_sprite(0 if value > 0 else 1, abs(value), piece_px, theme), centers[cell])
             if terrain[cell] and cell not in signed:
-                paste_centered(card, chips[terrain[cell] > 0], board.corner(cell, -1))
+                chip = chips[terrain[cell] > 0]
+                paste_centered(card, chip, mark_spot(board, cell, abs(value), piece_px, chip.size, -1, False))
 
     # Marks over the pieces: a ghost crossed out, the badge of what happened, the cell's ±1.
     for mark in marks:
@@ -679,13 +717,42 @@ def _compose(
         if mark.ghost is not None:
             paste_centered(card, ghost_sprite(*mark.ghost, piece_px, theme), center)
             paste_centered(card, cross_sprite(round(piece_px * 0.8), theme), center)
+        weight = abs(board_values[mark.to])
         if mark.badge is not None:
-            paste_centered(card, badge_sprite(mark.badge, badge_px, theme), board.corner(mark.to, 1, below))
+            badge = badge_sprite(mark.badge, badge_px, theme)
+            paste_centered(card, badge, mark_spot(board, mark.to, weight, piece_px, badge.size, 1, below))
         if mark.modifier:
             text = "+1" if mark.modifier > 0 else f"{MINUS}1"
             pill = pill_sprite(text, pill_px, theme.mark, theme.mark_edge, theme.mark_edge, theme)
-            paste_centered(card, pill, board.corner(mark.to, -1, below))
+            paste_centered(card, pill, mark_spot(board, mark.to, weight, piece_px, pill.size, -1, below))
     return card
+
+
+@functools.lru_cache(maxsize=2048)
+def weight_box(weight: int, diameter: int) -> tuple[float, float]:
+    """Return the half width and half height of a piece's weight as drawn on a disc of ``diameter`` (0: none)."""
+    if not weight:
+        return 0.0, 0.0
+    text = str(weight)
+    size = _weight_size(text, diameter)
+    # Digits stand about 0.73 em tall in the bundled font.
+    return text_width(text, size) / 2, size * 0.37 + 1
+
+
+def mark_spot(
+    board: Board, cell: int, weight: int, diameter: int, mark: tuple[int, int], side: int, below: bool
+) -> tuple[int, int]:
+    """Return where a badge, pill or chip of ``mark`` (width, height) goes on a piece: up (or down), to ``side``.
+
+    It sits at the cell's corner point, moved out until it clears the piece's weight, so that it never covers
+    the number; the badge (right) and the pill or chip (left) stay apart on either side of the centre line.
+    """
+    x, y = board.centers[cell]
+    offset = board.radius * CORNER
+    _, half_height = weight_box(weight, diameter)
+    dy = max(offset, half_height + mark[1] / 2 + 2)
+    dx = max(offset, mark[0] / 2 + 2)
+    return round(x + side * dx), round(y + dy if below else y - dy)
 
 
 @functools.cache
@@ -744,7 +811,7 @@ def render_summer(
         theme,
         _rows(state, names, gains, theme, locale),
         status_text(state, status_names(names, theme), locale),
-        last_move_text(state, locale) if last_move else "",
+        last_move_text(state, caption_names(names, theme), locale) if last_move else "",
         state.board,
         [marks] if marks is not None else [],
         locale,

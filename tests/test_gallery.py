@@ -46,7 +46,7 @@ def test_the_full_gallery_covers_every_situation_it_promises() -> None:
         assert {("en", "long"), ("en", "scripts"), ("ru", "long"), ("fr", "long"), ("fr", "short")} <= texts
     # Two to four players, both walls, square and hex, the smallest and largest boards.
     configs = {scene.config for scene in chosen}
-    assert {"2p-colour", "3p-colour", "4p-colour", "4p-grey", "square-3", "square-12", "hex-6", "hex-12"} <= configs
+    assert {"2p-colour", "3p-colour", "4p-colour", "4p-grey", "square-3", "square-12", "hex-8", "hex-12"} <= configs
     assert {"mini", "large"} <= configs
 
 

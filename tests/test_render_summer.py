@@ -148,7 +148,7 @@ def test_weights_are_large_and_fit_their_disc() -> None:
     assert max(rows) - min(rows) > diameter * 0.35  # the digit is over a third of the disc's height
     for weight in (1, 12, 288, 9999):
         text = str(weight)
-        assert text_width(text, _weight_size(text, diameter)) <= diameter * 0.7
+        assert text_width(text, _weight_size(text, diameter)) <= diameter * 0.76
     assert piece_sprite(0, 7, diameter, THEME).tobytes() != piece_sprite(0, 1, diameter, THEME).tobytes()
     assert piece_sprite(0, 7, diameter, THEME).tobytes() != piece_sprite(1, 7, diameter, THEME).tobytes()
 
@@ -171,15 +171,25 @@ PLIES = [
         "Black b4-a3: merged 3 − 2 = 1, −1 → 0, removed",
     ),
     ("classic", ["a1-b1", "a4-a3", "b1-c1"], (None, 0, (0, 3)), "White b1-c1: 3 onto own 3, both removed"),
-    ("classic", ["a1-a2", "b4-a3", "a2-a3"], (None, 0, (1, 2)), "White a2-a3: 2 onto Black 2, both removed"),
-    ("classic", ["b1-c2", "c4-c3", "c2-c3"], (BADGE_COLLIDED, -1, None), "White c2-c3: hit Black 1, 3 − 1 = 2, −1 → 1"),
-    ("classic", ["b1-c2", "d4-d3", "c2-d3"], (BADGE_COLLIDED, 1, None), "White c2-d3: hit Black 2, 3 − 2 = 1, +1 → 2"),
+    ("classic", ["a1-a2", "b4-a3", "a2-a3"], (None, 0, (1, 2)), "White a2-a3: 2 onto Black's 2, both removed"),
+    (
+        "classic",
+        ["b1-c2", "c4-c3", "c2-c3"],
+        (BADGE_COLLIDED, -1, None),
+        "White c2-c3: hit Black's 1, 3 − 1 = 2, −1 → 1",
+    ),
+    (
+        "classic",
+        ["b1-c2", "d4-d3", "c2-d3"],
+        (BADGE_COLLIDED, 1, None),
+        "White c2-d3: hit Black's 2, 3 − 2 = 1, +1 → 2",
+    ),
     ("classic", ["a1-a2", "a4-a3", "a2-a3"], (BADGE_COLLIDED, 0, None), "White a2-a3: 2 hit 3, Black keeps 3 − 2 = 1"),
     (
         "classic",
         ["b1-a2", "b4-a3", "a2-a3"],
         (BADGE_COLLIDED, -1, (0, 1)),
-        "White a2-a3: hit Black 2, 3 − 2 = 1, −1 → 0, removed",
+        "White a2-a3: hit Black's 2, 3 − 2 = 1, −1 → 0, removed",
     ),
     ("field", ["a1-a2", "a4-b3", "a2-b3"], (BADGE_COLLIDED, 1, None), "White a2-b3: field win 2 + 5 = 7, +1 → 8"),
 ]
@@ -461,3 +471,107 @@ def test_the_header_says_what_each_counter_counts_and_fits_a_phone(locale: str, 
     room = THEME.width - THEME.padding - 14
     assert right_edge(THEME.font_small) <= room
     assert locale == "fr" or right_edge(THEME.font_body) <= room, (locale, right_edge(THEME.font_body))
+
+
+# -- issue 20: one story about the hex rows, marks clear of the weights, weights to read, the player named ----------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def words(path: str) -> str:
+    return " ".join((ROOT / path).read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize("size", [4, 8, 12])
+def test_the_picture_shifts_the_hex_ranks_that_the_rules_and_the_notation_name(size: int) -> None:
+    from bot.games.summer import RULES
+    from i18n.catalog import pgettext
+
+    board = layout(size, True, THEME).board
+    for rank in range(size):
+        shift = board.centers[rank * size][0] - board.centers[0][0]
+        # Ranks 2, 4, 6… (rank index 1, 3, 5…) sit half a cell to the right; ranks 1, 3, 5… straight.
+        assert shift == (board.pitch // 2 if rank % 2 else 0), rank + 1
+    assert (
+        "ranks 1, 3, 5 … (the bottom row and every second row after it) sit straight, ranks 2, 4, 6 … are shifted"
+        in words("docs/summer.md")
+    )
+    assert "горизонтали 2, 4, 6 … сдвинуты на полклетки вправо" in words("docs/ru/summer.md")
+    assert "les rangées 2, 4, 6 … décalées d'une demi-case vers la droite" in words("docs/fr/summer.md")
+    assert "shifted half a cell to the right (rank 2, 4, 6 …)" in words("docs/notation.md")
+    assert "(горизонтали 2, 4, 6 …)" in words("docs/ru/notation.md")
+    assert "(rangées 2, 4, 6 …)" in words("docs/fr/notation.md")
+    # What /summer rules shows, in each language.
+    assert "ranks 2, 4, 6… shifted right" in RULES
+    assert "2, 4, 6" in pgettext("ru", "rules:summer", RULES) and "2, 4, 6" in pgettext("fr", "rules:summer", RULES)
+    assert "odd" not in RULES.lower()
+
+
+def situations() -> list[SummerState]:
+    """Return plies that put a badge and a ±1 pill on a piece, on the smallest, default and largest boards."""
+    from render.gallery import BOARDS, find
+
+    found = []
+    for config, kind in [("square-8", "last-merged-minus"), ("square-8", "last-collided-plus"),
+                         ("hex-8", "last-merged-minus"), ("hex-12", "last-merged"), ("hex-12", "last-collided"),
+                         ("square-12", "last-collided"), ("square-3", "last-moved")]:  # fmt: skip
+        board = next(b for b in BOARDS if b.config == config)
+        found.append(find(board.new(), board.key, (kind,), board.games)[kind])
+    return found  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("state", situations(), ids=lambda s: f"{s.shape}-{s.size}-{s.last.action}")  # type: ignore[union-attr]
+def test_badges_pills_and_chips_never_cover_a_pieces_weight(state: SummerState) -> None:
+    from render.summer import weight_box
+
+    marked = decode(render(state, players=NAMES))
+    plain = decode(render(state, players=NAMES, last_move=False))
+    board = layout(state.size, state.shape == "hex", THEME).board
+    piece_px = _sizes(state.size, state.shape == "hex", THEME)[0]
+    checked = 0
+    for cell, value in enumerate(state.board):
+        if not value:
+            continue
+        ink = THEME.seat_text[0 if value > 0 else 1]
+        half_width, half_height = weight_box(abs(value), piece_px)
+        x, y = board.centers[cell]
+        box = (round(x - half_width), round(y - half_height), round(x + half_width) + 1, round(y + half_height) + 1)
+        # Every pixel of the number, as the unmarked card draws it, is the same on the marked card.
+        for image in (marked, plain):
+            digits = [(px, py) for px in range(box[0], box[2]) for py in range(box[1], box[3])
+                      if near(image.getpixel((px, py)), ink, 40)]  # fmt: skip
+            assert len(digits) > 6, (state.cell_name(cell), value)
+        for px, py in digits:
+            assert near(marked.getpixel((px, py)), ink, 40) and near(plain.getpixel((px, py)), ink, 40)
+        checked += 1
+    assert checked >= 2
+
+
+def test_the_weights_on_the_largest_hex_board_are_large_enough_to_read() -> None:
+    piece_px = _sizes(12, True, THEME)[0]
+    assert piece_px >= 38
+    assert _weight_size("7", piece_px) >= 22 and _weight_size("12", piece_px) >= 20
+    # The square 12x12 board, for comparison, is no better off.
+    assert _weight_size("12", piece_px) >= _weight_size("12", _sizes(12, False, THEME)[0])
+
+
+@pytest.mark.parametrize("locale", ["en", "ru", "fr"])
+def test_the_caption_names_the_player_and_wraps_rather_than_cut(locale: str) -> None:
+    from render.summer import caption_lines, caption_names
+
+    state = play("b1-c2", "d4-d3", "c2-d3", "a4-a3", **FOUR)  # Black (Bo) collides, −1
+    assert last_move_text(state, NAMES).startswith("Bo a4-a3")
+    white = play("b1-c2", "c4-c3", "c2-c3", **FOUR)
+    assert last_move_text(white, NAMES) == "Ana c2-c3: hit Bo's 1, 3 − 1 = 2, −1 → 1"
+    assert "Black" not in last_move_text(white, NAMES, locale) and "Noir" not in last_move_text(white, NAMES, locale)
+    long = ("Anastasia Featherstonehaugh", "Cyrus the Magnificent of Persia")
+    caption = last_move_text(white, caption_names(long, THEME), locale)
+    size, lines = caption_lines(caption, THEME)
+    room = THEME.width - 2 * THEME.padding
+    assert all(text_width(line, size) <= room for line in lines) and size >= 18
+    assert " ".join(lines).split() == caption.split()
+    assert lines[-1].endswith("1")  # the end of the arithmetic is there
+    # The card draws it: with a two-line caption the board moves down and the card grows by one line.
+    image = decode(render(white, players=long, locale=locale))
+    short = decode(render(white, players=NAMES, locale=locale))
+    assert image.height - short.height == (len(lines) - 1) * (size + 2)
