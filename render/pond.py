@@ -60,13 +60,15 @@ from render.draw import (
     status_height,
     with_opacity,
 )
-from render.text import draw_text, text_width
+from render.text import draw_text, ellipsize, text_width
 from render.theme import DEFAULT_THEME, RGB, Theme
 
 # Pieces take this share of a cell's side, leaving room for the marks around them.
 PIECE_SHARE = 0.78
 # Scored pieces are shown as ghosts at this opacity.
 GHOST_OPACITY = 0.4
+# How wide a name may be in the status line, in pixels at the body size (as on Querni's card).
+STATUS_NAME_WIDTH = 230
 # Outline thickness of a piece, in units of its 100-unit sprite box.
 OUTLINE = 5.0
 
@@ -402,5 +404,7 @@ def render_pond(
     )
     event = state.last if last_move else None
     rows = _rows(state, names, event, theme, locale)
-    image = _compose(state.size, theme, rows, status_text(state, names, locale), state.board, event, locale)
+    # Long names are cut in the status line (the header shows them in full), so that what follows stays readable.
+    status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names), locale)
+    image = _compose(state.size, theme, rows, status, state.board, event, locale)
     return Picture(image, palette(state.size, theme))

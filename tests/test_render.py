@@ -8,6 +8,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
@@ -263,3 +264,45 @@ def test_cli_runs_as_a_module(tmp_path: Path) -> None:
         [sys.executable, "-m", "render", "pond", "move a1 a2"], cwd=ROOT, capture_output=True, text=True
     )
     assert bad.returncode == 2 and "no piece on a1" in bad.stderr
+
+
+# -- issue 20: status lines keep what matters, whatever the names and the language ---------------------------------
+
+LONG_NAMES = ("Anastasia Featherstonehaugh", "Cyrus the Magnificent of Persia")
+
+
+def _long_name_positions(game: str) -> list[Any]:
+    """Return a game's start and a finished position (the longest status lines)."""
+    from render.gallery import BOARDS, _situations
+
+    board = next(b for b in BOARDS if b.game == game)
+    found = _situations(board, quick=False)
+    return [found["start"], *(state for kind, state in found.items() if kind.startswith("end-"))]
+
+
+@pytest.mark.parametrize("game", ["pond", "querni"])
+@pytest.mark.parametrize("locale", ["en", "ru", "fr"])
+def test_a_long_name_is_cut_in_the_status_and_the_rest_is_whole(game: str, locale: str) -> None:
+    import importlib
+
+    from render.draw import status_height
+    from render.text import wrap
+
+    module = importlib.import_module(f"render.{game}")
+    theme = DEFAULT_THEME
+    room = theme.width - 2 * theme.padding
+    for state in _long_name_positions(game):
+        cut = tuple(ellipsize(name, theme.font_body, module.STATUS_NAME_WIDTH) for name in LONG_NAMES)
+        status = module.status_text(state, cut, locale)
+        whole = module.status_text(state, ("Ana", "Bo"), locale)
+        # What follows the names is the same as with short names: nothing of it is cut.
+        assert status.replace(cut[0], "Ana").replace(cut[1], "Bo") == whole
+        size = fit_size(status, theme.font_body, room, theme.font_small)
+        lines = [status] if text_width(status, size) <= room else wrap(status, theme.font_small, room)
+        assert all(text_width(line, min(size, theme.font_small) if len(lines) > 1 else size) <= room for line in lines)
+        assert len(lines) <= 2 and status_height(theme.width, status, theme) <= 2 * (theme.font_small + 2)
+        # The card draws it: with the name cut, a status that fits one line leaves the card as with short names.
+        image = render_image(state, players=LONG_NAMES, locale=locale)
+        assert image.width == theme.width
+        if len(lines) == 1:
+            assert image.height == render_image(state, players=("Ana", "Bo"), locale=locale).height
