@@ -146,8 +146,8 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
         return npgettext(
             locale,
             "game:pond",
-            "Draw {light} – {dark} · ended by the move limit ({n} ply)",
-            "Draw {light} – {dark} · ended by the move limit ({n} plies)",
+            "Draw {light} – {dark} · ended by the move limit ({n} move)",
+            "Draw {light} – {dark} · ended by the move limit ({n} moves)",
             state.max_plies,
             light=light,
             dark=dark,

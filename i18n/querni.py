@@ -67,6 +67,34 @@ def result(state: QuerniState, names: Sequence[str], locale: str) -> str:
     )
 
 
+def board_counter_text(state: QuerniState, locale: str = "en") -> str:
+    """Return the board's draw counter, e.g. ``4 of 30 moves without a removal``.
+
+    The board counts a turn as a move, as its status line does ("move 7"); the chat line says plies.
+
+    >>> from engines import GAMES
+    >>> board_counter_text(GAMES["querni"].new(seed=1))
+    '0 of 30 moves without a removal'
+    """
+    if state.draw_count == "moves":
+        return npgettext(
+            locale,
+            "board",
+            "{n} move without a removal (a draw after {limit} by each player)",
+            "{n} moves without a removal (a draw after {limit} by each player)",
+            state.counter,
+            limit=state.draw_plies,
+        )
+    return npgettext(
+        locale,
+        "board",
+        "{n} of {limit} move without a removal",
+        "{n} of {limit} moves without a removal",
+        state.counter,
+        limit=state.draw_plies,
+    )
+
+
 def counter_text(state: QuerniState, locale: str = "en") -> str:
     """Return how close the draw is, e.g. ``4 of 30 plies without a removal``.
 
@@ -170,8 +198,8 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
         return npgettext(
             locale,
             "game:querni",
-            "Draw {blue} – {red} · no chain removed for {n} ply",
-            "Draw {blue} – {red} · no chain removed for {n} plies",
+            "Draw {blue} – {red} · no chain removed for {n} move",
+            "Draw {blue} – {red} · no chain removed for {n} moves",
             state.draw_plies,
             blue=blue,
             red=red,

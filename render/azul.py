@@ -727,17 +727,21 @@ def _draw_score(
     big = theme.font_title
     unit = npgettext(locale, "board", "pts", "pts", score)
     text = str(score)
-    size, gap = theme.font_coordinate, 7
+    size, gap = theme.font_coordinate, 6
     room = right - left - 8
 
-    def width(size: int, with_unit: bool) -> int:
+    def width(size: int, big: int, with_unit: bool) -> int:
         small = sum(math.ceil(text_width(part, size)) + gap for part, _ in parts)
         tail = math.ceil(text_width(unit, theme.font_small)) + 6 if with_unit else 0
         return small + math.ceil(text_width(text, big)) + tail
 
-    with_unit = width(size, True) <= room
-    while not with_unit and size > 16 and width(size, False) > room:
-        size -= 1
+    # Room runs short: first the unit goes, then the score and the sum get smaller, the sum never below 18 px.
+    with_unit = width(size, big, True) <= room
+    while not with_unit and width(size, big, False) > room and (size > 18 or big > theme.font_body):
+        if big > theme.font_body and size <= theme.font_small:
+            big -= 1
+        else:
+            size -= 1
     colours = {"was": theme.text_muted, "gain": theme.mark, "loss": theme.text, "sign": theme.text_muted}
     x = left + 4
     for part, part_kind in parts:

@@ -273,6 +273,11 @@ def scenes(quick: bool = False) -> list[Scene]:
                 for name_set in sets:
                     names = NAME_SETS[name_set][: board.players]
                     out.append(Scene(board.game, board.config, situation, state, names, locale, name_set))
+        if not quick:
+            # The start's status line names who is to move: long names in every language.
+            for locale in SUPPORTED:
+                names = LONG[: board.players]
+                out.append(Scene(board.game, board.config, "start", situations["start"], names, locale, "long"))
     return out
 
 

@@ -40,7 +40,7 @@ from PIL import Image, ImageDraw
 import i18n
 from engines.querni import HEIGHT, PIECES, SEATS, WIDTH, QuerniEvent, QuerniMove, QuerniState
 from i18n.catalog import pgettext
-from i18n.querni import counter_text
+from i18n.querni import board_counter_text
 from render.draw import (
     Ellipse,
     Grid,
@@ -301,7 +301,7 @@ def _rows(
 def _draw_counter(card: Image.Image, lay: Layout, state: QuerniState, theme: Theme, locale: str = "en") -> None:
     """Draw the draw counter: the engine's sentence, and a bar that fills one segment per ply."""
     draw = ImageDraw.Draw(card)
-    text = counter_text(state, locale)
+    text = board_counter_text(state, locale)
     size = fit_size(text, theme.font_small, card.width - 2 * theme.padding, 15)
     draw_text(draw, (card.width / 2, lay.counter_top), text, size, theme.text_muted, anchor="mt")
     x0, y0, x1, y1 = lay.counter_bar

@@ -55,3 +55,19 @@ def test_a_gallery_that_cannot_be_written_is_refused(tmp_path: Path, capsys: pyt
     blocker.write_text("not a directory")
     assert main(["--gallery", str(blocker / "inside"), "--quick"]) == 2
     assert "Cannot write the gallery" in capsys.readouterr().err
+
+
+def test_no_board_in_the_gallery_speaks_of_plies() -> None:
+    import re
+
+    import i18n
+    from i18n.querni import board_counter_text
+
+    jargon = re.compile(r"\bpl(y|ies)\b|полуход|demi-coup", re.IGNORECASE)
+    for scene in scenes():
+        texts = [i18n.status_text(scene.state, scene.names, scene.locale),
+                 i18n.caption_text(scene.state, scene.names, scene.locale)]  # fmt: skip
+        if scene.game == "querni":
+            texts.append(board_counter_text(scene.state, scene.locale))  # type: ignore[arg-type]
+        for text in texts:
+            assert not jargon.search(text), (scene.file, text)

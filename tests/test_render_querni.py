@@ -311,7 +311,7 @@ TIMED_OUT = "Ana ran out of time; Bo claimed the win."
         (q.new(layout=CLEARING).play("c3-e5 x1-3"), "Ana wins · all 16 pieces removed"),
         (q.new(layout=STRANDING | {"j7": "R1"}).play("x2-4"), "Bo wins · Ana stranded 1, 5"),
         (q.new(layout=FIVE_IN_A_ROW, isolation="no_triple_left").play("x2-4"), "Bo wins · Ana left no three in a row"),
-        (q.new(seed=3, draw_plies=2).play("pass").play("pass"), "Draw 0 – 0 · no chain removed for 2 plies"),
+        (q.new(seed=3, draw_plies=2).play("pass").play("pass"), "Draw 0 – 0 · no chain removed for 2 moves"),
         (
             q.new(seed=3, draw_plies=1, draw_count="moves").play("pass").play("pass"),
             "Draw 0 – 0 · no chain removed for 1 full move",
