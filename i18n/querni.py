@@ -70,7 +70,8 @@ def result(state: QuerniState, names: Sequence[str], locale: str) -> str:
 def board_counter_text(state: QuerniState, locale: str = "en") -> str:
     """Return the board's draw counter, e.g. ``4 of 30 moves without a removal``.
 
-    The board counts a turn as a move, as its status line does ("move 7"); the chat line says plies.
+    The board counts a turn as a move, as its status line does ("move 7"); the chat line says plies.  The noun
+    goes with the limit, so English says "moves" in both forms ("1 of 30 moves").
 
     >>> from engines import GAMES
     >>> board_counter_text(GAMES["querni"].new(seed=1))
@@ -88,7 +89,7 @@ def board_counter_text(state: QuerniState, locale: str = "en") -> str:
     return npgettext(
         locale,
         "board",
-        "{n} of {limit} move without a removal",
+        "{n} of {limit} moves without a removal",
         "{n} of {limit} moves without a removal",
         state.counter,
         limit=state.draw_plies,

@@ -413,3 +413,15 @@ def test_a_stranding_ending_rings_the_stranded_pieces_and_drops_the_draw_counter
     assert near(counter_segment(before, 0, 30), THEME.text)
     bar = pixels(after.crop((x0, y0, x1, y1)))
     assert not any(near(p, THEME.panel, 3) or near(p, THEME.text, 3) for p in bar)
+
+
+def test_the_draw_counter_says_moves_as_the_status_line_does() -> None:
+    from i18n.querni import board_counter_text
+
+    one = q.new(seed=1).play("pass")
+    assert board_counter_text(one) == "1 of 30 moves without a removal"
+    assert board_counter_text(one, "ru") == "1 из 30 ходов без снятия"
+    assert board_counter_text(one, "fr") == "1 coup sur 30 sans retrait"
+    rounds = q.new(seed=1, draw_count="moves").play("pass")
+    assert board_counter_text(rounds) == "1 move without a removal (a draw after 30 by each player)"
+    assert board_counter_text(rounds.play("pass")) == "2 moves without a removal (a draw after 30 by each player)"
