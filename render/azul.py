@@ -21,8 +21,11 @@ marked ``1``, never a square tile.
 The last ply is marked by shape: an amber ring around the factory (or the centre
 group) the tiles came from, with faded ghosts of the taken tiles; an amber ring
 around the pattern-line and floor spaces they went to; a ring around every tile
-that went to a wall this ply, with the points each player gained (``+5``), the
-floor penalty they paid (``−2 floor``) and, at the end, the bonus.  During a
+that went to a wall this ply, the floor penalty over the emptied floor
+(``−2 floor``) and, at the end, the bonus.  The score line then shows the sum
+that makes the new score, ``5 +7 −2 = 10`` (gains in amber); when the floor
+took more than the player had, it reads ``+1 −14 → 0`` and the caption says
+that scores stop at 0.  During a
 grey-wall tiling the line to tile and its legal wall spaces are outlined in amber
 with their column numbers.
 
