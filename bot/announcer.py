@@ -795,7 +795,9 @@ def thread_name(record: MatchRecord) -> str:
     characters removed; long names are shortened evenly, each ending in an ellipsis.
     """
     title = GAMES[record.game].title
-    names = [" ".join("".join(ch for ch in seat.name if ch.isprintable()).split()) or "?" for seat in record.players]
+    names = [
+        " ".join("".join(c if c.isprintable() else " " for c in seat.name).split()) or "?" for seat in record.players
+    ]
     head = f"{title} · "
     joiner = " vs "
 

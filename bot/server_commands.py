@@ -99,7 +99,7 @@ def duration_text(language: str, seconds: float) -> str:
     if seconds >= 86400 and seconds % 86400 == 0:
         days = int(seconds // 86400)
         return ngettext(language, "{n} day", "{n} days", days)
-    if seconds >= 3600:
+    if seconds >= 3600 and seconds % 3600 == 0:
         return hours_text(language, seconds / 3600)
     return minutes_text(language, seconds / 60)
 
