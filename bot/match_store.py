@@ -315,9 +315,9 @@ class Matches:
             )
             return await self._fetch_all(sql, (user_id, guild_id, MatchStatus.FINISHED, limit))
         return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND channel_id = ? AND status = ? "
+            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status = ? "
             "ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (guild_id, channel_id, MatchStatus.FINISHED, limit),
+            (guild_id, channel_id, channel_id, MatchStatus.FINISHED, limit),
         )
 
     # -- writing ----------------------------------------------------------------

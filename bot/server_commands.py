@@ -95,8 +95,8 @@ def parse_duration(text: str) -> int | None:
 
 
 def duration_text(language: str, seconds: float) -> str:
-    """Say a duration in the largest whole unit: ``2 days``, ``24 hours``, ``90 minutes``."""
-    if seconds >= 86400 and seconds % 86400 == 0:
+    """Say a duration in the largest whole unit (days from two on): ``2 days``, ``24 hours``, ``90 minutes``."""
+    if seconds >= 2 * 86400 and seconds % 86400 == 0:
         days = int(seconds // 86400)
         return ngettext(language, "{n} day", "{n} days", days)
     if seconds >= 3600 and seconds % 3600 == 0:

@@ -28,7 +28,7 @@ async def test_help_is_private_short_and_in_the_askers_language(world: World) ->
 async def test_settings_show_the_defaults_to_anyone(world: World) -> None:
     shown = only(await world.command(ANA, 302, "tabula", "settings"), "reply")
     assert shown.ephemeral
-    assert "Time for a turn: 1 day (default)" in shown.content
+    assert "Time for a turn: 24 hours (default)" in shown.content
     assert "A challenge expires after: 15 minutes (default)" in shown.content
     assert "Turn reminders: on (default)" in shown.content and "A thread for each game: off (set here)" in shown.content
 

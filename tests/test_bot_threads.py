@@ -4,10 +4,12 @@ command, the fallback without thread permissions, and the tidy end (a result in 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import discord
 import pytest
 
+from bench.load import Patch, ThreadLoad
 from bot.announcer import THREAD_NAME_LIMIT, thread_name
 from bot.match_store import MatchRecord, MatchStatus, Seat, ThreadMode
 from tests.bot_world import ANA, BO, CY, DEE, MOD, World, only
@@ -322,3 +324,32 @@ def test_thread_names_fit_discord_and_show_names_plainly() -> None:
     name = thread_name(long)
     assert len(name) <= THREAD_NAME_LIMIT and name.startswith("Azul · W") and name.count("…") == 4
     assert name.count(" vs ") == 3
+
+
+async def test_computer_seats_of_a_threaded_match_move_in_its_thread(world: World) -> None:
+    await threads_on(world)
+    reply = only(
+        await world.command(ANA, CHANNEL, "azul", "start", opponent=BO, computers=2, difficulty="easy"), "reply"
+    )
+    await world.discord.press(BO, CHANNEL, reply.custom_ids[0])
+    await settle()
+    record = await world.bot.service.store.get(int(reply.custom_ids[0].rsplit(":", 1)[1]))
+    assert record is not None and record.thread_id is not None
+    state = world.bot.service.state_of(record)
+    assert record.players[state.to_move or 0].user_id in (ANA.id, BO.id)  # the computers moved till a person is due
+    boards = world.recorder.boards(record.thread_id)
+    assert len(boards) == 1 + state.ply and world.recorder.boards(CHANNEL) == []
+
+
+async def test_many_matches_in_two_channels_under_load_each_get_one_thread(tmp_path: Path) -> None:
+    patch = Patch()
+    load = ThreadLoad(tmp_path, 12, 2, seed=4, render_processes=0)
+    try:
+        await load.start(patch)
+        row = await load.run_threads(1.0, 40.0)
+        verified = await load.verify_threads()
+    finally:
+        await load.stop()
+        patch.undo()
+    assert row["moves"] > 12 and row["refused"] == 0
+    assert verified["distinct_threads"] == row["threads_opened"] >= 12
