@@ -20,6 +20,16 @@ Where a board goes:
   the interaction's token (15 minutes) is still alive: it carries the board and
   says what a server admin must fix.
 
+Threads: a match challenged in a text channel is played in a public thread opened
+from its challenge message when its first board is delivered (:meth:`Announcer.open_thread`):
+the thread's ID is saved the moment Discord answers, a retry after an unseen success
+adopts the thread Discord already made (its ID is the message's), and a refusal for
+good plays the match in the channel, saying why once.  Boards go to the match's
+thread whatever channel the command came from; a finished match's result is also
+posted in the channel (one line and the final board), and the sweeper archives the
+thread an hour later (:meth:`Announcer.archive_threads`, from a column, so it
+survives a restart).
+
 Failures: 429 (with or without ``Via``) waits for ``Retry-After``; 5xx and
 timeouts back off exponentially; both retry until Discord takes the post, and a
 restart resumes what was pending (:meth:`Announcer.resume`).  A permanent refusal

@@ -1,10 +1,16 @@
 """The match service: the one place where challenges, moves and endings happen.
 
 Commands, buttons and the deadline sweeper all call this service; it knows
-nothing of discord.py beyond snowflake IDs and display names.  Each channel has
+nothing of discord.py beyond snowflake IDs and display names.  Each match has
 an asyncio lock so that its commands run one at a time, and every write is
 version-checked by the store, so two presses at the same moment can never apply
-two moves, or one move twice.  The write that starts a match, plays a move or a
+two moves, or one move twice.
+
+A channel holds any number of matches played each in its own thread (opened by
+the announcer from the challenge message once accepted), or one match played in
+the channel itself (a thread, or a channel where threads are unavailable).  A
+command finds its match with :meth:`MatchService.find`: the thread's match in a
+match's thread, else the player's only running match of that game in the server.  The write that starts a match, plays a move or a
 forfeit, or closes a challenge also records what must be announced (the outbox,
 :class:`~bot.match_store.Notice`); the results carry those announcements for the
 one announcer (:mod:`bot.announcer`) to post.
