@@ -10,10 +10,12 @@ A channel holds any number of matches played each in its own thread (opened by
 the announcer from the challenge message once accepted), or one match played in
 the channel itself (a thread, or a channel where threads are unavailable).  A
 command finds its match with :meth:`MatchService.find`: the thread's match in a
-match's thread, else the player's only running match of that game in the server.  The write that starts a match, plays a move or a
-forfeit, or closes a challenge also records what must be announced (the outbox,
-:class:`~bot.match_store.Notice`); the results carry those announcements for the
-one announcer (:mod:`bot.announcer`) to post.
+match's thread, else the player's only running match of that game in the server.
+
+The write that starts a match, plays a move or a forfeit, or closes a challenge
+also records what must be announced (the outbox, :class:`~bot.match_store.Notice`);
+the results carry those announcements for the one announcer (:mod:`bot.announcer`)
+to post.
 """
 
 from __future__ import annotations
