@@ -528,7 +528,7 @@ class Announcer:
         """Discord will never take this post in the channel: try the interaction once, else record why."""
         language = await self.languages.language(announcement.guild_id)
         problem = messages.why_refused(failure.status, failure.code, board=composed.png is not None, language=language)
-        trouble = messages.trouble_text(announcement.channel_id, problem, language)
+        trouble = messages.trouble_text(composed.channel_id or announcement.channel_id, problem, language)
         if reply is not None and not reply.broken and not reply.no_followup and reply.alive(self.clock()):
             # Follow-ups need no permission in the channel: the board reaches the players after all.
             try:

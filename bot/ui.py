@@ -355,7 +355,7 @@ class MatchUI:
         problems = await self.announcer.explain(record)
         text = messages.board_text(record, state, language)
         if problems:
-            text += "\n" + messages.trouble_text(record.channel_id, problems[-1], language)
+            text += "\n" + messages.trouble_text(record.place_id, problems[-1], language)
         if record.place_id != interaction.channel_id:
             text += "\n" + gettext(language, "The game is played in {thread}.", thread=f"<#{record.place_id}>")
         await self.send_board(interaction, record, state, formatting.clip(text), language)
