@@ -353,3 +353,72 @@ async def test_many_matches_in_two_channels_under_load_each_get_one_thread(tmp_p
         patch.undo()
     assert row["moves"] > 12 and row["refused"] == 0
     assert verified["distinct_threads"] == row["threads_opened"] >= 12
+
+
+FAILURES = {
+    "429-via": Failure(429, via=True, retry_after=3),
+    "429-cloudflare": Failure(429, via=False),
+    "500": SERVER_ERROR,
+    "500-after-it-landed": Failure(500, landed=True),
+    "timeout": TIMEOUT,
+    "timeout-after-it-landed": Failure(0, landed=True),
+    "403-missing-permissions": MISSING_PERMISSIONS,
+    "403-missing-access": Failure(403, 50001),
+    "404-unknown-channel": Failure(404, 10003),
+}
+PERMANENT = {"403-missing-permissions", "403-missing-access", "404-unknown-channel"}
+
+
+async def finished_in_thread(world: World) -> int:
+    """Ana and Bo play in a thread until Bo resigns; return the thread."""
+    await threads_on(world)
+    match_id, _ = await challenge(world, ANA, BO)
+    await accept(world, BO, match_id)
+    thread = (await record_of(world, match_id)).thread_id
+    assert thread is not None
+    return thread
+
+
+@pytest.mark.parametrize("name", list(FAILURES))
+async def test_the_channels_result_line_reaches_it_once_whatever_discord_answers(world: World, name: str) -> None:
+    thread = await finished_in_thread(world)
+    world.recorder.fail("message", FAILURES[name])
+    calls = await world.command(BO, thread, "pond", "resign")
+    await settle()
+    assert "wins" in only(calls, "followup").content  # the thread's board came through the interaction
+    posted = world.recorder.boards(CHANNEL)
+    if name in PERMANENT:
+        assert posted == []
+        failed = await world.bot.service.store.failed_announcements(
+            (await world.bot.service.store.finished_matches(GUILD_ID, channel_id=CHANNEL))[0].id
+        )
+        assert len(failed) == 1 and failed[0].error
+    else:
+        assert len(posted) == 1 and f"<#{thread}>" in posted[0].content
+    assert not await world.bot.service.store.pending_announcements()
+
+
+@pytest.mark.parametrize("name", list(FAILURES))
+async def test_archiving_a_thread_is_retried_while_discord_is_busy_and_given_up_when_refused(
+    world: World, name: str
+) -> None:
+    thread = await finished_in_thread(world)
+    await world.command(BO, thread, "pond", "resign")
+    world.recorder.fail("edit-channel", FAILURES[name])
+    world.clock.advance(3601)
+    await world.bot.sweep()
+    match = (await world.bot.service.store.finished_matches(GUILD_ID, channel_id=CHANNEL))[0]
+    landed = FAILURES[name].landed
+    if name in PERMANENT:
+        assert match.archive_at is None and not world.recorder.threads[thread]["archived"]
+    else:
+        assert match.archive_at is not None and world.recorder.threads[thread]["archived"] == landed
+        world.clock.advance(600)
+        await world.bot.sweep()
+        assert world.recorder.threads[thread]["archived"]
+        match = (await world.bot.service.store.finished_matches(GUILD_ID, channel_id=CHANNEL))[0]
+        assert match.archive_at is None
+    calls = len(world.recorder.of_kind("edit-channel"))
+    world.clock.advance(7200)
+    await world.bot.sweep()
+    assert len(world.recorder.of_kind("edit-channel")) == calls  # never again
