@@ -141,6 +141,7 @@ class Reply:
         self.loading = False  # a deferred "thinking" message waits for the board
         self.broken = False  # Discord refused this interaction (or it was never acknowledged): use the channel
         self.no_followup = False  # Discord refused a follow-up for good
+        self.message_id: int | None = None  # the deferred response's message, once Discord made it
 
     def alive(self, now: float) -> bool:
         return not self.broken and now - self.arrived < TOKEN_SECONDS
@@ -257,7 +258,7 @@ class Announcer:
     async def acknowledge(self, reply: Reply) -> None:
         """Defer the interaction with a "thinking" message; if Discord refuses, the board goes to the channel."""
         try:
-            await reply.interaction.response.defer(thinking=True)
+            response = await reply.interaction.response.defer(thinking=True)
         except Exception as error:
             if classify(error) is None:
                 raise
@@ -265,6 +266,7 @@ class Announcer:
             reply.broken = True
             return
         reply.loading = True
+        reply.message_id = getattr(response, "message_id", None)
 
     # -- delivering ----------------------------------------------------------------
 
@@ -571,7 +573,9 @@ class Announcer:
         entry = await self._entry(announcement, None)
         language = await self.languages.language(announcement.guild_id)
         what = messages.saved_what(entry if announcement.kind == NoticeKind.TURN else None, language)
-        if result == Result.POSTED and where is not None:
+        if result == Result.POSTED and where is not None and announcement.kind == NoticeKind.START:
+            text = messages.started_there_text(where, language)
+        elif result == Result.POSTED and where is not None:
             text = messages.saved_there_text(what, where, language)
         elif result == Result.POSTED:
             text = messages.saved_text(what, language)

@@ -563,6 +563,12 @@ class Matches:
             "UPDATE matches SET thread_id = ? WHERE id = ? AND thread_id IS NULL", (thread_id, match_id)
         )
 
+    async def set_starter(self, match_id: int, message_id: int) -> None:
+        """Record the message a computer game's thread is to be opened from (once; no version bump)."""
+        await self.database.write(
+            "UPDATE matches SET message_id = ? WHERE id = ? AND message_id IS NULL", (message_id, match_id)
+        )
+
     async def play_in_channel(self, match_id: int) -> None:
         """Discord refused a thread for this match: it is played in its channel (no version bump)."""
         await self.database.write(

@@ -202,6 +202,11 @@ def saved_there_text(what: str, channel_id: int, language: str = DEFAULT) -> str
     )
 
 
+def started_there_text(channel_id: int, language: str = DEFAULT) -> str:
+    """Tell the player who started a game against the computer where it is played."""
+    return gettext(language, "▶️ The game is on in {thread}.", thread=f"<#{channel_id}>")
+
+
 def parent_result_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """One line for the channel a match's thread came from: the game, its thread and its result."""
     shown = safe_record(record)

@@ -455,7 +455,7 @@ class MatchService:
                 expires_at=expires,
                 now=now,
                 rated=not seated,
-                thread_mode=ThreadMode.THREAD if thread and opponents else None,
+                thread_mode=ThreadMode.THREAD if thread else None,
             )
             if opponents:
                 return Answer(record, None, True)

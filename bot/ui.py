@@ -207,7 +207,7 @@ class MatchUI:
                 raise Refusal(
                     "{player} is a bot and can't accept challenges.", player=escape_name(opponent.display_name)
                 )
-        thread, no_thread = await self.thread_choice(interaction) if opponents else (False, [])
+        thread, no_thread = await self.thread_choice(interaction)
         try:
             answer = await self.service.challenge(
                 guild_id=interaction.guild_id or 0,
@@ -229,6 +229,9 @@ class MatchUI:
         if answer.state is not None:
             reply = self.announcer.reply(interaction)
             await self.announcer.acknowledge(reply)
+            if record.thread_mode is not None and reply.message_id is not None:
+                # Against the computer alone there is no challenge message: the thread opens from this reply.
+                await self.service.store.set_starter(record.id, reply.message_id)
             await self.begin(reply, answer)
             return
         allowed = discord.AllowedMentions(users=[discord.Object(o.id) for o in opponents], roles=False, everyone=False)

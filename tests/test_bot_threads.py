@@ -422,3 +422,34 @@ async def test_archiving_a_thread_is_retried_while_discord_is_busy_and_given_up_
     world.clock.advance(7200)
     await world.bot.sweep()
     assert len(world.recorder.of_kind("edit-channel")) == calls  # never again
+
+
+async def test_games_against_the_computer_get_a_thread_each_from_the_reply(world: World) -> None:
+    await threads_on(world)
+    calls = await world.command(ANA, CHANNEL, "pond", "start", difficulty="easy")
+    assert only(calls, "defer") and only(calls, "thread")
+    record = (await world.bot.service.store.running_matches_of(GUILD_ID, ANA.id, "pond"))[0]
+    assert record.thread_id is not None and record.thread_id == record.message_id
+    assert world.recorder.threads[record.thread_id]["name"] in (
+        "Pond · Ana vs Tabula (easy)",
+        "Pond · Tabula (easy) vs Ana",
+    )
+    told = only(calls, "edit-original")
+    assert f"<#{record.thread_id}>" in told.content and "game is on" in told.content
+    await settle()
+    boards = world.recorder.boards(record.thread_id)
+    assert boards and "begins" in boards[0].content and mentioned(boards[0]) == {ANA.id}
+    assert world.recorder.boards(CHANNEL) == []
+    # A second game against the computer in the same channel gets its own thread too.
+    more = await world.command(BO, CHANNEL, "pond", "start", difficulty="medium")
+    assert only(more, "thread") and len(world.recorder.threads) == 2
+    # Ana plays in her thread; the computer answers there.
+    await settle()
+    state = world.bot.service.state_of(await record_of(world, record.id))
+    if (await record_of(world, record.id)).players[state.to_move or 0].user_id == ANA.id:
+        move = state.move_text(state.legal_moves()[0]).split()
+        options = {"cell": move[1]} if move[0] == "place" else {"from_": move[1], "to": move[2]}
+        await world.command(ANA, record.thread_id, "pond", move[0], **options)
+        await settle()
+    assert len(world.recorder.boards(record.thread_id)) >= 3
+    assert world.recorder.boards(CHANNEL) == []
