@@ -4,7 +4,8 @@ Per game: random-play plies per second and render time (median, p95) with PNG
 size; animated replays' build time and size (and the longest games'); the
 leaderboard page time; the full turn path under load (latency,
 moves per second, event-loop stalls, memory per match, database bytes per
-finished match); the replay step buttons' answer time while 100 matches are played;
+finished match); many matches in few channels, each opening its own thread while moves
+arrive; the replay step buttons' answer time while 100 matches are played;
 and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
 ``--quick`` runs a reduced version in under a minute.
@@ -95,6 +96,15 @@ def load(quick: bool) -> list[dict[str, Any]]:
     return rows
 
 
+def threads(quick: bool) -> list[dict[str, Any]]:
+    from bench import load as turn_path
+
+    row = turn_path.run_threads(100 if quick else 400, 4, seconds=3.0 if quick else 10.0)
+    section("many matches in few channels, each in its own thread")
+    turn_path.print_threads(row)
+    return [row]
+
+
 def replay_buttons(quick: bool) -> list[dict[str, Any]]:
     from bench import replay_buttons as buttons
 
@@ -122,6 +132,7 @@ SUITES = {
     "replay": replays,
     "leaderboard": leaderboard,
     "load": load,
+    "threads": threads,
     "buttons": replay_buttons,
     "tournament": tournament,
 }

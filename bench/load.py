@@ -12,12 +12,14 @@ stored state must equal the replay of its move log, with no move applied twice
 or lost.
 
     python -m bench.load [--matches 1 100 1000] [--seconds 10] [--quick]
+    python -m bench.load --threads 400 4 [--seconds 10]   # many matches in few channels, a thread each
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -311,6 +313,213 @@ async def measure(sizes: list[int], seconds: float) -> list[dict[str, Any]]:
     return rows
 
 
+# -- many matches in few channels, each in its own thread -------------------------------------------------
+
+
+class ThreadRecorder(LoadRecorder):
+    """Also wakes whoever waits for the first post in a channel (the opening board in a new thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.posts: dict[int, asyncio.Future[None]] = {}
+
+    def expect_post(self, channel: int) -> asyncio.Future[None]:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.posts[channel] = future
+        return future
+
+    async def http_request(self, route: Any, **kwargs: Any) -> Any:
+        answer = await super().http_request(route, **kwargs)
+        path = route.path_for_recording
+        if route.method == "POST" and path.endswith("/messages") and path.count("/") == 3:
+            waiter = self.posts.pop(int(path.split("/")[2]), None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
+        return answer
+
+
+class ThreadLoad(Load):
+    """``matches`` Pond matches in ``channels`` text channels, each match in the thread its challenge opened.
+
+    Matches are challenged and accepted through the real commands and buttons, so every thread is made
+    by the announcer as Discord would see it; players move in their threads.  A player sometimes resigns
+    (one move in a hundred), so games end during the run: the result goes to the thread and the channel,
+    and the player challenges again in the same channel, opening a new thread while the others move.
+    A sweeper runs every second as the bot's does.
+    """
+
+    def __init__(
+        self, folder: Path, matches: int, channels: int, seed: int, render_processes: int = RENDER_PROCESSES
+    ) -> None:
+        super().__init__(folder, matches, seed, label=f"-threads-{channels}", render_processes=render_processes)
+        self.recorder = ThreadRecorder()
+        self.channels = channels
+        self.slots: dict[int, int] = {}  # slot -> its current match
+        self.opened: list[float] = []  # seconds from Accept to the opening board in the new thread
+
+    async def open_in_channel(self, slot: int) -> None:
+        """Challenge and accept in the slot's channel through the commands; wait for the thread's first board."""
+        recorder = self.recorder
+        assert isinstance(recorder, ThreadRecorder)
+        channel = 20_000 + slot % self.channels
+        a, b = self.rng.sample(self.people, 2)
+        payload = self.discord.command_payload(
+            a, channel, "pond", "start", [option("opponent", str(b.id), kind=6)], users=[b]
+        )
+        done = recorder.expect(payload["token"])
+        self.bot._connection.parse_interaction_create(payload)
+        await asyncio.wait_for(done, 30)
+        waiting = [
+            r
+            for r in await self.bot.service.store.open_matches_at(channel)
+            if r.status == "challenge" and r.players[0].user_id == a.id
+        ]
+        record = waiting[-1]
+        for _ in range(1000):  # the challenge message's ID is saved just after the reply
+            if record.message_id is not None:
+                break
+            await asyncio.sleep(0.001)
+            record = await self.bot.service.store.get(record.id) or record
+        assert record.message_id is not None
+        posted = recorder.expect_post(record.message_id)  # a thread bears its starter message's ID
+        started = time.perf_counter()
+        custom_id = f"tabula:challenge:accept:{record.id}"
+        self.bot._connection.parse_interaction_create(
+            self.discord.button_payload(b, channel, custom_id, record.message_id)
+        )
+        await asyncio.wait_for(posted, 30)
+        self.opened.append(time.perf_counter() - started)
+        self.slots[slot] = record.id
+        self.ids.append(record.id)
+
+    async def move_in_thread(self, slot: int) -> None:
+        """The player to move in the slot's match moves (or now and then resigns) in its thread."""
+        service = self.bot.service
+        current = await service.match_state(self.slots[slot])
+        if current is None:
+            await self.open_in_channel(slot)
+            current = await service.match_state(self.slots[slot])
+        assert current is not None
+        record, state = current
+        assert record.thread_id is not None
+        seat = record.players[state.to_move or 0]
+        person = Person(seat.user_id, seat.name)
+        if self.rng.random() < 0.01:
+            sub, options = "resign", []
+        else:
+            parts = state.move_text(self.rng.choice(state.legal_moves())).split()
+            if parts[0] == "place":
+                sub, options = "place", [option("cell", parts[1])]
+            else:
+                sub, options = "move", [option("from", parts[1]), option("to", parts[2])]
+        payload = self.discord.command_payload(person, record.thread_id, "pond", sub, options)
+        done = self.recorder.expect(payload["token"])
+        started = time.perf_counter()
+        self.bot._connection.parse_interaction_create(payload)
+        outcome = await asyncio.wait_for(done, 30)
+        self.latencies.append(time.perf_counter() - started)
+        if outcome == "refused":
+            self.refused += 1
+
+    async def thread_player(self, slot: int, until: float, think: float) -> None:
+        rng = random.Random(slot)
+        await asyncio.sleep(rng.uniform(0, think))
+        while time.perf_counter() < until:
+            await self.move_in_thread(slot)
+            pause = min(rng.expovariate(1 / think), until - time.perf_counter())
+            if pause > 0:
+                await asyncio.sleep(pause)
+
+    async def sweeper(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await self.bot.sweep()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 1.0)
+
+    async def run_threads(self, seconds: float, offered: float) -> dict[str, Any]:
+        """Open every match through the commands, then play for ``seconds`` offering ``offered`` moves/s."""
+        for slot in range(self.matches):
+            await self.open_in_channel(slot)
+        await self.move_in_thread(0)  # warm up
+        self.latencies.clear()
+        opened_before = len(self.opened)
+        stalls: list[float] = []
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(watch_loop(stop, stalls))
+        sweeper = asyncio.create_task(self.sweeper(stop))
+        started = time.perf_counter()
+        think = self.matches / offered
+        await asyncio.gather(*(self.thread_player(slot, started + seconds, think) for slot in range(self.matches)))
+        elapsed = time.perf_counter() - started
+        stop.set()
+        await watcher
+        await sweeper
+        moves = len(self.latencies)
+        ordered = sorted(self.latencies)
+        during = self.opened[opened_before:]
+        return {
+            "matches": self.matches,
+            "channels": self.channels,
+            "offered_moves_per_second": offered,
+            "moves": moves,
+            "seconds": round(elapsed, 2),
+            "moves_per_second": round(moves / elapsed, 1),
+            "median_ms": round(statistics.median(ordered) * 1000, 1),
+            "p99_ms": round(ordered[min(moves - 1, int(moves * 0.99))] * 1000, 1),
+            "max_loop_stall_ms": round(max(stalls) * 1000, 1),
+            "refused": self.refused,
+            "threads_opened": len(self.opened),
+            "threads_opened_during_run": len(during),
+            "accept_to_thread_board_median_ms": round(statistics.median(self.opened) * 1000, 1),
+            "accept_to_thread_board_max_ms": round(max(self.opened) * 1000, 1),
+        }
+
+    async def verify_threads(self) -> dict[str, Any]:
+        """Every match replays exactly and has exactly one thread, the one its challenge message started."""
+        verified = await self.verify()
+        store = self.bot.service.store
+        threads = set()
+        for match_id in self.ids:
+            record = await store.get(match_id)
+            assert record is not None and record.thread_id == record.message_id is not None
+            threads.add(record.thread_id)
+        assert len(threads) == len(self.ids) == len(self.recorder.threads), "a match without its one thread"
+        assert not await store.pending_announcements(), "announcements left undelivered"
+        return {**verified, "distinct_threads": len(threads)}
+
+
+async def measure_threads(matches: int, channels: int, seconds: float, offered: float) -> dict[str, Any]:
+    """Run the thread scenario once on a fresh database; return its row."""
+    with tempfile.TemporaryDirectory() as folder:
+        patch = Patch()
+        load = ThreadLoad(Path(folder), matches, channels, seed=matches + channels)
+        try:
+            await load.start(patch)
+            row = await load.run_threads(seconds, offered)
+            row.update(await load.verify_threads())
+            return row
+        finally:
+            await load.stop()
+            patch.undo()
+
+
+def run_threads(matches: int = 400, channels: int = 4, seconds: float = 10.0, offered: float = 100.0) -> dict[str, Any]:
+    """Many matches in few channels, each in its thread (``python -m bench.load --threads``)."""
+    return asyncio.run(measure_threads(matches, channels, seconds, offered))
+
+
+def print_threads(row: dict[str, Any]) -> None:
+    print(
+        f"{row['matches']:>5} matches in {row['channels']} channels, threads, offered "
+        f"{row['offered_moves_per_second']:g}/s: {row['moves']} moves in {row['seconds']} s = "
+        f"{row['moves_per_second']} moves/s; median {row['median_ms']} ms, p99 {row['p99_ms']} ms; longest loop "
+        f"stall {row['max_loop_stall_ms']} ms; {row['threads_opened']} threads opened "
+        f"({row['threads_opened_during_run']} while moves arrived; Accept to first board median "
+        f"{row['accept_to_thread_board_median_ms']} ms, max {row['accept_to_thread_board_max_ms']} ms); "
+        f"{row['finished_matches']} finished; {row['replayed_matches']} replayed exactly, one thread each"
+    )
+
+
 def run(sizes: list[int] | None = None, seconds: float = 10.0) -> list[dict[str, Any]]:
     """Run the load test; the last row holds the memory and database figures."""
     return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
@@ -322,7 +531,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="3 seconds per size")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        nargs=2,
+        metavar=("MATCHES", "CHANNELS"),
+        help="only the thread scenario: MATCHES matches in CHANNELS channels, each in its own thread",
+    )
     args = parser.parse_args(argv)
+    if args.threads:
+        matches, channels = args.threads
+        row = run_threads(matches, channels, 3.0 if args.quick else args.seconds)
+        if args.json:
+            print(json.dumps(row, indent=2))
+        else:
+            print_threads(row)
+        return
     rows = run(args.matches, 3.0 if args.quick else args.seconds)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -20,6 +20,16 @@ Where a board goes:
   the interaction's token (15 minutes) is still alive: it carries the board and
   says what a server admin must fix.
 
+Threads: a match challenged in a text channel is played in a public thread opened
+from its challenge message when its first board is delivered (:meth:`Announcer.open_thread`):
+the thread's ID is saved the moment Discord answers, a retry after an unseen success
+adopts the thread Discord already made (its ID is the message's), and a refusal for
+good plays the match in the channel, saying why once.  Boards go to the match's
+thread whatever channel the command came from; a finished match's result is also
+posted in the channel (one line and the final board), and the sweeper archives the
+thread an hour later (:meth:`Announcer.archive_threads`, from a column, so it
+survives a restart).
+
 Failures: 429 (with or without ``Via``) waits for ``Retry-After``; 5xx and
 timeouts back off exponentially; both retry until Discord takes the post, and a
 restart resumes what was pending (:meth:`Announcer.resume`).  A permanent refusal
@@ -35,6 +45,7 @@ expire 15 minutes after the interaction), so a restart delivers as channel messa
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import time
@@ -47,11 +58,19 @@ import discord
 
 from bot import messages
 from bot.formatting import MESSAGE_LIMIT
-from bot.match_store import Announcement, LogEntry, Matches, MatchRecord, MatchStatus, NoticeKind, TurnKind
+from bot.match_store import (
+    Announcement,
+    LogEntry,
+    Matches,
+    MatchRecord,
+    MatchStatus,
+    NoticeKind,
+    TurnKind,
+)
 from bot.ratings import Change
 from bot.replays import board_alt
-from bot.service import Turn
-from engines import GameState
+from bot.service import Turn, computer_level
+from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext
 
 log = logging.getLogger(__name__)
@@ -63,6 +82,9 @@ FIRST_DELAY = 2.0
 MAX_DELAY = 300.0
 LOADING = 128  # the message flag of a deferred response still "thinking"
 UNKNOWN_MESSAGE = 10008  # Discord's code for a message that no longer exists
+THREAD_EXISTS = 160004  # Discord's code for "a thread has already been created for this message"
+THREAD_NAME_LIMIT = 100  # Discord's limit on a channel's (and a thread's) name
+THREAD_ARCHIVE_MINUTES = 10080  # a match's thread stays open through a week without messages
 
 
 class Result(StrEnum):
@@ -119,6 +141,7 @@ class Reply:
         self.loading = False  # a deferred "thinking" message waits for the board
         self.broken = False  # Discord refused this interaction (or it was never acknowledged): use the channel
         self.no_followup = False  # Discord refused a follow-up for good
+        self.message_id: int | None = None  # the deferred response's message, once Discord made it
 
     def alive(self, now: float) -> bool:
         return not self.broken and now - self.arrived < TOKEN_SECONDS
@@ -133,6 +156,7 @@ class Composed:
     png: bytes | None
     edit_message_id: int | None = None  # for a closed challenge: the message to edit
     alt: str | None = None  # the board's description for screen readers
+    channel_id: int | None = None  # where it goes when not the announcement's channel (the match's thread)
 
     def allowed(self) -> discord.AllowedMentions:
         return discord.AllowedMentions(
@@ -224,6 +248,7 @@ class Announcer:
         self.clock = clock
         self.sleep = sleep
         self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._thread_notes: dict[int, str] = {}  # match -> why its thread was refused, said with its first board
         self._posting: set[int] = set()  # announcements being posted right now, outside a retry task
 
     def reply(self, interaction: discord.Interaction) -> Reply:
@@ -233,7 +258,7 @@ class Announcer:
     async def acknowledge(self, reply: Reply) -> None:
         """Defer the interaction with a "thinking" message; if Discord refuses, the board goes to the channel."""
         try:
-            await reply.interaction.response.defer(thinking=True)
+            response = await reply.interaction.response.defer(thinking=True)
         except Exception as error:
             if classify(error) is None:
                 raise
@@ -241,6 +266,7 @@ class Announcer:
             reply.broken = True
             return
         reply.loading = True
+        reply.message_id = getattr(response, "message_id", None)
 
     # -- delivering ----------------------------------------------------------------
 
@@ -283,12 +309,29 @@ class Announcer:
             self._posting.discard(announcement.id)
 
     async def _first_try(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
+        if announcement.kind == NoticeKind.START:
+            failure = await self.open_thread(announcement.match_id)
+            if failure is not None:  # Discord is busy: the match waits (saved) and the thread is made later
+                delay = failure.retry_after if failure.retry_after is not None else backoff(1)
+                await self.matches.reschedule(announcement.id, failure.text, self.clock() + delay)
+                self._spawn(announcement, None, reply, delay, attempt=1)
+                return Result.DELAYED
         composed = await self._compose(announcement, known)
         if composed is None:
             await self.matches.mark_delivered(announcement.id)
             return Result.POSTED
         if announcement.kind == NoticeKind.CLOSE:
             return await self._close(announcement, composed, reply)
+        if (
+            reply is not None
+            and composed.channel_id is not None
+            and composed.channel_id != reply.interaction.channel_id
+        ):
+            # The match is played in its thread, the command came from elsewhere: the board goes to the
+            # thread, and the one who asked is told where it is.
+            result = await self._post_or_retry(announcement, composed, None, check_original=False)
+            await self._note(reply, announcement, result, where=composed.channel_id)
+            return result
         if reply is not None and reply.loading and reply.alive(self.clock()):
             try:
                 await reply.interaction.followup.send(
@@ -385,6 +428,13 @@ class Announcer:
                     attempt += 1
                     delay = backoff(attempt)
                     continue
+            if composed is None and announcement.kind == NoticeKind.START:
+                opening = await self.open_thread(announcement.match_id)
+                if opening is not None:
+                    attempt += 1
+                    delay = opening.retry_after if opening.retry_after is not None else backoff(attempt)
+                    await self.matches.reschedule(announcement.id, opening.text, self.clock() + delay)
+                    continue
             if composed is None:
                 composed = await self._compose(announcement, None)
                 if composed is None:
@@ -405,7 +455,8 @@ class Announcer:
 
     async def _channel_post(self, announcement: Announcement, composed: Composed) -> Failure | None:
         """Post in the channel with the announcement's nonce; ``None`` when it was posted (and marked so)."""
-        channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
+        where = composed.channel_id or announcement.channel_id
+        channel = self.channels.get_partial_messageable(where, guild_id=announcement.guild_id)
         try:
             await channel.send(
                 composed.content, file=composed.file(), allowed_mentions=composed.allowed(), nonce=announcement.nonce
@@ -479,7 +530,7 @@ class Announcer:
         """Discord will never take this post in the channel: try the interaction once, else record why."""
         language = await self.languages.language(announcement.guild_id)
         problem = messages.why_refused(failure.status, failure.code, board=composed.png is not None, language=language)
-        trouble = messages.trouble_text(announcement.channel_id, problem, language)
+        trouble = messages.trouble_text(composed.channel_id or announcement.channel_id, problem, language)
         if reply is not None and not reply.broken and not reply.no_followup and reply.alive(self.clock()):
             # Follow-ups need no permission in the channel: the board reaches the players after all.
             try:
@@ -510,14 +561,23 @@ class Announcer:
             return None
         return not original.flags.value & LOADING
 
-    async def _note(self, reply: Reply, announcement: Announcement, result: Result) -> None:
-        """Replace the "thinking" message with the truth: saved, and the board follows (or why it can't)."""
+    async def _note(
+        self, reply: Reply, announcement: Announcement, result: Result, *, where: int | None = None
+    ) -> None:
+        """Replace the "thinking" message with the truth: saved, and the board follows (or why it can't).
+
+        ``where``: the board went to that channel (the match's thread), not the one the command came from.
+        """
         if not reply.loading or not reply.alive(self.clock()):
             return
         entry = await self._entry(announcement, None)
         language = await self.languages.language(announcement.guild_id)
         what = messages.saved_what(entry if announcement.kind == NoticeKind.TURN else None, language)
-        if result == Result.POSTED:
+        if result == Result.POSTED and where is not None and announcement.kind == NoticeKind.START:
+            text = messages.started_there_text(where, language)
+        elif result == Result.POSTED and where is not None:
+            text = messages.saved_there_text(what, where, language)
+        elif result == Result.POSTED:
             text = messages.saved_text(what, language)
         elif result == Result.FAILED:
             fresh = await self.matches.announcement(announcement.id)
@@ -551,8 +611,16 @@ class Announcer:
         """
         found, state, turn = known if known is not None else (None, None, None)
         record = found if found is not None else await self.matches.get(announcement.match_id)
+        if record is not None and record.wants_thread and announcement.kind != NoticeKind.CLOSE:
+            # Its thread may have been opened (or refused) since the caller read it: where to post is fresh.
+            fresh = await self.matches.get(announcement.match_id)
+            if fresh is not None:
+                record = dataclasses.replace(record, thread_mode=fresh.thread_mode, thread_id=fresh.thread_id)
         if record is None:
             return None
+        if announcement.detail.get("where") == "parent":
+            language = await self.languages.language(record.guild_id)
+            return await self._compose_parent(announcement, record, language=language)
         # Public posts speak the server's language, as set when they are posted (not when saved).
         language = await self.languages.language(record.guild_id)
         if announcement.kind == NoticeKind.CLOSE:
@@ -568,8 +636,17 @@ class Announcer:
         current = record.version == announcement.version
         if state is None or not current:
             state = self.boards.state_of(record) if current else await self.boards.replay(record, announcement.seq)
+        mentions = announcement.mentions if current else ()
         if announcement.kind == NoticeKind.START:
             content = messages.start_text(record, state, language)
+            if record.thread_id is not None:
+                # The first post in the match's own thread names every player: it brings them all into it.
+                people = tuple(seat.user_id for seat in record.players if computer_level(seat.user_id) is None)
+                content = formatting_mentions(people) + "\n" + content
+                mentions = tuple(dict.fromkeys((*mentions, *people)))
+            note = self._thread_notes.pop(record.id, None)
+            if note is not None:
+                content += "\n" + note
         else:
             entry = await self._entry(announcement, turn)
             if entry is None:
@@ -577,14 +654,109 @@ class Announcer:
             extra = await self._extras(record, language) if state.outcome() is not None else []
             content = messages.turn_text(record, state, entry, extra, language)
         # An old board (the game moved on while it waited) is history: it pings nobody.
-        mentions = announcement.mentions if current else ()
         png = None
         if announcement.board:
             try:
                 png = await self.renderer.png(state, [seat.name for seat in record.players], language)
             except Exception:
                 log.exception("rendering %s match %s failed", record.game, record.id)
-        return Composed(content, mentions, png, alt=board_alt(record, state, language) if png is not None else None)
+        return Composed(
+            content,
+            mentions,
+            png,
+            alt=board_alt(record, state, language) if png is not None else None,
+            channel_id=record.place_id if record.place_id != announcement.channel_id else None,
+        )
+
+    async def _compose_parent(
+        self, announcement: Announcement, record: MatchRecord, *, language: str
+    ) -> Composed | None:
+        """The one-line result, with the final board, for the channel a match's thread came from."""
+        if record.thread_id is None:
+            return None  # the match was played in the channel itself: its result is there already
+        state = self.boards.state_of(record) if record.version == announcement.version else None
+        if state is None:
+            state = await self.boards.replay(record, announcement.seq)
+        content = messages.parent_result_text(record, state, language)
+        png = None
+        if announcement.board:
+            try:
+                png = await self.renderer.png(state, [seat.name for seat in record.players], language)
+            except Exception:
+                log.exception("rendering %s match %s failed", record.game, record.id)
+        alt = board_alt(record, state, language) if png is not None else None
+        return Composed(content, (), png, alt=alt, channel_id=record.channel_id)
+
+    # -- threads ----------------------------------------------------------------------
+
+    async def open_thread(self, match_id: int) -> Failure | None:
+        """Open the match's thread from its challenge message, if it wants one and has none yet.
+
+        The thread's ID is recorded the moment Discord answers.  If an earlier try landed unseen (a
+        timeout, a crash), Discord says the message has a thread already: a thread started from a
+        message has the message's ID, so that one is adopted, never a second made.  A refusal for good
+        (no permission, the message gone) plays the match in the channel instead, saying why once.
+        Returns the failure when Discord is busy and the caller should try again later.
+        """
+        record = await self.matches.get(match_id)
+        if record is None or not record.wants_thread or record.status == MatchStatus.CHALLENGE:
+            return None
+        http = getattr(self.channels, "http", None)
+        if record.message_id is None or http is None:
+            await self._refuse_thread(record, 404, UNKNOWN_MESSAGE)
+            return None
+        try:
+            data = await http.start_thread_with_message(
+                record.channel_id,
+                record.message_id,
+                name=thread_name(record),
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+            thread_id = int(data["id"])
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            if failure.code == THREAD_EXISTS:
+                thread_id = record.message_id
+            elif failure.transient:
+                log.info("opening the thread of match %s failed: %s", record.id, failure.text)
+                return failure
+            else:
+                log.info("no thread for match %s: %s", record.id, failure.text)
+                await self._refuse_thread(record, failure.status, failure.code)
+                return None
+        await self.matches.set_thread(record.id, thread_id)
+        return None
+
+    async def _refuse_thread(self, record: MatchRecord, status: int, code: int) -> None:
+        await self.matches.play_in_channel(record.id)
+        if await self.matches.note_once(record.channel_id, "thread-refused", self.clock()):
+            language = await self.languages.language(record.guild_id)
+            self._thread_notes[record.id] = messages.thread_refused_text(status, code, language)
+
+    async def archive_threads(self) -> int:
+        """Archive the threads of matches finished an hour ago (the sweeper calls this); return how many."""
+        http = getattr(self.channels, "http", None)
+        done = 0
+        for record in await self.matches.threads_to_archive(self.clock()):
+            if record.thread_id is None or http is None:
+                await self.matches.archived(record.id)
+                continue
+            try:
+                await http.edit_channel(record.thread_id, archived=True)
+            except Exception as error:
+                failure = classify(error)
+                if failure is None:
+                    raise
+                if failure.transient:
+                    delay = failure.retry_after if failure.retry_after is not None else backoff(2)
+                    await self.matches.archived(record.id, retry_at=self.clock() + delay)
+                    continue
+                log.info("could not archive the thread of match %s: %s", record.id, failure.text)
+            await self.matches.archived(record.id)
+            done += 1
+        return done
 
     async def _extras(self, record: MatchRecord, language: str) -> list[str]:
         changes = await self.ratings.changes(record)
@@ -623,6 +795,34 @@ class Announcer:
         """Stop retrying (what is pending stays in the outbox for the next start)."""
         for task in list(self._retrying.values()):
             task.cancel()
+
+
+def formatting_mentions(user_ids: Sequence[int]) -> str:
+    """Mention each of ``user_ids``: ``<@1> <@2>``."""
+    return " ".join(f"<@{user_id}>" for user_id in user_ids)
+
+
+def thread_name(record: MatchRecord) -> str:
+    """Name a match's thread: ``Pond · Ana vs Bo``, within Discord's 100 characters.
+
+    Names are shown as typed (a thread's name is not Markdown), with line breaks and control
+    characters removed; long names are shortened evenly, each ending in an ellipsis.
+    """
+    title = GAMES[record.game].title
+    names = [
+        " ".join("".join(c if c.isprintable() else " " for c in seat.name).split()) or "?" for seat in record.players
+    ]
+    head = f"{title} · "
+    joiner = " vs "
+
+    def build(parts: Sequence[str]) -> str:
+        return head + joiner.join(parts)
+
+    if len(build(names)) <= THREAD_NAME_LIMIT:
+        return build(names)
+    room = (THREAD_NAME_LIMIT - len(head) - len(joiner) * (len(names) - 1)) // len(names)
+    short = [name if len(name) <= room else name[: max(1, room - 1)] + "…" for name in names]
+    return build(short)[:THREAD_NAME_LIMIT]
 
 
 def closed_how(status: MatchStatus) -> str:

@@ -24,6 +24,7 @@ from bot.announcer import Announcer
 from bot.computer import ComputerPlayers
 from bot.errors import guarded, report
 from bot.games import build_groups
+from bot.help import add_help_command
 from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
 from bot.rendering import BoardRenderer
 from bot.replays import Replays, replay_buttons
@@ -112,6 +113,7 @@ class TabulaBot(discord.Client):
         self._late_replays: Late[Replays] = Late()
         service, replays = cast(MatchService, self._late_service), cast(Replays, self._late_replays)
         add_ladder_commands(self.tree, service, cast(Ladders, self._late_ladders), ui, replays)
+        add_help_command(self.tree)
         self._late_settings: Late[GuildSettingsStore] = Late()
         add_server_commands(
             self.tree,
@@ -140,6 +142,7 @@ class TabulaBot(discord.Client):
         }
         clock: Callable[[], float] = options.get("clock", time.time)
         ladders = Ladders(self._store.ratings)
+        options.setdefault("server_settings", self._store.settings)
         self.service = MatchService(self._store.matches, **options)
         self.announcer = Announcer(
             self._store.matches,
@@ -248,6 +251,7 @@ class TabulaBot(discord.Client):
         for answer in expired:
             await self.announcer.deliver(answer.announcements)  # the challenge message loses its buttons
         await self.announcer.resume()  # what is due again in the outbox
+        await self.announcer.archive_threads()  # finished matches' threads, an hour after the end
         await self.computer.resume_all()  # a computer turn that failed is tried again
         return len(expired)
 

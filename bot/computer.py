@@ -52,7 +52,7 @@ class Poster(Protocol):
 
 
 class ComputerPlayers:
-    """Play every computer seat's turns, one task per channel."""
+    """Play every computer seat's turns, one task per match."""
 
     def __init__(
         self, service: MatchService, announcer: Poster, *, processes: int, iterations: int | None = None
@@ -70,12 +70,12 @@ class ComputerPlayers:
             return
         if computer_level(record.players[state.to_move].user_id) is None:
             return
-        running = self._tasks.get(record.channel_id)
+        running = self._tasks.get(record.id)
         if running is not None and not running.done():
             return
-        task = asyncio.create_task(self._play(record.channel_id), name=f"tabula-computer-{record.channel_id}")
-        self._tasks[record.channel_id] = task
-        task.add_done_callback(lambda done: self._tasks.pop(record.channel_id, None) if done is task else None)
+        task = asyncio.create_task(self._play(record.id), name=f"tabula-computer-{record.id}")
+        self._tasks[record.id] = task
+        task.add_done_callback(lambda done: self._tasks.pop(record.id, None) if done is task else None)
 
     async def resume_all(self) -> int:
         """Wake every running match where a computer is to move (after a restart); return how many."""
@@ -88,14 +88,14 @@ class ComputerPlayers:
                 woken += 1
         return woken
 
-    async def _play(self, channel_id: int) -> None:
+    async def _play(self, match_id: int) -> None:
         service = self.service
         try:
             while True:
-                current = await service.current(channel_id)
-                if current is None or current[1] is None:
+                current = await service.match_state(match_id)
+                if current is None:
                     return
-                record, state = current[0], current[1]
+                record, state = current
                 if state.to_move is None:
                     return
                 seat = record.players[state.to_move]
@@ -104,13 +104,13 @@ class ComputerPlayers:
                     return
                 text = await self._think(record, state, level)
                 try:
-                    turn = await service.play(channel_id, seat.user_id, text)
+                    turn = await service.play_match(match_id, seat.user_id, text)
                 except Refusal:
                     return  # the match changed meanwhile (a resignation, a cancel): nothing to do
                 # The move and its announcement are saved together; the announcer posts it (or retries).
                 await self.announcer.deliver(turn.announcements, None, state=turn.state, turn=turn)
         except Exception:
-            log.exception("the computer's turn in channel %s failed; it will be retried", channel_id)
+            log.exception("the computer's turn in match %s failed; it will be retried", match_id)
 
     async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]

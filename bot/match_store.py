@@ -36,6 +36,13 @@ class MatchStatus(StrEnum):
 OPEN_STATUSES = (MatchStatus.CHALLENGE, MatchStatus.ACTIVE)
 
 
+class ThreadMode(StrEnum):
+    """Where a match challenged in a text channel is played (``None``: where it was challenged, alone)."""
+
+    THREAD = "thread"  # in a public thread opened from its challenge message once accepted
+    CHANNEL = "channel"  # a thread was wanted but Discord refused one: in the channel, beside others
+
+
 class TurnKind(StrEnum):
     """What one row of the move log holds."""
 
@@ -89,6 +96,19 @@ class MatchRecord:
     updated_at: float
     finished_at: float | None
     rated: bool = True
+    thread_mode: str | None = None  # None: played where challenged; see ThreadMode
+    thread_id: int | None = None  # the match's own thread, once Discord opened it
+    archive_at: float | None = None  # when its finished thread is to be archived
+
+    @property
+    def place_id(self) -> int:
+        """The channel (or thread) the match is played in: its thread once opened, else its channel."""
+        return self.thread_id or self.channel_id
+
+    @property
+    def wants_thread(self) -> bool:
+        """The match is to be played in a thread of its own that Discord has not opened yet."""
+        return self.thread_mode == ThreadMode.THREAD and self.thread_id is None
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat index of ``user_id``, or ``None`` if they do not play here."""
@@ -152,7 +172,7 @@ FinishHook = Callable[[aiosqlite.Connection, MatchRecord, Sequence[int], float],
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
-    "message_id, result, created_at, updated_at, finished_at, rated"
+    "message_id, result, created_at, updated_at, finished_at, rated, thread_mode, thread_id, archive_at"
 )
 _OUTBOX_COLUMNS = (
     "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
@@ -184,6 +204,9 @@ def _decode(row: Sequence[Any]) -> MatchRecord:
         updated_at=row[15],
         finished_at=row[16],
         rated=bool(row[17]),
+        thread_mode=row[18],
+        thread_id=row[19],
+        archive_at=row[20],
     )
 
 
@@ -222,6 +245,9 @@ _ENCODERS: dict[str, Callable[[Any], Any]] = {
     "result": lambda v: None if v is None else dump(v),
     "finished_at": lambda v: v,
     "rated": int,
+    "thread_mode": lambda v: None if v is None else str(v),
+    "thread_id": lambda v: v,
+    "archive_at": lambda v: v,
 }
 
 
@@ -289,9 +315,9 @@ class Matches:
             )
             return await self._fetch_all(sql, (user_id, guild_id, MatchStatus.FINISHED, limit))
         return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND channel_id = ? AND status = ? "
+            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status = ? "
             "ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (guild_id, channel_id, MatchStatus.FINISHED, limit),
+            (guild_id, channel_id, channel_id, MatchStatus.FINISHED, limit),
         )
 
     # -- writing ----------------------------------------------------------------
@@ -309,13 +335,19 @@ class Matches:
         expires_at: float,
         now: float,
         rated: bool = True,
+        thread_mode: str | None = None,
     ) -> MatchRecord:
-        """Insert a pending challenge; raise :class:`ChannelBusy` if the channel has an open match."""
+        """Insert a pending challenge; raise :class:`ChannelBusy` if the channel has an open match.
+
+        With ``thread_mode`` ``"thread"`` the match will be played in a thread of its own, so the channel
+        may hold any number of such challenges and matches.
+        """
         try:
             async with self.database.transaction() as db:
                 rows = await db.execute_fetchall(
                     "INSERT INTO matches (guild_id, channel_id, game, options, seed, players, invited, status, "
-                    f"deadline, created_at, updated_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "deadline, created_at, updated_at, rated, thread_mode) "
+                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     f"RETURNING {_COLUMNS}",
                     (
                         guild_id,
@@ -330,6 +362,7 @@ class Matches:
                         now,
                         now,
                         int(rated),
+                        thread_mode,
                     ),
                 )
                 return _decode(next(iter(rows)))
@@ -497,3 +530,72 @@ class Matches:
     async def settle_failed(self, match_id: int) -> None:
         """Forget a match's failed announcements once a fresh board has been posted in their place."""
         await self.database.write("DELETE FROM outbox WHERE match_id = ? AND status = ?", (match_id, Delivery.FAILED))
+
+    # -- matches in threads ----------------------------------------------------------
+
+    async def open_matches_at(self, place_id: int) -> list[MatchRecord]:
+        """Return the open matches played in this channel or thread (or challenged there, no thread yet)."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status IN (?, ?) "
+            "AND (thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY id",
+            (*OPEN_STATUSES, place_id, place_id),
+        )
+
+    async def running_matches_of(self, guild_id: int, user_id: int, game: str | None = None) -> list[MatchRecord]:
+        """Return a player's running matches in a server (of ``game``, if given), oldest first."""
+        columns = ", ".join("m." + c.strip() for c in _COLUMNS.split(","))
+        sql = (
+            f"SELECT {columns} FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
+            "WHERE p.user_id = ? AND m.guild_id = ? AND m.status = ?"
+        )
+        params: list[Any] = [user_id, guild_id, MatchStatus.ACTIVE]
+        if game is not None:
+            sql += " AND m.game = ?"
+            params.append(game)
+        return await self._fetch_all(sql + " ORDER BY m.id", params)
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        """Record the thread Discord opened for a match, the moment it exists (once; no version bump).
+
+        The match's version is left alone: announcements already saved still describe its current state.
+        """
+        await self.database.write(
+            "UPDATE matches SET thread_id = ? WHERE id = ? AND thread_id IS NULL", (thread_id, match_id)
+        )
+
+    async def set_starter(self, match_id: int, message_id: int) -> None:
+        """Record the message a computer game's thread is to be opened from (once; no version bump)."""
+        await self.database.write(
+            "UPDATE matches SET message_id = ? WHERE id = ? AND message_id IS NULL", (message_id, match_id)
+        )
+
+    async def play_in_channel(self, match_id: int) -> None:
+        """Discord refused a thread for this match: it is played in its channel (no version bump)."""
+        await self.database.write(
+            "UPDATE matches SET thread_mode = ? WHERE id = ? AND thread_id IS NULL",
+            (ThreadMode.CHANNEL, match_id),
+        )
+
+    async def threads_to_archive(self, now: float) -> list[MatchRecord]:
+        """Return finished matches whose thread is due to be archived."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY archive_at",
+            (now,),
+        )
+
+    async def archived(self, match_id: int, retry_at: float | None = None) -> None:
+        """Note that a match's thread was archived (``retry_at``: not yet, try again then)."""
+        await self.database.write("UPDATE matches SET archive_at = ? WHERE id = ?", (retry_at, match_id))
+
+    async def note_once(self, channel_id: int, note: str, now: float) -> bool:
+        """Record that ``note`` was said in a channel; ``True`` only the first time."""
+        async with self.database.transaction() as db:
+            rows = await db.execute_fetchall(
+                "SELECT 1 FROM channel_notes WHERE channel_id = ? AND note = ?", (channel_id, note)
+            )
+            if list(rows):
+                return False
+            await db.execute(
+                "INSERT INTO channel_notes (channel_id, note, created_at) VALUES (?, ?, ?)", (channel_id, note, now)
+            )
+            return True

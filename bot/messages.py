@@ -17,7 +17,7 @@ from bot.database import N_
 from bot.escaping import escape_name
 from bot.match_store import LogEntry, MatchRecord, Seat, TurnKind
 from bot.service import Turn
-from engines import GameState
+from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext, pgettext
 
 # The permissions a channel needs for a game: to see it, post boards (files, embeds) and check what was posted.
@@ -39,11 +39,13 @@ def permission_name(label: str, language: str = DEFAULT) -> str:
         "Attach Files": pgettext(language, "permission", "Attach Files"),
         "Embed Links": pgettext(language, "permission", "Embed Links"),
         "Read Message History": pgettext(language, "permission", "Read Message History"),
+        "Create Public Threads": pgettext(language, "permission", "Create Public Threads"),
+        "Send Messages in Threads": pgettext(language, "permission", "Send Messages in Threads"),
     }
     return names.get(label, label)
 
 
-# Needed too once matches are played in threads (not yet).
+# Needed too for a thread per match; without them matches are played in the channel, one at a time.
 THREAD_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("create_public_threads", "Create Public Threads"),
     ("send_messages_in_threads", "Send Messages in Threads"),
@@ -191,3 +193,51 @@ def saved_what(entry: LogEntry | None, language: str = DEFAULT) -> str:
     if entry.kind == TurnKind.MOVE:
         return gettext(language, "Your move {move}", move="`" + entry.text + "`")
     return gettext(language, "The forfeit")
+
+
+def saved_there_text(what: str, channel_id: int, language: str = DEFAULT) -> str:
+    """Tell the player whose action was saved that its board is in the match's thread."""
+    return gettext(
+        language, "✅ {what} is saved; its board is posted in {thread}.", what=what, thread=f"<#{channel_id}>"
+    )
+
+
+def started_there_text(channel_id: int, language: str = DEFAULT) -> str:
+    """Tell the player who started a game against the computer where it is played."""
+    return gettext(language, "▶️ The game is on in {thread}.", thread=f"<#{channel_id}>")
+
+
+def parent_result_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
+    """One line for the channel a match's thread came from: the game, its thread and its result."""
+    shown = safe_record(record)
+    result = " ".join(formatting.result_text(shown, state, language).split())
+    return formatting.clip(
+        gettext(
+            language,
+            "**{game}** in {thread}: {result}",
+            game=GAMES[record.game].title,
+            thread=f"<#{record.thread_id}>",
+            result=result,
+        )
+    )
+
+
+def no_threads_text(missing: Sequence[str], language: str = DEFAULT) -> str:
+    """Say once in a channel why its games are played there, one at a time, instead of in threads."""
+    return gettext(
+        language,
+        "ℹ️ Games here are played in this channel, one at a time, because I need {permissions} to give each "
+        "game its own thread. A server admin can grant them.",
+        permissions=and_list([permission_name(label, language) for label in missing], language),
+    )
+
+
+def thread_refused_text(status: int, code: int, language: str = DEFAULT) -> str:
+    """Say once in a channel why Discord's refusal of a thread has this game played in the channel."""
+    if status == 403:
+        return gettext(
+            language,
+            "ℹ️ Discord did not let me open a thread for this game, so it is played here. To give each game its "
+            "own thread, a server admin can grant me Create Public Threads and Send Messages in Threads.",
+        )
+    return gettext(language, "ℹ️ Discord did not let me open a thread for this game, so it is played here.")

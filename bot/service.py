@@ -1,13 +1,21 @@
 """The match service: the one place where challenges, moves and endings happen.
 
 Commands, buttons and the deadline sweeper all call this service; it knows
-nothing of discord.py beyond snowflake IDs and display names.  Each channel has
+nothing of discord.py beyond snowflake IDs and display names.  Each match has
 an asyncio lock so that its commands run one at a time, and every write is
 version-checked by the store, so two presses at the same moment can never apply
-two moves, or one move twice.  The write that starts a match, plays a move or a
-forfeit, or closes a challenge also records what must be announced (the outbox,
-:class:`~bot.match_store.Notice`); the results carry those announcements for the
-one announcer (:mod:`bot.announcer`) to post.
+two moves, or one move twice.
+
+A channel holds any number of matches played each in its own thread (opened by
+the announcer from the challenge message once accepted), or one match played in
+the channel itself (a thread, or a channel where threads are unavailable).  A
+command finds its match with :meth:`MatchService.find`: the thread's match in a
+match's thread, else the player's only running match of that game in the server.
+
+The write that starts a match, plays a move or a forfeit, or closes a challenge
+also records what must be announced (the outbox, :class:`~bot.match_store.Notice`);
+the results carry those announcements for the one announcer (:mod:`bot.announcer`)
+to post.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ai import LEVEL_NAMES
 from bot import ratings
@@ -34,9 +42,11 @@ from bot.match_store import (
     Notice,
     NoticeKind,
     Seat,
+    ThreadMode,
     TurnKind,
 )
 from bot.rating_store import RatingRow, Ratings
+from bot.settings_store import GuildSettings
 from engines import GAMES, GameError, GameState
 from i18n.catalog import DEFAULT, gettext
 from i18n.errors import error_text
@@ -79,6 +89,9 @@ def level_list(language: str) -> str:
     """The computer's levels, listed for a refusal: ``easy, medium, hard``."""
     return ", ".join(AI_LEVELS)
 
+
+# The result of a match played in a thread, posted in the channel the thread came from as well.
+PARENT_RESULT = Notice(NoticeKind.TURN, detail={"where": "parent"})
 
 CHALLENGE_GONE = N_("This challenge is no longer open.")
 # Why a pressed challenge is no longer open, by the match's status.
@@ -159,8 +172,22 @@ class Answer:
     announcements: tuple[Announcement, ...] = ()
 
 
+class ServerSettings(Protocol):
+    """Where a server's own turn time and challenge expiry come from (:mod:`bot.settings_store`)."""
+
+    async def get(self, guild_id: int) -> GuildSettings: ...
+
+
+#: How long a finished match's thread stays open (for a last word) before it is archived.
+ARCHIVE_AFTER_SECONDS = 3600.0
+
+
 class MatchService:
-    """Create, play and finish matches, one channel at a time."""
+    """Create, play and finish matches, one match at a time.
+
+    ``challenge_seconds`` and ``turn_seconds`` are the bot's defaults; a server's own settings
+    (``server_settings``) override them for its matches.
+    """
 
     def __init__(
         self,
@@ -170,13 +197,15 @@ class MatchService:
         turn_seconds: float = 24 * 3600,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
+        server_settings: ServerSettings | None = None,
     ) -> None:
         self.store = store
         self.challenge_seconds = challenge_seconds
         self.turn_seconds = turn_seconds
+        self.server_settings = server_settings
         self.clock = clock
         self._rng = rng or random.SystemRandom()
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[Any, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
 
     # -- helpers ------------------------------------------------------------------
@@ -188,6 +217,28 @@ class MatchService:
             lock = self._locks[channel_id] = asyncio.Lock()
         async with lock:
             yield
+
+    @asynccontextmanager
+    async def _match(self, match_id: int) -> AsyncIterator[None]:
+        """One match's commands run one at a time (a channel may hold many matches, each in its thread)."""
+        key = ("match", match_id)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        async with lock:
+            yield
+
+    async def turn_seconds_for(self, guild_id: int) -> float:
+        """The time for a turn in this server: its own setting, else the bot's."""
+        if self.server_settings is None or not guild_id:
+            return self.turn_seconds
+        return (await self.server_settings.get(guild_id)).effective_turn_seconds(self.turn_seconds)
+
+    async def challenge_seconds_for(self, guild_id: int) -> float:
+        """How long a challenge stays open in this server: its own setting, else the bot's."""
+        if self.server_settings is None or not guild_id:
+            return self.challenge_seconds
+        return (await self.server_settings.get(guild_id)).effective_challenge_seconds(self.challenge_seconds)
 
     def state_of(self, record: MatchRecord) -> GameState:
         """Decode the record's state, caching by (match, version) so hot paths skip the JSON."""
@@ -207,10 +258,14 @@ class MatchService:
     def _remember(self, record: MatchRecord, state: GameState) -> None:
         self._states[(record.id, record.version)] = state
 
-    async def _running(self, channel_id: int, game: str | None) -> MatchRecord:
-        record = await self.store.open_match(channel_id)
-        if record is None:
-            raise Refusal("There is no game in this channel. Start one with a `start` command.")
+    async def _running(
+        self, channel_id: int, game: str | None, *, user_id: int = 0, guild_id: int | None = None
+    ) -> MatchRecord:
+        """The running match a command in ``channel_id`` means (see :meth:`find`), or a polite refusal."""
+        record = await self.find(channel_id, user_id, game=game, guild_id=guild_id)
+        return self._started(record, game)
+
+    def _started(self, record: MatchRecord, game: str | None) -> MatchRecord:
         if game is not None and record.game != game:
             raise Refusal(
                 "This channel's game is {title}; use its `/{command}` commands.",
@@ -219,7 +274,67 @@ class MatchService:
             )
         if record.status == MatchStatus.CHALLENGE:
             raise Refusal("The game has not started yet: the challenge is still waiting for an answer.")
+        if record.status != MatchStatus.ACTIVE:
+            raise Refusal("This game is over. Start a new one with a `start` command.")
         return record
+
+    async def find(
+        self, channel_id: int, user_id: int, *, game: str | None = None, guild_id: int | None = None
+    ) -> MatchRecord:
+        """The open match a command sent in ``channel_id`` by ``user_id`` acts on.
+
+        In a match's own thread: that match.  In a channel or thread with one match played right there
+        (the player's, or when they have no other): that one.  Elsewhere, with ``guild_id``: the player's
+        only running match of ``game`` in the server; with several, a refusal naming their threads.
+        What is returned may still be a challenge or another game: the caller refuses that.
+        """
+        here = await self.store.open_matches_at(channel_id)
+        for record in here:
+            if record.thread_id == channel_id:
+                return record
+        # Matches played right here; a challenge waiting to open its own thread is not one of them.
+        local = [r for r in here if not (r.thread_mode == ThreadMode.THREAD and r.thread_id is None)]
+        mine_here = [r for r in local if r.seat_of(user_id) is not None and (game is None or r.game == game)]
+        if len(mine_here) == 1:
+            return mine_here[0]
+        if len(local) == 1 and (guild_id is None or local[0].seat_of(user_id) is not None):
+            return local[0]
+        if guild_id is not None and user_id:
+            mine = await self.store.running_matches_of(guild_id, user_id, game)
+            if len(mine) == 1:
+                return mine[0]
+            if len(mine) > 1:
+                places = ", ".join(dict.fromkeys(f"<#{r.place_id}>" for r in mine))
+                if game is None:
+                    raise Refusal(
+                        "You are playing several games in this server: {places}. "
+                        "Use the commands in the game's thread.",
+                        places=places,
+                    )
+                raise Refusal(
+                    "You are playing several {title} games in this server: {places}. "
+                    "Use the commands in the game's thread.",
+                    title=GAMES[game].title,
+                    places=places,
+                )
+        if len(local) == 1:
+            return local[0]
+        if len(local) > 1:
+            raise Refusal("Several games are played in this channel; use the commands in your game's thread.")
+        if game is not None and guild_id is not None:
+            raise Refusal(
+                "You have no running {title} game in this server. Start one with `/{command} start`.",
+                title=GAMES[game].title,
+                command=game,
+            )
+        raise Refusal("There is no game in this channel. Start one with a `start` command.")
+
+    async def _fresh(self, match_id: int, game: str | None) -> MatchRecord:
+        """Re-read a match under its lock: it must still be running."""
+        record = await self.store.get(match_id)
+        if record is None:
+            raise Refusal("There is no game in this channel. Start one with a `start` command.")
+        return self._started(record, game)
 
     @staticmethod
     def _seat(record: MatchRecord, user_id: int) -> int:
@@ -228,17 +343,22 @@ class MatchService:
             raise Refusal("You are not playing in this channel's game.")
         return seat
 
-    def _finish_fields(self, state: GameState, now: float) -> dict[str, Any]:
+    def _finish_fields(
+        self, state: GameState, now: float, turn_seconds: float | None = None, record: MatchRecord | None = None
+    ) -> dict[str, Any]:
         outcome = state.outcome()
         if outcome is None:
-            return {"state": state.to_json(), "deadline": now + self.turn_seconds}
-        return {
+            return {"state": state.to_json(), "deadline": now + (turn_seconds or self.turn_seconds)}
+        fields = {
             "state": state.to_json(),
             "deadline": None,
             "status": MatchStatus.FINISHED,
             "result": outcome.to_json(),
             "finished_at": now,
         }
+        if record is not None and record.thread_mode == ThreadMode.THREAD:
+            fields["archive_at"] = now + ARCHIVE_AFTER_SECONDS  # its thread is archived an hour later
+        return fields
 
     # -- reading --------------------------------------------------------------------
 
@@ -249,9 +369,27 @@ class MatchService:
             return None
         return record, None if record.state is None else self.state_of(record)
 
-    async def running(self, channel_id: int, game: str | None = None) -> tuple[MatchRecord, GameState]:
-        """Return the channel's running match of ``game``, or refuse politely."""
-        record = await self._running(channel_id, game)
+    async def running(
+        self, channel_id: int, game: str | None = None, *, user_id: int = 0, guild_id: int | None = None
+    ) -> tuple[MatchRecord, GameState]:
+        """Return the running match of ``game`` a command in ``channel_id`` means, or refuse politely."""
+        record = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
+        return record, self.state_of(record)
+
+    async def position(
+        self, channel_id: int, user_id: int, game: str, guild_id: int | None
+    ) -> tuple[MatchRecord, GameState] | None:
+        """The running match of ``game`` a command of ``user_id`` would act on, and its state (for autocomplete)."""
+        try:
+            return await self.running(channel_id, game, user_id=user_id, guild_id=guild_id)
+        except Refusal:
+            return None
+
+    async def match_state(self, match_id: int) -> tuple[MatchRecord, GameState] | None:
+        """A running match by its ID, and its state; ``None`` once it is over."""
+        record = await self.store.get(match_id)
+        if record is None or record.status != MatchStatus.ACTIVE:
+            return None
         return record, self.state_of(record)
 
     async def replay(self, record: MatchRecord, upto: int | None = None) -> GameState:
@@ -277,12 +415,14 @@ class MatchService:
         opponents: Sequence[Seat],
         options: dict[str, Any],
         computers: Sequence[str] = (),
+        thread: bool = False,
     ) -> Answer:
         """Challenge ``opponents`` (people) and seat ``computers`` (levels) beside ``challenger``.
 
         The game starts when every invited person has accepted: at once when there is nobody
         to invite (the answer then holds the first state and its announcement).  A match with a
-        computer seat is not rated.
+        computer seat is not rated.  With ``thread`` (and someone to invite) the match is played in a
+        thread opened from the challenge message, so the channel may hold any number of them.
         """
         spec = GAMES[game]
         if len(computers) > spec.max_players:
@@ -302,6 +442,7 @@ class MatchService:
             )
         spec.new(players=len(ids), seed=0, **options)  # validates the options, raising a readable GameError
         now = self.clock()
+        expires = now + await self.challenge_seconds_for(guild_id)
         async with self._channel(channel_id):
             record = await self.store.create_challenge(
                 guild_id=guild_id,
@@ -311,9 +452,10 @@ class MatchService:
                 seed=self._rng.getrandbits(63),
                 players=[challenger, *opponents, *seated],
                 invited=[o.user_id for o in opponents],
-                expires_at=now + self.challenge_seconds,
+                expires_at=expires,
                 now=now,
                 rated=not seated,
+                thread_mode=ThreadMode.THREAD if thread else None,
             )
             if opponents:
                 return Answer(record, None, True)
@@ -321,14 +463,14 @@ class MatchService:
 
     async def discard_challenge(self, record: MatchRecord) -> None:
         """Remove a challenge whose message could not be posted, so it never blocks the channel."""
-        async with self._channel(record.channel_id):
+        async with self._match(record.id):
             fresh = await self.store.get(record.id)
             if fresh is not None and fresh.status == MatchStatus.CHALLENGE:
                 await self.store.update(fresh, status=MatchStatus.CANCELLED, deadline=None, now=self.clock())
 
     async def set_message(self, record: MatchRecord, message_id: int) -> MatchRecord:
         """Remember the challenge message so it can be edited when the challenge ends."""
-        async with self._channel(record.channel_id):
+        async with self._match(record.id):
             fresh = await self.store.get(record.id)
             if fresh is None or fresh.message_id == message_id:
                 return fresh or record
@@ -339,7 +481,7 @@ class MatchService:
         record = await self.store.get(match_id)
         if record is None:
             raise Refusal("This challenge no longer exists.")
-        async with self._channel(record.channel_id):
+        async with self._match(record.id):
             record = await self.store.get(match_id)
             assert record is not None
             if record.status != MatchStatus.CHALLENGE:
@@ -385,7 +527,7 @@ class MatchService:
             invited=(),
             status=MatchStatus.ACTIVE,
             state=state.to_json(),
-            deadline=now + self.turn_seconds,
+            deadline=now + await self.turn_seconds_for(record.guild_id),
             now=now,
         )
         self._remember(record, state)
@@ -395,7 +537,7 @@ class MatchService:
         """Mark every overdue challenge expired; return them, with the announcements that close their messages."""
         expired: list[Answer] = []
         for record in await self.store.expired_challenges(self.clock()):
-            async with self._channel(record.channel_id):
+            async with self._match(record.id):
                 fresh = await self.store.get(record.id)
                 if fresh is None or fresh.status != MatchStatus.CHALLENGE:
                     continue
@@ -404,10 +546,17 @@ class MatchService:
 
     # -- playing --------------------------------------------------------------------
 
-    async def play(self, channel_id: int, user_id: int, move: str, *, game: str | None = None) -> Turn:
-        """Apply ``user_id``'s move in the channel's match, or refuse with a readable reason."""
-        async with self._channel(channel_id):
-            record = await self._running(channel_id, game)
+    async def play(
+        self, channel_id: int, user_id: int, move: str, *, game: str | None = None, guild_id: int | None = None
+    ) -> Turn:
+        """Apply ``user_id``'s move in the match the command means (:meth:`find`), or refuse with a reason."""
+        record = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
+        return await self.play_match(record.id, user_id, move, game=game)
+
+    async def play_match(self, match_id: int, user_id: int, move: str, *, game: str | None = None) -> Turn:
+        """Apply ``user_id``'s move in match ``match_id``, or refuse with a readable reason."""
+        async with self._match(match_id):
+            record = await self._fresh(match_id, game)
             seat = self._seat(record, user_id)
             state = self.state_of(record)
             if state.to_move != seat:
@@ -420,17 +569,23 @@ class MatchService:
             after = state.play(parsed)
             return await self._commit(record, after, seat, user_id, TurnKind.MOVE, state.move_text(parsed))
 
-    async def resign(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
+    async def resign(
+        self, channel_id: int, user_id: int, *, game: str | None = None, guild_id: int | None = None
+    ) -> Turn:
         """Let a player resign: in a two-player game the other wins; with more, they leave the game."""
-        async with self._channel(channel_id):
-            record = await self._running(channel_id, game)
+        found = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
+        async with self._match(found.id):
+            record = await self._fresh(found.id, game)
             seat = self._seat(record, user_id)
             return await self._forfeit(record, seat, user_id, f"{escape_name(record.players[seat].name)} resigned.")
 
-    async def claim(self, channel_id: int, user_id: int, *, game: str | None = None) -> Turn:
+    async def claim(
+        self, channel_id: int, user_id: int, *, game: str | None = None, guild_id: int | None = None
+    ) -> Turn:
         """Let a waiting player claim the win once the player to move has let the deadline pass."""
-        async with self._channel(channel_id):
-            record = await self._running(channel_id, game)
+        found = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
+        async with self._match(found.id):
+            record = await self._fresh(found.id, game)
             seat = self._seat(record, user_id)
             state = self.state_of(record)
             late = state.to_move
@@ -461,24 +616,38 @@ class MatchService:
         A finished game is rated in the same transaction (the store's finish hook).
         """
         now = self.clock()
+        notices = [Notice(NoticeKind.TURN, mentions=mentions_for(record.players, after))]
+        if after.outcome() is not None and record.thread_mode == ThreadMode.THREAD:
+            notices.append(PARENT_RESULT)  # the channel the thread came from shows every result too
+        fields = self._finish_fields(after, now, await self.turn_seconds_for(record.guild_id), record)
         updated, announced = await self.store.append(
-            record,
-            kind=kind,
-            seat=seat,
-            user_id=user_id,
-            text=text,
-            now=now,
-            announce=[Notice(NoticeKind.TURN, mentions=mentions_for(record.players, after))],
-            **self._finish_fields(after, now),
+            record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )
         self._remember(updated, after)
         return Turn(updated, after, seat, kind, text, tuple(announced))
 
+    async def _to_cancel(self, channel_id: int, user_id: int) -> MatchRecord:
+        """The open match ``/… cancel`` in ``channel_id`` means: the thread's, the channel's only one,
+        or the asker's only challenge there."""
+        here = await self.store.open_matches_at(channel_id)
+        for record in here:
+            if record.thread_id == channel_id:
+                return record
+        if len(here) == 1:
+            return here[0]
+        if not here:
+            raise Refusal("There is nothing to cancel in this channel.")
+        own = [r for r in here if r.status == MatchStatus.CHALLENGE and r.players[0].user_id == user_id]
+        if len(own) == 1:
+            return own[0]
+        raise Refusal("This channel has several games and challenges: cancel a game in its own thread.")
+
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Answer:
         """Cancel the channel's match (Manage Server) or withdraw one's own challenge; nothing is rated."""
-        async with self._channel(channel_id):
-            record = await self.store.open_match(channel_id)
-            if record is None:
+        found = await self._to_cancel(channel_id, user_id)
+        async with self._match(found.id):
+            record = await self.store.get(found.id)
+            if record is None or record.status not in (MatchStatus.CHALLENGE, MatchStatus.ACTIVE):
                 raise Refusal("There is nothing to cancel in this channel.")
             own_challenge = record.status == MatchStatus.CHALLENGE and record.players[0].user_id == user_id
             if not (can_manage or own_challenge):
@@ -486,8 +655,10 @@ class MatchService:
             notices = []
             if record.status == MatchStatus.CHALLENGE:
                 notices.append(Notice(NoticeKind.CLOSE, board=False, detail={"how": "cancelled", "by": ""}))
+            now = self.clock()
+            tidy = {"archive_at": now + ARCHIVE_AFTER_SECONDS} if record.thread_id is not None else {}
             record, announced = await self.store.update_announcing(
-                record, notices, status=MatchStatus.CANCELLED, deadline=None, finished_at=self.clock()
+                record, notices, status=MatchStatus.CANCELLED, deadline=None, finished_at=now, **tidy
             )
             return Answer(record, None, False, tuple(announced))
 

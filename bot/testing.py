@@ -89,6 +89,7 @@ MESSAGES = {
     10003: "Unknown Channel",
     10008: "Unknown Message",
     10015: "Unknown Webhook",
+    160004: "A thread has already been created for this message",
 }
 MISSING_PERMISSIONS = Failure(403, 50013)
 MISSING_ACCESS = Failure(403, 50001)
@@ -119,6 +120,10 @@ class Call:
             return "followup"
         if "/messages/@original" in self.path:
             return "original" if self.method == "GET" else "edit-original"
+        if re.match(r"^/channels/\d+/messages/\d+/threads$", self.path) and self.method == "POST":
+            return "thread"
+        if re.match(r"^/channels/\d+$", self.path) and self.method == "PATCH":
+            return "edit-channel"
         if self.path.startswith("/channels/") and self.method == "PATCH":
             return "edit-message"
         if re.match(r"^/channels/\d+/messages$", self.path) and self.method == "POST":
@@ -223,6 +228,7 @@ class Recorder:
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
         self._tokens: dict[str, int] = {}  # interaction token -> channel
         self.keep_state = True  # the load benchmark keeps nothing
+        self.threads: dict[int, dict[str, Any]] = {}  # thread ID -> {"parent", "name", "archived"}
 
     def clear(self) -> None:
         self.calls.clear()
@@ -258,6 +264,42 @@ class Recorder:
                 left[0] -= 1
                 return failure
         return None
+
+    def in_thread(self, thread_id: int) -> list[Call]:
+        """The messages that exist in a thread, in order."""
+        return [c for c in self.created if self.channel_of(c) == thread_id]
+
+    def thread_payload(self, thread_id: int) -> dict[str, Any]:
+        """A thread as Discord describes it (in an interaction's ``channel`` or a REST answer)."""
+        thread = self.threads[thread_id]
+        return {
+            "id": str(thread_id),
+            "guild_id": str(GUILD_ID),
+            "parent_id": str(thread["parent"]),
+            "owner_id": str(BOT_USER_ID),
+            "name": thread["name"],
+            "type": 11,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": thread["archived"],
+                "auto_archive_duration": 10080,
+                "archive_timestamp": "2026-11-30T00:00:00+00:00",
+                "locked": False,
+            },
+        }
+
+    def _thread(self, path: str, body: Any) -> Any:
+        """Open a thread from a message: its ID is the message's; a second one is refused, as Discord does."""
+        parts = path.split("/")
+        parent, message_id = int(parts[2]), int(parts[4])
+        if message_id in self.threads:
+            raise discord.HTTPException(_FakeResponse(400), {"code": 160004, "message": MESSAGES[160004]})
+        self.threads[message_id] = {"parent": parent, "name": (body or {}).get("name", ""), "archived": False}
+        return self.thread_payload(message_id)
 
     def of_kind(self, *kinds: str) -> list[Call]:
         return [call for call in self.calls if call.kind in kinds]
@@ -334,6 +376,14 @@ class Recorder:
             if call is not None:
                 self.created.append(call)
             return message_payload(message_id, self._tokens.get(token, 0), body or {})
+        if re.match(r"^/channels/\d+/messages/\d+/threads$", path) and method == "POST":
+            return self._thread(path, body)
+        if re.match(r"^/channels/\d+$", path) and method == "PATCH":
+            thread_id = int(path.split("/")[2])
+            if thread_id in self.threads and "archived" in (body or {}):
+                self.threads[thread_id]["archived"] = bool(body["archived"])
+                return self.thread_payload(thread_id)
+            return {"id": str(thread_id), "type": 0, "guild_id": str(GUILD_ID), "name": "channel", "position": 0}
         if path.endswith("/commands") and method == "PUT":
             return [{**cmd, "id": str(snowflake()), "application_id": str(APP_ID), "version": "1"} for cmd in body]
         if path.startswith("/channels/") and method == "POST":
@@ -426,15 +476,10 @@ class Discord:
     def _base(self, person: Person, channel_id: int, kind: int) -> dict[str, Any]:
         token = f"token-{snowflake()}"
         self.recorder.remember_token(token, channel_id)
-        return {
-            "id": str(snowflake()),
-            "application_id": str(APP_ID),
-            "type": kind,
-            "token": token,
-            "version": 1,
-            "guild_id": str(GUILD_ID),
-            "channel_id": str(channel_id),
-            "channel": {
+        if channel_id in self.recorder.threads:  # a thread Tabula opened: Discord says so
+            channel: dict[str, Any] = self.recorder.thread_payload(channel_id)
+        else:
+            channel = {
                 "id": str(channel_id),
                 "type": 0,
                 "guild_id": str(GUILD_ID),
@@ -443,7 +488,16 @@ class Discord:
                 "permission_overwrites": [],
                 "nsfw": False,
                 "parent_id": None,
-            },
+            }
+        return {
+            "id": str(snowflake()),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": channel,
             "member": member_payload(person.id, person.name, permissions=person.permissions, bot=person.bot),
             "app_permissions": self.app_permissions,
             "locale": person.locale,

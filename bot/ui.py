@@ -22,6 +22,7 @@ from bot.escaping import escape_name
 from bot.match_store import MatchRecord, Seat
 from bot.replays import board_alt
 from bot.service import Answer, ChallengeClosed, MatchService, Refusal, Turn
+from bot.settings_store import GuildSettings
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext, locale_for
 from i18n.phrases import rules_text
@@ -55,6 +56,21 @@ def within(value: int, low: int, high: int, what: str) -> int:
     return value
 
 
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+# Channels whose messages can start a public thread.
+THREAD_PARENTS = (discord.ChannelType.text, discord.ChannelType.news)
+
+
+def channel_type(interaction: discord.Interaction) -> discord.ChannelType | None:
+    """The kind of channel the interaction came from, as Discord sent it (``None`` if unknown)."""
+    return getattr(interaction.channel, "type", None)
+
+
+def in_thread(interaction: discord.Interaction) -> bool:
+    """Whether the interaction came from a thread."""
+    return channel_type(interaction) in THREAD_TYPES
+
+
 def user_language(interaction: discord.Interaction) -> str:
     """The language of private replies: the asking user's Discord language, if Tabula speaks it."""
     return locale_for(interaction.locale)
@@ -77,9 +93,11 @@ class Renderer(Protocol):
 
 
 class ServerLanguages(Protocol):
-    """The per-server language setting (:class:`bot.settings_store.GuildSettingsStore`)."""
+    """The per-server settings (:class:`bot.settings_store.GuildSettingsStore`): language, threads."""
 
     async def language(self, guild_id: int | None) -> str: ...
+
+    async def get(self, guild_id: int) -> GuildSettings: ...
 
     async def remember_locale(self, guild_id: int | None, guild_locale: object) -> None: ...
 
@@ -143,9 +161,29 @@ class MatchUI:
         """Refuse at once where the bot could not post its boards, naming the missing permissions."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("Games are played in server channels, not in direct messages.")
-        missing = messages.missing_permissions(interaction.app_permissions)
+        wanted = messages.GAME_PERMISSIONS
+        if in_thread(interaction):  # in a thread, posting takes Send Messages in Threads instead
+            wanted = tuple(
+                ("send_messages_in_threads", "Send Messages in Threads") if flag == "send_messages" else (flag, label)
+                for flag, label in wanted
+            )
+        missing = messages.missing_permissions(interaction.app_permissions, wanted)
         if missing:
             raise MissingPermissions(interaction.channel_id, missing)
+
+    async def thread_choice(self, interaction: discord.Interaction) -> tuple[bool, list[str]]:
+        """Whether a challenge made here gets a thread of its own once accepted, and which permissions
+        keep it from one (to say why, once per channel).
+
+        Only a text channel's messages can start a thread: a challenge in a thread is played in that thread.
+        A server may turn threads off (``/tabula threads``).
+        """
+        if channel_type(interaction) not in THREAD_PARENTS or not interaction.guild_id:
+            return False, []
+        if not (await self.languages.get(interaction.guild_id)).effective_threads():
+            return False, []
+        missing = messages.missing_permissions(interaction.app_permissions, messages.THREAD_PERMISSIONS)
+        return not missing, missing
 
     async def challenge(
         self,
@@ -169,6 +207,7 @@ class MatchUI:
                 raise Refusal(
                     "{player} is a bot and can't accept challenges.", player=escape_name(opponent.display_name)
                 )
+        thread, no_thread = await self.thread_choice(interaction)
         try:
             answer = await self.service.challenge(
                 guild_id=interaction.guild_id or 0,
@@ -178,6 +217,7 @@ class MatchUI:
                 opponents=[seat_of(o) for o in opponents],
                 options=options,
                 computers=computers,
+                thread=thread,
             )
         except ChannelBusy:
             raise Refusal(
@@ -189,12 +229,18 @@ class MatchUI:
         if answer.state is not None:
             reply = self.announcer.reply(interaction)
             await self.announcer.acknowledge(reply)
+            if record.thread_mode is not None and reply.message_id is not None:
+                # Against the computer alone there is no challenge message: the thread opens from this reply.
+                await self.service.store.set_starter(record.id, reply.message_id)
             await self.begin(reply, answer)
             return
         allowed = discord.AllowedMentions(users=[discord.Object(o.id) for o in opponents], roles=False, everyone=False)
+        content = messages.challenge_text(record, language)
+        if no_thread and await self.service.store.note_once(record.channel_id, "no-threads", self.service.clock()):
+            content = formatting.clip(content + "\n" + messages.no_threads_text(no_thread, language))
         try:
             callback = await interaction.response.send_message(
-                messages.challenge_text(record, language),
+                content,
                 view=challenge_view(record, language),
                 allowed_mentions=allowed,
             )
@@ -272,7 +318,11 @@ class MatchUI:
     async def play(self, interaction: discord.Interaction, game: str, move: str) -> None:
         """Apply a move typed or picked by the player, then post the new board."""
         turn = await self.service.play(
-            interaction.channel_id or 0, interaction.user.id, check_move_text(move), game=game
+            interaction.channel_id or 0,
+            interaction.user.id,
+            check_move_text(move),
+            game=game,
+            guild_id=interaction.guild_id,
         )
         await self.post_turn(interaction, turn)
 
@@ -287,22 +337,30 @@ class MatchUI:
         self.computers.wake(turn.record, turn.state)
 
     async def resign(self, interaction: discord.Interaction, game: str) -> None:
-        turn = await self.service.resign(interaction.channel_id or 0, interaction.user.id, game=game)
+        turn = await self.service.resign(
+            interaction.channel_id or 0, interaction.user.id, game=game, guild_id=interaction.guild_id
+        )
         await self.post_turn(interaction, turn)
 
     async def claim(self, interaction: discord.Interaction, game: str) -> None:
-        turn = await self.service.claim(interaction.channel_id or 0, interaction.user.id, game=game)
+        turn = await self.service.claim(
+            interaction.channel_id or 0, interaction.user.id, game=game, guild_id=interaction.guild_id
+        )
         await self.post_turn(interaction, turn)
 
     async def board(self, interaction: discord.Interaction, game: str) -> None:
         """Post the channel's board again; it also says why earlier boards could not be posted, if so."""
-        record, state = await self.service.running(interaction.channel_id or 0, game)
+        record, state = await self.service.running(
+            interaction.channel_id or 0, game, user_id=interaction.user.id, guild_id=interaction.guild_id
+        )
         language = await self.server_language(interaction)
         await interaction.response.defer(thinking=True)
         problems = await self.announcer.explain(record)
         text = messages.board_text(record, state, language)
         if problems:
-            text += "\n" + messages.trouble_text(record.channel_id, problems[-1], language)
+            text += "\n" + messages.trouble_text(record.place_id, problems[-1], language)
+        if record.place_id != interaction.channel_id:
+            text += "\n" + gettext(language, "The game is played in {thread}.", thread=f"<#{record.place_id}>")
         await self.send_board(interaction, record, state, formatting.clip(text), language)
         if problems:
             await self.announcer.settle_failed(record)
@@ -332,11 +390,13 @@ class MatchUI:
 
     async def my_position(self, interaction: discord.Interaction, game: str) -> GameState | None:
         """The channel's state if it is the asking player's turn in ``game``, else ``None``."""
-        current = await self.service.current(interaction.channel_id or 0)
+        current = await self.service.position(
+            interaction.channel_id or 0, interaction.user.id, game, interaction.guild_id
+        )
         if current is None:
             return None
         record, state = current
-        if state is None or record.game != game or state.to_move is None:
+        if state.to_move is None:
             return None
         if record.seat_of(interaction.user.id) != state.to_move:
             return None

@@ -13,7 +13,7 @@ import discord
 from bot.client import TabulaBot
 from bot.settings import Settings
 from bot.storage import MatchStore
-from tests.harness import APP_ID, BOT_USER_ID, PARKED, Call, Discord, Person, Recorder, option, user_payload
+from tests.harness import APP_ID, BOT_USER_ID, GUILD_ID, PARKED, Call, Discord, Person, Recorder, option, user_payload
 
 
 class Clock:
@@ -73,8 +73,14 @@ class World:
     sleeper: Sleeper
 
     @classmethod
-    async def start(cls, path: Path, recorder: Recorder, clock: Clock, seed: int = 7) -> World:
+    async def start(
+        cls, path: Path, recorder: Recorder, clock: Clock, seed: int = 7, *, threads: bool | None = False
+    ) -> World:
+        """Start a bot on ``path``.  ``threads``: the test server's thread-per-match setting (the older
+        tests play in the channel, as a server with threads turned off does; ``None`` leaves it as stored)."""
         store = await MatchStore.open(str(path))
+        if threads is not None:
+            await store.settings.change(GUILD_ID, threads=threads)
         sleeper = Sleeper(clock)
         bot = TabulaBot(
             Settings(database=str(path), render_processes=0, ai_processes=0),
@@ -96,7 +102,7 @@ class World:
     async def restart(self) -> World:
         """Stop this bot and start a new one on the same database file (a crash loses nothing committed)."""
         await self.stop()
-        return await World.start(self.path, self.recorder, self.clock, self.seed + 1)
+        return await World.start(self.path, self.recorder, self.clock, self.seed + 1, threads=None)
 
     async def stop(self) -> None:
         await self.bot.close()

@@ -115,7 +115,8 @@ async def test_autocomplete_labels_and_refusals_follow_the_askers_language(world
     nothing = only(await world.command(ANA_FR, 799, "pond", "resign"), "reply")
     assert (
         nothing.ephemeral
-        and nothing.content == "Il n'y a pas de partie dans ce salon. Lancez-en une avec une commande `start`."
+        and nothing.content
+        == "Vous n'avez pas de partie de Pond en cours sur ce serveur. Lancez-en une avec `/pond start`."
     )
     missing = only(await world.command(BO_RU, 799, "history", "", match=4242), "reply")
     assert missing.ephemeral and missing.content == "На этом сервере нет завершённой партии № 4242."

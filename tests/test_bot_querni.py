@@ -124,7 +124,7 @@ async def test_blue_is_drawn_at_random(world: World) -> None:
 async def test_refusals_are_ephemeral_and_change_nothing(world: World) -> None:
     channel = 660
     call = only(await world.command(ANA, channel, "querni", "pass"), "reply")
-    assert call.ephemeral and "no game in this channel" in call.content
+    assert call.ephemeral and "no running" in call.content
     call = only(await world.command(ANA, channel, "querni", "start", opponent=ANA), "reply")
     assert call.ephemeral and "yourself" in call.content
     blue, red = await start_querni(world, channel)
