@@ -51,6 +51,7 @@ from bot.match_store import Announcement, LogEntry, Matches, MatchRecord, MatchS
 from bot.ratings import Change
 from bot.replays import board_alt
 from bot.service import Turn
+from bot.views import rematch_view
 from engines import GameState
 from i18n.catalog import DEFAULT, gettext
 
@@ -133,6 +134,10 @@ class Composed:
     png: bytes | None
     edit_message_id: int | None = None  # for a closed challenge: the message to edit
     alt: str | None = None  # the board's description for screen readers
+    view: discord.ui.View | None = None  # buttons under the post (a finished game's Rematch)
+
+    def buttons(self) -> Any:
+        return self.view if self.view is not None else discord.utils.MISSING
 
     def allowed(self) -> discord.AllowedMentions:
         return discord.AllowedMentions(
@@ -292,7 +297,7 @@ class Announcer:
         if reply is not None and reply.loading and reply.alive(self.clock()):
             try:
                 await reply.interaction.followup.send(
-                    composed.content, file=composed.file(), allowed_mentions=composed.allowed()
+                    composed.content, file=composed.file(), allowed_mentions=composed.allowed(), view=composed.buttons()
                 )
             except Exception as error:
                 failure = classify(error)
@@ -408,7 +413,11 @@ class Announcer:
         channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
         try:
             await channel.send(
-                composed.content, file=composed.file(), allowed_mentions=composed.allowed(), nonce=announcement.nonce
+                composed.content,
+                file=composed.file(),
+                allowed_mentions=composed.allowed(),
+                nonce=announcement.nonce,
+                view=composed.buttons(),
             )
         except Exception as error:
             failure = classify(error)
@@ -487,6 +496,7 @@ class Announcer:
                     f"{composed.content}\n{trouble}"[:MESSAGE_LIMIT],
                     file=composed.file(),
                     allowed_mentions=composed.allowed(),
+                    view=composed.buttons(),
                 )
             except Exception as error:
                 if classify(error) is None:
@@ -566,6 +576,13 @@ class Announcer:
                 record.message_id,
             )
         current = record.version == announcement.version
+        if announcement.kind == NoticeKind.REMIND:
+            # A reminder is about one turn: once that turn is over (a move, a claim), there is nothing to say.
+            if not current or record.status != MatchStatus.ACTIVE or not announcement.mentions:
+                return None
+            return Composed(
+                messages.reminder_text(record, announcement.mentions[0], language), announcement.mentions, None
+            )
         if state is None or not current:
             state = self.boards.state_of(record) if current else await self.boards.replay(record, announcement.seq)
         if announcement.kind == NoticeKind.START:
@@ -584,7 +601,10 @@ class Announcer:
                 png = await self.renderer.png(state, [seat.name for seat in record.players], language)
             except Exception:
                 log.exception("rendering %s match %s failed", record.game, record.id)
-        return Composed(content, mentions, png, alt=board_alt(record, state, language) if png is not None else None)
+        # A finished game's result carries the Rematch button (restart-proof: see bot.views).
+        view = rematch_view(record.id, language) if state.outcome() is not None and current else None
+        alt = board_alt(record, state, language) if png is not None else None
+        return Composed(content, mentions, png, alt=alt, view=view)
 
     async def _extras(self, record: MatchRecord, language: str) -> list[str]:
         changes = await self.ratings.changes(record)

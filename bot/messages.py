@@ -17,7 +17,7 @@ from bot.database import N_
 from bot.escaping import escape_name
 from bot.match_store import LogEntry, MatchRecord, Seat, TurnKind
 from bot.service import Turn
-from engines import GameState
+from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext, pgettext
 
 # The permissions a channel needs for a game: to see it, post boards (files, embeds) and check what was posted.
@@ -186,3 +186,14 @@ def saved_what(entry: LogEntry | None, language: str = DEFAULT) -> str:
     if entry.kind == TurnKind.MOVE:
         return gettext(language, "Your move {move}", move=f"`{entry.text}`")
     return gettext(language, "The forfeit")
+
+
+def reminder_text(record: MatchRecord, user_id: int, language: str = DEFAULT) -> str:
+    """Remind the player to move that a quarter of their turn is left, with the deadline as a relative time."""
+    return gettext(
+        language,
+        "⏰ {player}, your {game} move is due {when}. (Turn reminders off for you: `/reminders off`.)",
+        player=formatting.mention(user_id),
+        game=GAMES[record.game].title,
+        when=formatting.relative_time(record.deadline or 0),
+    )

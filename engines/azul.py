@@ -821,6 +821,8 @@ class AzulState:
         check_forfeit(self.result, player, self.players)
         if player in self.left:
             raise IllegalMove("Player {number} has already left the game.", number=player + 1)
+        if forfeit_kind(how) not in (FORFEIT, TIMEOUT):
+            raise IllegalMove("Azul has no draw by agreement.")
         kind = Termination(forfeit_kind(how))
         left = (*self.left, player)
         event = AzulEvent(player, None, left=str(kind))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.base import FORFEIT, TIMEOUT, forfeit_kind
+from engines.base import AGREED, FORFEIT, TIMEOUT, forfeit_kind
 from i18n.catalog import pgettext
 
 
@@ -33,8 +33,18 @@ def sentence(text: str, locale: str = "en") -> str:
 
 
 def forfeit_sentence(how: str, name: str, claimer: str | None, *, players: int = 2, locale: str = "en") -> str:
-    """Return the sentence for ``name`` resigning or running out of time (see :func:`i18n.forfeit_text`)."""
+    """Return the sentence for ``name`` resigning or running out of time (see :func:`i18n.forfeit_text`).
+
+    A two-player game abandoned (no claimer) ends by itself: ``Bo ran out of time; the game ended on time.``
+    ``how`` :data:`AGREED` is the draw ``name`` accepted (``claimer`` offered it).
+    """
     kind = forfeit_kind(how)
+    if kind == AGREED:
+        if claimer is not None:
+            return pgettext(
+                locale, "game:common", "{name} accepted {claimer}'s draw offer.", name=name, claimer=claimer
+            )
+        return agreed_sentence(locale)
     if kind == FORFEIT:
         return pgettext(locale, "game:common", "{name} resigned.", name=name)
     assert kind == TIMEOUT
@@ -50,7 +60,24 @@ def forfeit_sentence(how: str, name: str, claimer: str | None, *, players: int =
             name=name,
             claimer=claimer,
         )
+    if players == 2:
+        return pgettext(locale, "game:common", "{name} ran out of time; the game ended on time.", name=name)
     return pgettext(locale, "game:common", "{name} ran out of time and leaves the game.", name=name)
+
+
+def agreed_sentence(locale: str = "en") -> str:
+    """Return the result sentence of a game the players agreed to draw."""
+    return pgettext(locale, "game:common", "The players agreed to a draw.")
+
+
+def agreed_status(locale: str = "en") -> str:
+    """Return the board picture's status line of a game the players agreed to draw."""
+    return pgettext(locale, "game:common", "Draw by agreement")
+
+
+def is_agreed(termination: str) -> bool:
+    """Tell whether a termination code means the players agreed to a draw."""
+    return termination == AGREED
 
 
 def forfeit_reason(how: str, name: str, claimer: str | None, locale: str = "en") -> str:
