@@ -41,14 +41,15 @@ class MatchExtras:
 
     # -- reminders -------------------------------------------------------------------
 
-    async def due_reminders(self, now: float) -> list[MatchRecord]:
-        """Running matches with a quarter of the turn or less left, not yet reminded about this turn."""
+    async def due_reminders(self, now: float, limit: int = 100) -> list[MatchRecord]:
+        """Running matches with a quarter of the turn or less left, not yet reminded about this turn (the
+        first ``limit``: the sweeper takes them in batches, so a crowd falling due never blocks the loop)."""
         rows = await self.database.rows(
             f"SELECT {_COLUMNS} FROM matches AS m WHERE status = ? AND deadline IS NOT NULL AND deadline > ? "
             "AND 3 * deadline + updated_at <= 4 * ? "
             "AND NOT EXISTS (SELECT 1 FROM match_reminders AS r WHERE r.match_id = m.id AND r.version = m.version) "
-            "ORDER BY id",
-            (MatchStatus.ACTIVE, now, now),
+            "ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, now, now, limit),
         )
         return [_decode(row) for row in rows]
 
@@ -87,12 +88,15 @@ class MatchExtras:
 
     # -- automatic endings -------------------------------------------------------------
 
-    async def due_abandoned(self, now: float) -> list[MatchRecord]:
-        """Running matches whose deadline passed a whole turn time ago (twice over) without a move or claim."""
+    async def due_abandoned(self, now: float, after: int = 0, limit: int = 100) -> list[MatchRecord]:
+        """Running matches whose deadline passed a whole turn time ago (twice over) without a move or claim.
+
+        The first ``limit`` with an ID above ``after`` (the sweeper pages through them).
+        """
         rows = await self.database.rows(
             f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline IS NOT NULL "
-            "AND 2 * deadline - updated_at <= ? ORDER BY id",
-            (MatchStatus.ACTIVE, now),
+            "AND 2 * deadline - updated_at <= ? AND id > ? ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, now, after, limit),
         )
         return [_decode(row) for row in rows]
 

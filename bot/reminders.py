@@ -30,6 +30,7 @@ from engines import GameState
 from i18n.catalog import gettext, locale_for
 
 log = logging.getLogger(__name__)
+BATCH = 100  # due matches read and handled at a time
 
 
 class Deliverer(Protocol):
@@ -91,30 +92,46 @@ class Reminders:
         return getattr(settings, "reminders", None) is not False
 
     async def sweep(self) -> Swept:
-        """Send the reminders due and end the abandoned turns; each at most once, whatever happens."""
+        """Send the reminders due and end the abandoned turns; each at most once, whatever happens.
+
+        Due matches are taken in batches of :data:`BATCH`, so a crowd falling due at once (after a
+        restart, say) is worked through in small steps between which moves and commands run.
+        """
         reminded = skipped = ended = 0
-        for record in await self.extras.due_reminders(self.clock()):
-            try:
-                sent = await self._remind(record)
-            except Exception:
-                log.exception("reminding match %s failed; the next sweep tries again", record.id)
-                continue
-            if sent is True:
-                reminded += 1
-            elif sent is False:
-                skipped += 1
-        for record in await self.extras.due_abandoned(self.clock()):
-            try:
-                turn = await self.service.abandon(record)
-            except Exception:
-                log.exception("ending abandoned match %s failed; the next sweep tries again", record.id)
-                continue
-            if turn is None:
-                continue
-            ended += 1
-            await self.announcer.deliver(turn.announcements, state=turn.state, turn=turn)
-            if self.computers is not None:
-                self.computers.wake(turn.record, turn.state)
+        while True:
+            batch = await self.extras.due_reminders(self.clock(), BATCH)
+            progress = 0
+            for record in batch:
+                try:
+                    sent = await self._remind(record)
+                except Exception:
+                    log.exception("reminding match %s failed; the next sweep tries again", record.id)
+                    continue
+                if sent is True:
+                    reminded += 1
+                elif sent is False:
+                    skipped += 1
+                progress += sent is not None
+            if len(batch) < BATCH or not progress:
+                break
+        after = 0
+        while True:
+            batch = await self.extras.due_abandoned(self.clock(), after, BATCH)
+            for record in batch:
+                after = record.id
+                try:
+                    turn = await self.service.abandon(record)
+                except Exception:
+                    log.exception("ending abandoned match %s failed; the next sweep tries again", record.id)
+                    continue
+                if turn is None:
+                    continue
+                ended += 1
+                await self.announcer.deliver(turn.announcements, state=turn.state, turn=turn)
+                if self.computers is not None:
+                    self.computers.wake(turn.record, turn.state)
+            if len(batch) < BATCH:
+                break
         return Swept(reminded, skipped, ended)
 
     async def _remind(self, record: MatchRecord) -> bool | None:

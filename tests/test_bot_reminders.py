@@ -9,10 +9,13 @@ for three the late player leaves and the others play on.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot import storage
 from bot.announcer import backoff
-from bot.match_store import Delivery, MatchStatus, NoticeKind
+from bot.match_store import Delivery, MatchStatus, Notice, NoticeKind, Seat
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import GUILD_ID, MISSING_PERMISSIONS, SERVER_ERROR, TIMEOUT, UNKNOWN_CHANNEL, Call, Failure, settle
 
@@ -289,3 +292,36 @@ async def test_abandonment_after_a_restart(world: World) -> None:
         assert finished[0].result["places"] == [2, 1]  # light, to move first, never moved
     finally:
         await world.stop()
+
+
+# -- migration 006 ------------------------------------------------------------------------
+
+
+async def test_migration_006_keeps_the_outbox_and_never_reuses_its_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox is rebuilt (a new kind): its rows stay, and IDs (part of message nonces) keep counting up."""
+    path = str(tmp_path / "old.sqlite3")
+    everything = storage.migrations()
+    monkeypatch.setattr(storage, "migrations", lambda: [m for m in everything if m[0] <= 4])
+    store = await storage.MatchStore.open(path)
+    matches = store.matches
+    record = await matches.create_challenge(
+        guild_id=1, channel_id=5, game="pond", options={}, seed=1, players=[Seat(1, "A"), Seat(2, "B")],
+        invited=[2], expires_at=100.0, now=1.0,
+    )  # fmt: skip
+    close = Notice(NoticeKind.CLOSE, board=False, detail={"how": "expired", "by": ""})
+    record, first = await matches.update_announcing(record, [close], status=MatchStatus.EXPIRED, deadline=None)
+    record, second = await matches.update_announcing(record, [close])
+    await matches.mark_delivered(second[0].id)  # the newest ID is gone from the table, not from the counter
+    await store.close()
+    monkeypatch.setattr(storage, "migrations", lambda: everything)
+    store = await storage.MatchStore.open(path)
+    try:
+        assert await store.schema_version() == max(number for number, _ in everything)
+        kept = await store.matches.pending_announcements()
+        assert [(a.id, a.kind) for a in kept] == [(first[0].id, NoticeKind.CLOSE)]
+        _, made = await store.matches.update_announcing(record, [Notice(NoticeKind.REMIND, mentions=(1,))])
+        assert made[0].id > second[0].id and made[0].kind == NoticeKind.REMIND
+    finally:
+        await store.close()
