@@ -39,7 +39,7 @@ from bot.match_store import (
 )
 from bot.rating_store import RatingRow, Ratings
 from engines import GAMES, GameError, GameState
-from engines.base import AGREED
+from engines.base import ABANDONED, AGREED
 from i18n.catalog import DEFAULT, gettext
 from i18n.errors import error_text
 
@@ -537,13 +537,8 @@ class MatchService:
             late = state.to_move
             if late is None or computer_level(fresh.players[late].user_id):
                 return None  # the computer never abandons; its turn is retried by the sweeper
-            name = escape_name(fresh.players[late].name)
-            if len(fresh.players) == 2:
-                reason = f"{name} ran out of time; the game ended on time."
-            else:
-                reason = f"{name} ran out of time and leaves the game."
-            try:
-                return await self._forfeit(fresh, late, fresh.players[late].user_id, reason)
+            try:  # logged as its code: the text layer says it in each server's language
+                return await self._forfeit(fresh, late, fresh.players[late].user_id, ABANDONED)
             except StaleMatch:
                 return None
 

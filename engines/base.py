@@ -66,6 +66,8 @@ class InvalidState(GameError):
 # The two ways a player leaves a game, shared by every game's termination codes.
 FORFEIT = "forfeit"  # the player resigned (or left)
 TIMEOUT = "timeout"  # the player let their turn's deadline pass and another player claimed it
+# A turn left twice its time (the deadline passed, and as long again, with no claim) ends by itself on time.
+ABANDONED = "abandoned"
 # A two-player game's players may also agree to end it as a draw (offered and accepted between turns).
 AGREED = "agreed"
 
@@ -175,7 +177,7 @@ def forfeit_kind(how: str) -> str:
     time; Bo claimed the win."); only a lost deadline was worded with "ran out of time".
     """
     text = str(how).strip().lower()
-    if text in (FORFEIT, TIMEOUT, AGREED):
+    if text in (FORFEIT, TIMEOUT, ABANDONED, AGREED):
         return text
     return TIMEOUT if "ran out of time" in text else FORFEIT
 

@@ -33,6 +33,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ABANDONED,
     AGREED,
     FORFEIT,
     SAVE_FORMAT,
@@ -151,6 +152,7 @@ class Termination(StrEnum):
     MOVE_LIMIT = "move_limit"  # the max_plies safety limit: a draw
     FORFEIT = FORFEIT  # a player resigned
     TIMEOUT = TIMEOUT  # a player let the deadline pass
+    ABANDONED = ABANDONED  # a player let the deadline pass twice over: the game ended on time by itself
     AGREED = AGREED  # the players agreed to a draw
 
 

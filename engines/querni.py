@@ -49,6 +49,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ABANDONED,
     AGREED,
     FORFEIT,
     SAVE_FORMAT,
@@ -121,6 +122,7 @@ class Termination(StrEnum):
     NO_REMOVAL = "no_removal"  # draw_plies turns (or full moves) without a removal: a draw
     FORFEIT = FORFEIT  # a player resigned
     TIMEOUT = TIMEOUT  # a player let the deadline pass
+    ABANDONED = ABANDONED  # a player let the deadline pass twice over: the game ended on time by itself
     AGREED = AGREED  # the players agreed to a draw
 
 

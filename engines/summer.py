@@ -50,6 +50,7 @@ from itertools import chain, compress
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ABANDONED,
     AGREED,
     FORFEIT,
     SAVE_FORMAT,
@@ -120,6 +121,7 @@ class Termination(StrEnum):
     MOVE_LIMIT = "move_limit"  # the max_plies safety limit scored the position as it stood
     FORFEIT = FORFEIT  # a player resigned
     TIMEOUT = TIMEOUT  # a player let the deadline pass
+    ABANDONED = ABANDONED  # a player let the deadline pass twice over: the game ended on time by itself
     AGREED = AGREED  # the players agreed to a draw
 
 

@@ -222,7 +222,8 @@ async def test_a_turn_left_twice_its_time_ends_on_time_and_is_rated_as_a_loss(wo
     assert (await world.bot.service.store.open_match(channel)) is None
     boards = world.recorder.boards(channel)
     last = boards[-1]
-    assert "ran out of time" in last.content and f"**{light.name}** wins" in last.content, last.content
+    assert f"{dark.name} ran out of time; the game ended on time." in last.content, last.content
+    assert f"**{light.name}** wins" in last.content and "claimed" not in last.content
     assert "Ratings:" in last.content
     ratings = world.bot.store.ratings
     winner = await ratings.rating(GUILD_ID, "pond", light.id)
@@ -287,7 +288,7 @@ async def test_abandonment_after_a_restart(world: World) -> None:
         assert (await world.bot.service.store.open_match(channel)) is None
         finished = await world.bot.service.store.finished_matches(GUILD_ID, channel_id=channel)
         log = await world.bot.service.store.log(finished[0].id)
-        assert [entry.kind for entry in log] == ["forfeit"] and "ran out of time" in log[0].text
+        assert [(entry.kind, entry.text) for entry in log] == [("forfeit", "abandoned")]
         assert finished[0].players[log[0].seat].user_id == light.id and finished[0].result is not None
         assert finished[0].result["places"] == [2, 1]  # light, to move first, never moved
     finally:
