@@ -481,7 +481,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.due:
         seconds = 3.0 if args.quick else args.seconds
-        due = asyncio.run(due_while_moving(args.matches[0], args.idle, max(seconds, 9.0)))
+        movers = 100 if args.matches == [1, 100, 1000] else args.matches[0]  # the default sizes: 100 moving
+        due = asyncio.run(due_while_moving(movers, args.idle, max(seconds, 9.0)))
         if args.json:
             print(json.dumps(due, indent=2))
             return

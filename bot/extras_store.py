@@ -154,12 +154,13 @@ class MatchExtras:
     async def newest_challenge_by(self, channel_id: int, user_id: int, since: float) -> MatchRecord | None:
         """The newest challenge or match ``user_id`` started in ``channel_id`` at ``since`` or later."""
         rows = await self.database.rows(
-            f"SELECT {_COLUMNS} FROM matches WHERE channel_id = ? AND created_at >= ? ORDER BY id DESC",
-            (channel_id, since),
+            f"SELECT {_COLUMNS} FROM matches WHERE channel_id = ? AND status IN (?, ?) AND created_at >= ? "
+            "ORDER BY id DESC",
+            (channel_id, MatchStatus.CHALLENGE, MatchStatus.ACTIVE, since),
         )
         for row in rows:
             record = _decode(row)
-            if record.status in (MatchStatus.CHALLENGE, MatchStatus.ACTIVE) and record.seat_of(user_id) is not None:
+            if record.seat_of(user_id) is not None:
                 return record
         return None
 

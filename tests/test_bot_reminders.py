@@ -17,7 +17,17 @@ from bot import storage
 from bot.announcer import backoff
 from bot.match_store import Delivery, MatchStatus, Notice, NoticeKind, Seat
 from tests.bot_world import ANA, BO, CY, World, only
-from tests.harness import GUILD_ID, MISSING_PERMISSIONS, SERVER_ERROR, TIMEOUT, UNKNOWN_CHANNEL, Call, Failure, settle
+from tests.harness import (
+    GUILD_ID,
+    MISSING_PERMISSIONS,
+    SERVER_ERROR,
+    TIMEOUT,
+    UNKNOWN_CHANNEL,
+    Call,
+    Failure,
+    Person,
+    settle,
+)
 
 DAY = 24 * 3600
 
@@ -326,3 +336,34 @@ async def test_migration_006_keeps_the_outbox_and_never_reuses_its_ids(
         assert made[0].id > second[0].id and made[0].kind == NoticeKind.REMIND
     finally:
         await store.close()
+
+
+async def test_a_reminder_due_before_the_move_but_posted_after_it_is_not_posted(world: World) -> None:
+    channel = 1715
+    light, _ = await world.start_pond(channel)
+    world.clock.advance(0.8 * DAY)
+    world.recorder.fail("message", SERVER_ERROR, times=1)
+    world.sleeper.hold = True  # Discord is down; the retry waits, and the bot stops before it runs
+    await sweep(world)
+    world = await world.restart()
+    try:
+        await world.command(light, channel, "pond", "place", cell="b2")  # the move comes first after the restart
+        await world.bot.announcer.resume(everything=True)
+        await settle()
+        assert reminders(world, channel) == []  # the turn it was about is over: nothing to say
+        assert not await world.bot.service.store.pending_announcements()
+    finally:
+        await world.stop()
+
+
+async def test_reminders_speak_the_servers_language_and_the_answer_the_users(world: World) -> None:
+    channel = 1716
+    moderator = Person(100000000000000009, "Mod", admin=True, locale="ru")
+    only(await world.command(moderator, channel, "tabula", "language", language="fr"), "reply")
+    light, _ = await world.start_pond(channel)
+    world.clock.advance(0.8 * DAY)
+    await sweep(world)
+    [posted] = reminders(world, channel)
+    assert posted.content.startswith(f"⏰ <@{light.id}>, votre coup de Pond est attendu <t:"), posted.content
+    answer = only(await world.command(moderator, channel, "reminders", "", setting="off"), "reply")
+    assert answer.ephemeral and answer.content.startswith("🔕 Напоминания выключены")
