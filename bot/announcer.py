@@ -1,7 +1,7 @@
 """The one announcer: it posts what the outbox holds, whatever Discord answers, exactly once.
 
 Every change worth announcing (a game began, a move, a forfeit, a claim, the
-computer's move, a challenge closed) is written to the outbox in the transaction
+computer's move, a challenge closed, a reminder that a turn is nearly up) is written to the outbox in the transaction
 that saved it (:mod:`bot.match_store`).  :meth:`Announcer.deliver` then posts it
 and marks it delivered.  Human and computer moves go through the same code.
 

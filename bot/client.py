@@ -272,11 +272,15 @@ class TabulaBot(discord.Client):
     # -- background work --------------------------------------------------------------
 
     async def sweep(self) -> int:
-        """Expire overdue challenges, post what is due in the outbox, wake waiting computers; return expiries."""
+        """Expire overdue challenges, remind and end late turns, post what is due in the outbox, wake waiting
+        computers; return expiries."""
         expired = await self.service.expire_challenges()
         for answer in expired:
             await self.announcer.deliver(answer.announcements)  # the challenge message loses its buttons
-        await self.reminders.sweep()  # reminders due, and turns abandoned twice over end on time
+        try:
+            await self.reminders.sweep()  # reminders due, and turns abandoned twice over end on time
+        except Exception:
+            log.exception("reminders and automatic endings failed this time; the outbox and computers go on")
         await self.announcer.resume()  # what is due again in the outbox
         await self.computer.resume_all()  # a computer turn that failed is tried again
         return len(expired)

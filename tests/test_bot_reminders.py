@@ -78,6 +78,9 @@ async def test_the_player_to_move_is_reminded_once_at_three_quarters_of_the_turn
 async def test_no_reminder_after_the_move_or_for_a_player_who_turned_them_off(world: World) -> None:
     channel = 1702
     light, dark = await world.start_pond(channel)
+    refused = only(await world.command(dark, channel, "reminders", "", setting="maybe"), "reply")
+    assert refused.ephemeral and "Choose `on` or `off`" in refused.content
+    assert await world.bot.store.extras.reminders_enabled(dark.id)
     reply = only(await world.command(dark, channel, "reminders", "", setting="off"), "reply")
     assert reply.ephemeral and "off" in reply.content
     world.clock.advance(0.5 * DAY)
