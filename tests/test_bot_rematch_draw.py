@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import pytest
 
+import i18n
+from bot import ratings
 from bot.match_store import MatchStatus
+from engines import GAMES, GameError
+from engines.base import ABANDONED, AGREED
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import GUILD_ID, Call, Person, settle
 
@@ -206,3 +210,32 @@ async def test_a_rematch_against_the_computer_starts_at_once_at_the_same_level(w
     assert {s.name for s in record.players} == {"Ana", "Tabula (hard)"}
     refused = only(await world.discord.press(ANA, channel, button), "reply")
     assert refused.ephemeral and "already been played again" in refused.content
+
+
+# -- the engines and the text layer ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_ends_on_time_by_itself_and_two_player_games_by_agreement(name: str) -> None:
+    spec = GAMES[name]
+    state = spec.new(players=2, seed=3)
+    names = ["Ana", "Bo"]
+    abandoned = state.forfeit(0, ABANDONED)
+    outcome = abandoned.outcome()
+    assert outcome is not None and outcome.winners == (1,) and outcome.termination == ABANDONED
+    assert spec.from_json(abandoned.to_json()).outcome() == outcome
+    texts = {language: i18n.result_text(abandoned, names, locale=language) for language in ("en", "ru", "fr")}
+    assert "claimed" not in texts["en"] and "Ana ran out of time" in texts["en"]
+    assert len(set(texts.values())) == 3  # said in each language
+    if spec.max_players != 2:
+        with pytest.raises(GameError):
+            state.forfeit(0, AGREED)
+        return
+    agreed = state.forfeit(1, AGREED)
+    outcome = agreed.outcome()
+    assert outcome is not None and outcome.is_draw and outcome.places == (1, 1) and outcome.termination == AGREED
+    assert spec.from_json(agreed.to_json()).outcome() == outcome
+    assert ratings.result_of(outcome.places, 0) == ratings.result_of(outcome.places, 1) == "draw"
+    assert i18n.result_text(agreed, names) == "The players agreed to a draw."
+    assert i18n.status_text(agreed, names, locale="fr") == "Nulle par accord"
+    assert i18n.status_text(agreed, names, locale="ru") == "Ничья по соглашению"

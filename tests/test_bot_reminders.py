@@ -289,6 +289,13 @@ async def test_in_azul_for_three_the_abandoning_player_leaves_and_the_others_pla
     assert finished is not None and finished.status == MatchStatus.FINISHED and finished.result is not None
     stayed = [seat for seat, place in enumerate(finished.result["places"]) if place == 1]
     assert len(stayed) == 1 and stayed[0] not in (late, state.to_move)
+    # Rated like any finished game of three: the one who stayed wins, the two who left lose.
+    rows = {p.user_id: await world.bot.store.ratings.rating(GUILD_ID, "azul", p.user_id) for p in finished.players}
+    winner = finished.players[stayed[0]].user_id
+    assert all(row is not None for row in rows.values())
+    won = rows[winner]
+    assert won is not None and (won.wins, won.losses) == (1, 0)
+    assert sorted((row.wins, row.losses) for row in rows.values() if row is not None) == [(0, 1), (0, 1), (1, 0)]
 
 
 async def test_abandonment_after_a_restart(world: World) -> None:
