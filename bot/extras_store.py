@@ -16,8 +16,21 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.database import Database
+import aiosqlite
+
+from bot.database import N_, Database, StaleMatch
 from bot.match_store import _COLUMNS, Announcement, Matches, MatchRecord, MatchStatus, Notice, _decode
+
+STALE = N_("The game changed while your command was on its way; look at the board and try again.")
+
+
+async def _still_at(db: aiosqlite.Connection, record: MatchRecord) -> bool:
+    """Whether the match is still running at ``record``'s version (inside the caller's transaction)."""
+    rows = await db.execute_fetchall(
+        "SELECT 1 FROM matches WHERE id = ? AND version = ? AND status = ?",
+        (record.id, record.version, MatchStatus.ACTIVE),
+    )
+    return bool(list(rows))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +74,12 @@ class MatchExtras:
         ``None`` when nothing was done: the match moved on, or this turn was already handled.
         """
         async with self.database.transaction() as db:
+            if not await _still_at(db, record):
+                return None
             rows = await db.execute_fetchall(
-                "INSERT INTO match_reminders (match_id, version, user_id, sent, created_at) "
-                "SELECT id, version, ?, ?, ? FROM matches WHERE id = ? AND version = ? AND status = ? "
+                "INSERT INTO match_reminders (match_id, version, user_id, sent, created_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (match_id, version) DO NOTHING RETURNING match_id",
-                (user_id, int(notice is not None), now, record.id, record.version, MatchStatus.ACTIVE),
+                (record.id, record.version, user_id, int(notice is not None), now),
             )
             if not list(rows):
                 return None
@@ -116,12 +130,13 @@ class MatchExtras:
             )
             if rows and rows[0][1] == record.version:
                 return DrawOffer(*rows[0])
+            if not await _still_at(db, record):
+                raise StaleMatch(STALE)
             await db.execute(
-                "INSERT INTO draw_offers (match_id, version, seat, user_id, created_at) "
-                "SELECT id, version, ?, ?, ? FROM matches WHERE id = ? AND version = ? AND status = ? "
+                "INSERT INTO draw_offers (match_id, version, seat, user_id, created_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, seat = excluded.seat, "
                 "user_id = excluded.user_id, created_at = excluded.created_at",
-                (seat, user_id, now, record.id, record.version, MatchStatus.ACTIVE),
+                (record.id, record.version, seat, user_id, now),
             )
             return None
 
