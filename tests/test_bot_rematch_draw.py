@@ -17,7 +17,7 @@ from bot.match_store import MatchStatus
 from engines import GAMES, GameError
 from engines.base import ABANDONED, AGREED
 from tests.bot_world import ANA, BO, CY, World, only
-from tests.harness import GUILD_ID, Call, Person, settle
+from tests.harness import GUILD_ID, MISSING_PERMISSIONS, SERVER_ERROR, TIMEOUT, Call, Failure, Person, settle
 
 
 def rematch_id(call: Call) -> str:
@@ -123,6 +123,29 @@ async def test_an_offer_survives_a_restart(world: World) -> None:
         assert "agreed to a draw" in only(calls, "message").content
     finally:
         await world.stop()
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [SERVER_ERROR, MISSING_PERMISSIONS, TIMEOUT, Failure(0, landed=True)],
+    ids=["500", "403", "timeout", "landed"],
+)
+async def test_an_offer_discord_did_not_take_is_withdrawn(world: World, failure: Failure) -> None:
+    channel = 1807
+    light, dark = await start_game(world, "pond", channel)
+    world.recorder.fail("reply", failure)
+    calls = await world.command(light, channel, "pond", "draw")
+    told = [c for c in calls if c.kind in ("reply", "followup") and c.ephemeral]
+    assert told and "there is none" in told[-1].content, [c.content for c in calls]
+    landed = [c for c in world.recorder.created if c.custom_ids and c.custom_ids[0].startswith("tabula:draw:")]
+    # Whatever Discord kept, no offer is pending: a button of the message that landed says it is closed,
+    # and a new offer may be made.
+    if landed:
+        edit = only(await world.discord.press(dark, channel, landed[0].custom_ids[0]), "edit")
+        assert "no longer open" in edit.content and edit.data.get("components") == []
+    reply = await offer(world, light, channel)
+    calls = await world.discord.press(dark, channel, reply.custom_ids[0])
+    assert "agreed to a draw" in only(calls, "message").content
 
 
 async def test_the_computer_declines_draw_offers_and_azul_has_none(world: World) -> None:
