@@ -13,6 +13,12 @@ or lost.
 
     python -m bench.load [--matches 1 100 1000] [--seconds 10] [--quick]
     python -m bench.load --threads 400 4 [--seconds 10]   # many matches in few channels, a thread each
+
+``--due`` runs the reminders-and-endings scenario instead (:func:`due_while_moving`): matches
+whose players have walked away fall due for their reminder and then their automatic ending
+(a short turn time makes both happen within the run) while the other matches keep moving, and the
+background sweep runs as the bot runs it; reported are the same latencies and loop stall, the
+reminders posted and the games ended, checked against the database (each reminder posted once).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from typing import Any
 
 from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
-from bot.storage import MatchStore, Seat
+from bot.storage import MatchStore, NoticeKind, Seat
 from bot.testing import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 
 GUILD_PLAYERS = 4000
@@ -103,9 +109,16 @@ class Load:
     """One bot process on a fresh database, with ``matches`` Pond matches in play."""
 
     def __init__(
-        self, folder: Path, matches: int, seed: int, label: str = "", render_processes: int = RENDER_PROCESSES
+        self,
+        folder: Path,
+        matches: int,
+        seed: int,
+        label: str = "",
+        render_processes: int = RENDER_PROCESSES,
+        service_options: dict[str, Any] | None = None,
     ) -> None:
         self.render_processes = render_processes
+        self.service_options = service_options or {}
         self.path = folder / f"load-{matches}{label}.sqlite3"
         self.matches = matches
         self.rng = random.Random(seed)
@@ -118,7 +131,7 @@ class Load:
         install(patch, self.recorder)
         store = await MatchStore.open(str(self.path))
         settings = Settings(database=str(self.path), render_processes=self.render_processes, ai_processes=0)
-        self.bot = TabulaBot(settings, store=store, rng=random.Random(1))
+        self.bot = TabulaBot(settings, store=store, rng=random.Random(1), **self.service_options)
         await self.bot._async_setup_hook()
         self.bot._connection.application_id = APP_ID
         self.bot._connection.user = _client_user(self.bot)
@@ -229,6 +242,147 @@ class Load:
 
     async def stop(self) -> None:
         await self.bot.close()
+
+
+class DueRecorder(LoadRecorder):
+    """The load recorder, also counting the reminders posted in each channel."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reminders: dict[int, int] = {}
+
+    async def http_request(self, route: Any, **kwargs: Any) -> Any:
+        path = route.path_for_recording
+        body, _ = self._decode(kwargs.get("json"), None, None, kwargs.get("form"))
+        if route.method == "POST" and path.endswith("/messages") and "⏰" in ((body or {}).get("content") or ""):
+            channel = int(path.split("/")[2])
+            self.reminders[channel] = self.reminders.get(channel, 0) + 1
+        return self._respond(route.method, path, body)
+
+
+class DueLoad(Load):
+    """Moving matches, and matches left alone whose reminders and automatic endings fall due meanwhile."""
+
+    def __init__(self, folder: Path, matches: int, idle: int, turn_seconds: float, seed: int = 17) -> None:
+        super().__init__(folder, matches, seed, label="-due", service_options={"turn_seconds": turn_seconds})
+        self.recorder = DueRecorder()
+        self.idle = idle
+        self.turn_seconds = turn_seconds
+        self.idle_ids: list[int] = []
+
+    async def open_idle(self, channel: int, players: int) -> None:
+        """A match whose players never move: Pond for two, or Azul for three (the others play on)."""
+        service = self.bot.service
+        seated = [Seat(p.id, p.name) for p in self.rng.sample(self.people, players)]
+        game = "pond" if players == 2 else "azul"
+        challenge = await service.challenge(
+            guild_id=1, channel_id=channel, game=game, challenger=seated[0], opponents=seated[1:], options={}
+        )
+        for seat in seated[1:]:
+            await service.answer(challenge.record.id, seat, True)
+        self.ids.append(challenge.record.id)
+        self.idle_ids.append(challenge.record.id)
+
+    async def sweeper(self, stop: asyncio.Event, every: float, durations: list[float]) -> None:
+        """The bot's background sweep, run as often as ``every`` seconds."""
+        while not stop.is_set():
+            started = time.perf_counter()
+            await self.bot.sweep()
+            durations.append(time.perf_counter() - started)
+            await asyncio.sleep(every)
+
+    async def run_due(self, seconds: float, offered: float, sweep_every: float = 0.25) -> dict[str, Any]:
+        think = self.matches / offered
+        channels = list(range(10_000, 10_000 + self.matches))
+        for channel in channels:
+            await self.open_match(channel)
+        for index in range(self.idle):
+            await self.open_idle(30_000 + index, 3 if index % 4 == 3 else 2)  # one idle match in four: Azul for 3
+        await self.one_move(channels[0])
+        self.latencies.clear()
+        stalls: list[float] = []
+        sweeps: list[float] = []
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(watch_loop(stop, stalls))
+        sweeping = asyncio.create_task(self.sweeper(stop, sweep_every, sweeps))
+        started = time.perf_counter()
+        await asyncio.gather(*(self.player(channel, started + seconds, think) for channel in channels))
+        elapsed = time.perf_counter() - started
+        stop.set()
+        await watcher
+        await sweeping
+        await self.bot.sweep()  # what fell due at the very end
+        await settle_tasks()
+        ordered = sorted(self.latencies)
+        moves = len(ordered)
+        database = self.bot.store.database
+        sent = (await database.rows("SELECT COUNT(*) FROM match_reminders WHERE sent = 1"))[0][0]
+        posted = sum(self.recorder.reminders.values())
+        assert posted == sent, f"{sent} reminders saved but {posted} posted"
+        # (The start of each match opened straight through the service stays in the outbox: not this test's.)
+        left = [
+            a
+            for a in await self.bot.store.matches.pending_announcements()
+            if a.kind in (NoticeKind.REMIND, NoticeKind.TURN)
+        ]
+        assert not left, (
+            f"announcements left undelivered: {[(a.kind, a.attempts, a.error) for a in left][:5]} of {len(left)}"
+        )
+        ended = 0
+        for match_id in self.idle_ids:
+            record = await self.bot.store.matches.get(match_id)
+            assert record is not None
+            log = await self.bot.store.matches.log(match_id)
+            ended += sum(1 for entry in log if entry.kind == "forfeit")
+            assert all(entry.kind == "forfeit" for entry in log), "an idle match got a move"
+        return {
+            "matches": self.matches,
+            "idle_matches": self.idle,
+            "turn_seconds": self.turn_seconds,
+            "offered_moves_per_second": offered,
+            "moves": moves,
+            "seconds": round(elapsed, 2),
+            "moves_per_second": round(moves / elapsed, 1),
+            "median_ms": round(statistics.median(ordered) * 1000, 1),
+            "p99_ms": round(ordered[min(moves - 1, int(moves * 0.99))] * 1000, 1),
+            "max_loop_stall_ms": round(max(stalls) * 1000, 1),
+            "sweeps": len(sweeps),
+            "longest_sweep_ms": round(max(sweeps, default=0.0) * 1000, 1),
+            "reminders_posted": posted,
+            "idle_turns_ended": ended,
+            "refused": self.refused,
+        }
+
+
+async def settle_tasks() -> None:
+    """Let the deliveries the last sweep started finish."""
+    current = asyncio.current_task()
+    for _ in range(100):
+        pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+        if not pending:
+            return
+        await asyncio.wait(pending, timeout=5)
+
+
+async def due_while_moving(
+    matches: int = 100, idle: int = 400, seconds: float = 10.0, offered: float = 100.0, turn_seconds: float = 4.0
+) -> dict[str, Any]:
+    """Run the reminders-and-endings scenario; return its row (see :meth:`DueLoad.run_due`).
+
+    With ``turn_seconds`` 4, every idle match is reminded 3 s in and ended 8 s in; a mover who thinks
+    longer than 3 s is reminded too.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        patch = Patch()
+        load = DueLoad(Path(folder), matches, idle, turn_seconds)
+        try:
+            await load.start(patch)
+            row = await load.run_due(seconds, offered)
+            row.update(await load.verify())
+        finally:
+            await load.stop()
+            patch.undo()
+    return row
 
 
 def _client_user(bot: TabulaBot) -> Any:
@@ -531,6 +685,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="3 seconds per size")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--due", action="store_true", help="reminders and automatic endings falling due while moving")
+    parser.add_argument("--idle", type=int, default=400, help="with --due: matches left alone")
     parser.add_argument(
         "--threads",
         type=int,
@@ -546,6 +702,22 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(row, indent=2))
         else:
             print_threads(row)
+        return
+    if args.due:
+        seconds = 3.0 if args.quick else args.seconds
+        movers = 100 if args.matches == [1, 100, 1000] else args.matches[0]  # the default sizes: 100 moving
+        due = asyncio.run(due_while_moving(movers, args.idle, max(seconds, 9.0)))
+        if args.json:
+            print(json.dumps(due, indent=2))
+            return
+        print(
+            f"{due['matches']} moving + {due['idle_matches']} idle matches, turn {due['turn_seconds']:g} s: "
+            f"{due['moves']} moves in {due['seconds']} s = {due['moves_per_second']} moves/s; "
+            f"median {due['median_ms']} ms, p99 {due['p99_ms']} ms; longest loop stall {due['max_loop_stall_ms']} ms; "
+            f"{due['sweeps']} sweeps (longest {due['longest_sweep_ms']} ms); {due['reminders_posted']} reminders "
+            f"posted once each; {due['idle_turns_ended']} idle turns ended on time; "
+            f"{due['replayed_matches']} matches replayed exactly"
+        )
         return
     rows = run(args.matches, 3.0 if args.quick else args.seconds)
     if args.json:

@@ -1,7 +1,7 @@
 """The one announcer: it posts what the outbox holds, whatever Discord answers, exactly once.
 
 Every change worth announcing (a game began, a move, a forfeit, a claim, the
-computer's move, a challenge closed) is written to the outbox in the transaction
+computer's move, a challenge closed, a reminder that a turn is nearly up) is written to the outbox in the transaction
 that saved it (:mod:`bot.match_store`).  :meth:`Announcer.deliver` then posts it
 and marks it delivered.  Human and computer moves go through the same code.
 
@@ -70,6 +70,7 @@ from bot.match_store import (
 from bot.ratings import Change
 from bot.replays import board_alt
 from bot.service import Turn, computer_level
+from bot.views import rematch_view
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext
 
@@ -157,6 +158,10 @@ class Composed:
     edit_message_id: int | None = None  # for a closed challenge: the message to edit
     alt: str | None = None  # the board's description for screen readers
     channel_id: int | None = None  # where it goes when not the announcement's channel (the match's thread)
+    view: discord.ui.View | None = None  # buttons under the post (a finished game's Rematch)
+
+    def buttons(self) -> Any:
+        return self.view if self.view is not None else discord.utils.MISSING
 
     def allowed(self) -> discord.AllowedMentions:
         return discord.AllowedMentions(
@@ -335,7 +340,7 @@ class Announcer:
         if reply is not None and reply.loading and reply.alive(self.clock()):
             try:
                 await reply.interaction.followup.send(
-                    composed.content, file=composed.file(), allowed_mentions=composed.allowed()
+                    composed.content, file=composed.file(), allowed_mentions=composed.allowed(), view=composed.buttons()
                 )
             except Exception as error:
                 failure = classify(error)
@@ -459,7 +464,11 @@ class Announcer:
         channel = self.channels.get_partial_messageable(where, guild_id=announcement.guild_id)
         try:
             await channel.send(
-                composed.content, file=composed.file(), allowed_mentions=composed.allowed(), nonce=announcement.nonce
+                composed.content,
+                file=composed.file(),
+                allowed_mentions=composed.allowed(),
+                nonce=announcement.nonce,
+                view=composed.buttons(),
             )
         except Exception as error:
             failure = classify(error)
@@ -538,6 +547,7 @@ class Announcer:
                     f"{composed.content}\n{trouble}"[:MESSAGE_LIMIT],
                     file=composed.file(),
                     allowed_mentions=composed.allowed(),
+                    view=composed.buttons(),
                 )
             except Exception as error:
                 if classify(error) is None:
@@ -634,6 +644,16 @@ class Announcer:
                 record.message_id,
             )
         current = record.version == announcement.version
+        if announcement.kind == NoticeKind.REMIND:
+            # A reminder is about one turn: once that turn is over (a move, a claim), there is nothing to say.
+            if not current or record.status != MatchStatus.ACTIVE or not announcement.mentions:
+                return None
+            return Composed(
+                messages.reminder_text(record, announcement.mentions[0], language),
+                announcement.mentions,
+                None,
+                channel_id=record.place_id if record.place_id != announcement.channel_id else None,
+            )
         if state is None or not current:
             state = self.boards.state_of(record) if current else await self.boards.replay(record, announcement.seq)
         mentions = announcement.mentions if current else ()
@@ -660,12 +680,15 @@ class Announcer:
                 png = await self.renderer.png(state, [seat.name for seat in record.players], language)
             except Exception:
                 log.exception("rendering %s match %s failed", record.game, record.id)
+        # A finished game's result carries the Rematch button (restart-proof: see bot.views).
+        view = rematch_view(record.id, language) if state.outcome() is not None and current else None
         return Composed(
             content,
             mentions,
             png,
             alt=board_alt(record, state, language) if png is not None else None,
             channel_id=record.place_id if record.place_id != announcement.channel_id else None,
+            view=view,
         )
 
     async def _compose_parent(

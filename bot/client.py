@@ -22,10 +22,13 @@ from discord import app_commands
 
 from bot.announcer import Announcer
 from bot.computer import ComputerPlayers
+from bot.draws import Draws, add_draw_commands
 from bot.errors import guarded, report
 from bot.games import build_groups
 from bot.help import add_help_command
 from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
+from bot.rematch import Rematches
+from bot.reminders import Reminders, add_reminder_command
 from bot.rendering import BoardRenderer
 from bot.replays import Replays, replay_buttons
 from bot.server_commands import add_server_commands
@@ -35,7 +38,7 @@ from bot.settings_store import GuildSettingsStore
 from bot.storage import MatchStore
 from bot.translator import CatalogTranslator, translated_payload
 from bot.ui import MatchUI
-from bot.views import challenge_buttons
+from bot.views import challenge_buttons, draw_buttons, rematch_buttons
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -102,14 +105,20 @@ class TabulaBot(discord.Client):
         self.announcer: Announcer
         self.computer: ComputerPlayers
         self.ui: MatchUI
+        self.reminders: Reminders
         # The commands are built now (``--print-commands`` needs no database); the parts they call are
         # built in prepare(), once the database is open: until then these stand-ins refuse to work.
         self._late_ui: Late[MatchUI] = Late()
         self._late_service: Late[MatchService] = Late()
         self._late_ladders: Late[Ladders] = Late()
         ui = cast(MatchUI, self._late_ui)
-        for group in build_groups(ui):
+        groups = build_groups(ui)
+        self._late_draws: Late[Draws] = Late()
+        add_draw_commands(groups, cast(Draws, self._late_draws))  # issue 17: /<game> draw
+        for group in groups:
             self.tree.add_command(group)
+        self._late_reminders: Late[Reminders] = Late()
+        add_reminder_command(self.tree, cast(Reminders, self._late_reminders))
         self._late_replays: Late[Replays] = Late()
         service, replays = cast(MatchService, self._late_service), cast(Replays, self._late_replays)
         add_ladder_commands(self.tree, service, cast(Ladders, self._late_ladders), ui, replays)
@@ -143,7 +152,7 @@ class TabulaBot(discord.Client):
         clock: Callable[[], float] = options.get("clock", time.time)
         ladders = Ladders(self._store.ratings)
         options.setdefault("server_settings", self._store.settings)
-        self.service = MatchService(self._store.matches, **options)
+        self.service = MatchService(self._store.matches, extras=self._store.extras, **options)
         self.announcer = Announcer(
             self._store.matches,
             self.service,
@@ -176,6 +185,26 @@ class TabulaBot(discord.Client):
             await guarded(interaction, replays.step(interaction, match_id, ply, how))
 
         self.add_dynamic_items(challenge_buttons(answer), ladder_buttons(page), replay_buttons(step))
+        self._prepare_turn_extras(ui, clock)
+
+    def _prepare_turn_extras(self, ui: MatchUI, clock: Callable[[], float]) -> None:
+        """Wire reminders, automatic endings, draw offers and rematches (issue 17)."""
+        store = self.store
+        self.reminders = Reminders(
+            self.service, store.extras, store.settings, self.announcer, self.computer, clock=clock
+        )
+        self._late_reminders.target = self.reminders
+        draws = Draws(self.service, self.announcer, store.settings)
+        self._late_draws.target = draws
+        rematches = Rematches(ui, store.matches, store.extras)
+
+        async def draw(interaction: discord.Interaction[Any], match_id: int, version: int, accept: bool) -> None:
+            await guarded(interaction, draws.answer(interaction, match_id, version, accept))
+
+        async def rematch(interaction: discord.Interaction[Any], match_id: int) -> None:
+            await guarded(interaction, rematches.press(interaction, match_id))
+
+        self.add_dynamic_items(draw_buttons(draw), rematch_buttons(rematch))
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Open the database first, so a file the bot cannot use stops it before it logs in."""
@@ -246,10 +275,15 @@ class TabulaBot(discord.Client):
     # -- background work --------------------------------------------------------------
 
     async def sweep(self) -> int:
-        """Expire overdue challenges, post what is due in the outbox, wake waiting computers; return expiries."""
+        """Expire overdue challenges, remind and end late turns, post what is due in the outbox, wake waiting
+        computers; return expiries."""
         expired = await self.service.expire_challenges()
         for answer in expired:
             await self.announcer.deliver(answer.announcements)  # the challenge message loses its buttons
+        try:
+            await self.reminders.sweep()  # reminders due, and turns abandoned twice over end on time
+        except Exception:
+            log.exception("reminders and automatic endings failed this time; the outbox and computers go on")
         await self.announcer.resume()  # what is due again in the outbox
         await self.announcer.archive_threads()  # finished matches' threads, an hour after the end
         await self.computer.resume_all()  # a computer turn that failed is tried again

@@ -14,6 +14,7 @@ import i18n
 from bot.service import Turn, computer_level
 from bot.storage import MatchRecord
 from engines import GAMES, GameState
+from engines.base import ABANDONED, AGREED
 from i18n.catalog import DEFAULT, gettext, pgettext
 
 MESSAGE_LIMIT = 2000
@@ -205,6 +206,11 @@ def forfeit_line(record: MatchRecord, seat: int, text: str, language: str = DEFA
     for claimer in names:
         if text == i18n.forfeit_text("timeout", names[seat], claimer, players=players):
             return i18n.forfeit_text("timeout", names[seat], claimer, players=players, locale=language)
+    # Ended by itself (the deadline passed twice over, nobody claimed), and drawn by agreement (logged as its code).
+    if text == ABANDONED:
+        return i18n.forfeit_text(ABANDONED, names[seat], players=players, locale=language)
+    if text == AGREED and players == 2:
+        return i18n.forfeit_text(AGREED, names[seat], names[1 - seat], players=players, locale=language)
     return text
 
 

@@ -39,6 +39,13 @@ def help_text(language: str) -> str:
             language,
             "• **Give up or win on time**: `/pond resign`; `/pond claim` once your opponent's time for a turn is up.",
         ),
+        gettext(
+            language,
+            "• **Draws and rematches**: `/pond draw` offers a draw; a result's Rematch button plays again.",
+        ),
+        gettext(
+            language, "• **Reminders**: you are pinged when a quarter of your turn is left; `/reminders off` stops it."
+        ),
         gettext(language, "• **Ladders**: `/leaderboard`, `/stats` and `/history` (replays) for this server."),
         gettext(language, "• **Settings**: `/tabula settings`."),
         gettext(language, "Every game has the same commands: put its name in place of `pond`."),

@@ -51,11 +51,12 @@ class TurnKind(StrEnum):
 
 
 class NoticeKind(StrEnum):
-    """What an announcement says: a game began, a turn was played, or a challenge closed."""
+    """What an announcement says: a game began, a turn was played, a challenge closed, or a turn is nearly up."""
 
     START = "start"
     TURN = "turn"
     CLOSE = "close"
+    REMIND = "remind"  # the player to move has a quarter of their time left (migration 006)
 
 
 class Delivery(StrEnum):
@@ -418,6 +419,12 @@ class Matches:
             seq = int(next(iter(rows))[0])
             announced = await self._announce(db, updated, seq, announce, now)
             return updated, announced
+
+    async def announce_in(
+        self, db: aiosqlite.Connection, record: MatchRecord, notices: Sequence[Notice], now: float
+    ) -> list[Announcement]:
+        """Record ``notices`` about ``record`` in the outbox, inside a transaction another store holds."""
+        return await self._announce(db, record, await self._last_seq(db, record.id), notices, now)
 
     async def _last_seq(self, db: aiosqlite.Connection, match_id: int) -> int:
         rows = await db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (match_id,))

@@ -241,3 +241,14 @@ def thread_refused_text(status: int, code: int, language: str = DEFAULT) -> str:
             "own thread, a server admin can grant me Create Public Threads and Send Messages in Threads.",
         )
     return gettext(language, "ℹ️ Discord did not let me open a thread for this game, so it is played here.")
+
+
+def reminder_text(record: MatchRecord, user_id: int, language: str = DEFAULT) -> str:
+    """Remind the player to move that a quarter of their turn is left, with the deadline as a relative time."""
+    return gettext(
+        language,
+        "⏰ {player}, your {game} move is due {when}. (Turn reminders off for you: `/reminders off`.)",
+        player=formatting.mention(user_id),
+        game=GAMES[record.game].title,
+        when=formatting.relative_time(record.deadline or 0),
+    )

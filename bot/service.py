@@ -32,8 +32,9 @@ from typing import Any, Protocol
 
 from ai import LEVEL_NAMES
 from bot import ratings
-from bot.database import N_, StorageError
+from bot.database import N_, StaleMatch, StorageError
 from bot.escaping import escape_name
+from bot.extras_store import DrawOffer, MatchExtras
 from bot.match_store import (
     Announcement,
     Matches,
@@ -48,6 +49,7 @@ from bot.match_store import (
 from bot.rating_store import RatingRow, Ratings
 from bot.settings_store import GuildSettings
 from engines import GAMES, GameError, GameState
+from engines.base import ABANDONED, AGREED
 from i18n.catalog import DEFAULT, gettext
 from i18n.errors import error_text
 
@@ -182,6 +184,24 @@ class ServerSettings(Protocol):
 ARCHIVE_AFTER_SECONDS = 3600.0
 
 
+@dataclass(frozen=True, slots=True)
+class DrawAnswer:
+    """The result of a press on a draw offer: ``how`` is accepted, declined or withdrawn."""
+
+    record: MatchRecord
+    offer: DrawOffer
+    how: str
+    turn: Turn | None = None  # the game's end, when the draw was accepted
+
+
+class DrawClosed(Refusal):
+    """A press on a draw offer that is no longer open; its message should lose its buttons."""
+
+
+DRAW_LAPSED = N_("This draw offer has lapsed: a move was played since it was made.")
+DRAW_GONE = N_("This draw offer is no longer open.")
+
+
 class MatchService:
     """Create, play and finish matches, one match at a time.
 
@@ -198,8 +218,10 @@ class MatchService:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         server_settings: ServerSettings | None = None,
+        extras: MatchExtras | None = None,
     ) -> None:
         self.store = store
+        self.extras = extras  # draw offers (issue 17); the tools that build a bare service need none
         self.challenge_seconds = challenge_seconds
         self.turn_seconds = turn_seconds
         self.server_settings = server_settings
@@ -661,6 +683,110 @@ class MatchService:
                 record, notices, status=MatchStatus.CANCELLED, deadline=None, finished_at=now, **tidy
             )
             return Answer(record, None, False, tuple(announced))
+
+    # -- automatic endings and draw offers (issue 17) -------------------------------------
+
+    async def abandon(self, record: MatchRecord) -> Turn | None:
+        """End the turn of ``record`` as lost on time: its deadline passed twice over and nobody claimed it.
+
+        Exactly a claim without a claimer, through the same forfeit path: the player to move loses on time
+        (rated as a loss); with more than two players they leave and the others play on.  Version-checked:
+        ``None`` when the match moved on since ``record`` was read (or is not due after all).
+        """
+        async with self._channel(record.channel_id):
+            fresh = await self.store.get(record.id)
+            if (
+                fresh is None
+                or fresh.version != record.version
+                or fresh.status != MatchStatus.ACTIVE
+                or fresh.deadline is None
+            ):
+                return None
+            if self.clock() < 2 * fresh.deadline - fresh.updated_at:  # the deadline plus the turn's time
+                return None
+            state = self.state_of(fresh)
+            late = state.to_move
+            if late is None or computer_level(fresh.players[late].user_id):
+                return None  # the computer never abandons; its turn is retried by the sweeper
+            try:  # logged as its code: the text layer says it in each server's language
+                return await self._forfeit(fresh, late, fresh.players[late].user_id, ABANDONED)
+            except StaleMatch:
+                return None
+
+    def _draws(self) -> MatchExtras:
+        if self.extras is None:
+            raise RuntimeError("this service was built without draw offers")
+        return self.extras
+
+    async def offer_draw(
+        self, channel_id: int, user_id: int, *, game: str | None = None, guild_id: int | None = None
+    ) -> MatchRecord:
+        """Offer the opponent a draw in the channel's two-player match; return the match it is offered in.
+
+        The offer holds until either player moves (it is valid for the match's current version only).
+        The computer declines every offer: it plays each game to the end.
+        """
+        found = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
+        async with self._match(found.id):
+            record = await self._fresh(found.id, game)
+            seat = self._seat(record, user_id)
+            if GAMES[record.game].max_players != 2 or len(record.players) != 2:
+                raise Refusal("Draw offers are for two-player games.")
+            opponent = record.players[1 - seat]
+            if computer_level(opponent.user_id):
+                raise Refusal(
+                    "{player} declines the draw: the computer plays every game to the end.",
+                    player=escape_name(opponent.name),
+                )
+            pending = await self._draws().offer_draw(record, seat, user_id, self.clock())
+            if pending is not None:
+                if pending.seat == seat:
+                    raise Refusal(
+                        "You have already offered a draw; {player} can accept or decline it.",
+                        player=escape_name(opponent.name),
+                    )
+                raise Refusal(
+                    "{player} has already offered you a draw: accept or decline it with the buttons on the offer.",
+                    player=escape_name(opponent.name),
+                )
+            return record
+
+    async def answer_draw(self, match_id: int, version: int, user_id: int, accept: bool) -> DrawAnswer:
+        """Accept or decline the draw offered at ``version`` (the one who offered may withdraw it).
+
+        An accepted offer ends the game as a draw by agreement: logged as a forfeit of kind ``agreed``
+        (so replaying the log rebuilds it), announced in the same transaction, and rated as a draw.
+        """
+        record = await self.store.get(match_id)
+        if record is None:
+            raise Refusal(DRAW_GONE)
+        async with self._match(match_id):
+            record = await self.store.get(match_id)
+            if record is None:
+                raise DrawClosed(DRAW_GONE)
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise Refusal("This draw offer is for the players of this game.")
+            offer = await self._draws().draw_offer(match_id)
+            if record.status != MatchStatus.ACTIVE or offer is None or offer.version != version:
+                raise DrawClosed(DRAW_GONE)
+            if record.version != version:
+                raise DrawClosed(DRAW_LAPSED)
+            if seat == offer.seat:
+                if accept:
+                    raise Refusal(
+                        "You can't accept your own draw offer; {player} answers it.",
+                        player=escape_name(record.players[1 - seat].name),
+                    )
+                await self._draws().withdraw_draw(match_id, version)
+                return DrawAnswer(record, offer, "withdrawn")
+            if not accept:
+                await self._draws().withdraw_draw(match_id, version)
+                return DrawAnswer(record, offer, "declined")
+            state = self.state_of(record)
+            turn = await self._commit(record, state.forfeit(seat, AGREED), seat, user_id, TurnKind.FORFEIT, AGREED)
+            await self._draws().withdraw_draw(match_id, version)
+            return DrawAnswer(turn.record, offer, "accepted", turn)
 
 
 class Ladders:

@@ -10,7 +10,9 @@ own the SQL of each concern, sharing one connection (:mod:`bot.database`):
 * :attr:`MatchStore.ratings` — ratings, ladders and rated history
   (:mod:`bot.rating_store`);
 * :attr:`MatchStore.settings` — per-server settings such as the language of
-  public messages (:mod:`bot.settings_store`).
+  public messages (:mod:`bot.settings_store`);
+* :attr:`MatchStore.extras` — reminders, automatic endings, draw offers and
+  rematches (:mod:`bot.extras_store`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import aiosqlite
 
 from bot import ratings as rating_model
 from bot.database import ChannelBusy, Database, StaleMatch, StorageError
+from bot.extras_store import MatchExtras
 from bot.match_store import (
     Announcement,
     Delivery,
@@ -183,6 +186,7 @@ class MatchStore:
         self.ratings = Ratings(self.database, rate=rating_model.rate)
         self.matches = Matches(self.database, on_finish=self.ratings.record_finish)
         self.settings = GuildSettingsStore(self.database)
+        self.extras = MatchExtras(self.database, self.matches)
 
     @classmethod
     async def open(cls, path: str) -> MatchStore:

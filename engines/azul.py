@@ -76,6 +76,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ABANDONED,
     FORFEIT,
     SAVE_FORMAT,
     TIMEOUT,
@@ -162,6 +163,7 @@ class Termination(StrEnum):
     NO_TILES = "no_tiles"  # no tile was left to fill the factories (a safety rule)
     FORFEIT = FORFEIT  # the last but one player resigned (with two players: the other resigned)
     TIMEOUT = TIMEOUT  # the last but one player let the deadline pass
+    ABANDONED = ABANDONED  # the last but one player let the deadline pass twice over (nobody claimed)
 
 
 def _legacy_termination(reason: str) -> Termination:
@@ -821,6 +823,8 @@ class AzulState:
         check_forfeit(self.result, player, self.players)
         if player in self.left:
             raise IllegalMove("Player {number} has already left the game.", number=player + 1)
+        if forfeit_kind(how) not in (FORFEIT, TIMEOUT, ABANDONED):
+            raise IllegalMove("Azul has no draw by agreement.")
         kind = Termination(forfeit_kind(how))
         left = (*self.left, player)
         event = AzulEvent(player, None, left=str(kind))
@@ -1478,7 +1482,7 @@ def _event_from_json(data: Any, players: int, factories: int, version: int = SAV
     left = data["left"]
     if version == 1 and isinstance(left, str) and left:
         left = forfeit_kind(left)  # format 1 kept the bot's sentence ("Bo resigned.")
-    if not isinstance(left, str) or (move is None) != bool(left) or left not in ("", FORFEIT, TIMEOUT):
+    if not isinstance(left, str) or (move is None) != bool(left) or left not in ("", FORFEIT, TIMEOUT, ABANDONED):
         raise InvalidState("The saved last move's leaving reason is malformed.")
     placements = []
     for item in _list(data["placements"], "placements"):

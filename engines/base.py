@@ -66,6 +66,10 @@ class InvalidState(GameError):
 # The two ways a player leaves a game, shared by every game's termination codes.
 FORFEIT = "forfeit"  # the player resigned (or left)
 TIMEOUT = "timeout"  # the player let their turn's deadline pass and another player claimed it
+# A turn left twice its time (the deadline passed, and as long again, with no claim) ends by itself on time.
+ABANDONED = "abandoned"
+# A two-player game's players may also agree to end it as a draw (offered and accepted between turns).
+AGREED = "agreed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +177,7 @@ def forfeit_kind(how: str) -> str:
     time; Bo claimed the win."); only a lost deadline was worded with "ran out of time".
     """
     text = str(how).strip().lower()
-    if text in (FORFEIT, TIMEOUT):
+    if text in (FORFEIT, TIMEOUT, ABANDONED, AGREED):
         return text
     return TIMEOUT if "ran out of time" in text else FORFEIT
 
@@ -187,8 +191,14 @@ def check_forfeit(result: Outcome | None, player: Any, players: int) -> None:
 
 
 def forfeit_of_two(player: int, scores: tuple[int, ...], how: str, codes: type[E]) -> Outcome:
-    """Return the outcome when ``player`` of a two-player game leaves: the other wins."""
-    return win_for(1 - player, scores, codes(forfeit_kind(how)))
+    """Return the outcome when ``player`` of a two-player game leaves: the other wins.
+
+    ``how`` :data:`AGREED` is a draw by agreement instead (``player`` is the one who accepted it).
+    """
+    kind = forfeit_kind(how)
+    if kind == AGREED:
+        return draw_of_two(scores, codes(AGREED))
+    return win_for(1 - player, scores, codes(kind))
 
 
 def keyword_replace(cls: type[S]) -> Callable[..., S]:

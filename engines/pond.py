@@ -33,6 +33,8 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ABANDONED,
+    AGREED,
     FORFEIT,
     SAVE_FORMAT,
     TIMEOUT,
@@ -150,6 +152,8 @@ class Termination(StrEnum):
     MOVE_LIMIT = "move_limit"  # the max_plies safety limit: a draw
     FORFEIT = FORFEIT  # a player resigned
     TIMEOUT = TIMEOUT  # a player let the deadline pass
+    ABANDONED = ABANDONED  # a player let the deadline pass twice over: the game ended on time by itself
+    AGREED = AGREED  # the players agreed to a draw
 
 
 def _legacy_termination(reason: str) -> Termination:
@@ -417,7 +421,10 @@ class PondState:
             raise IllegalMove("A frog moves one or two cells in a straight line up, down, left or right.")
 
     def forfeit(self, player: int, how: str = FORFEIT) -> PondState:
-        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins."""
+        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins.
+
+        ``agreed`` ends the game as a draw by agreement instead.
+        """
         check_forfeit(self.result, player, 2)
         return _replace(self, result=forfeit_of_two(player, self.scored, how, Termination), _legal=())
 

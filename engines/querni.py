@@ -49,6 +49,8 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ABANDONED,
+    AGREED,
     FORFEIT,
     SAVE_FORMAT,
     TIMEOUT,
@@ -120,6 +122,8 @@ class Termination(StrEnum):
     NO_REMOVAL = "no_removal"  # draw_plies turns (or full moves) without a removal: a draw
     FORFEIT = FORFEIT  # a player resigned
     TIMEOUT = TIMEOUT  # a player let the deadline pass
+    ABANDONED = ABANDONED  # a player let the deadline pass twice over: the game ended on time by itself
+    AGREED = AGREED  # the players agreed to a draw
 
 
 def _legacy_termination(reason: str) -> Termination:
@@ -779,7 +783,10 @@ class QuerniState:
         return IllegalMove("That turn is not allowed here.")
 
     def forfeit(self, player: int, how: str = FORFEIT) -> QuerniState:
-        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins."""
+        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins.
+
+        ``agreed`` ends the game as a draw by agreement instead.
+        """
         check_forfeit(self.result, player, 2)
         result = forfeit_of_two(player, self.removed, how, Termination)
         return _replace(self, result=result, _legal=(), _where=self._where)

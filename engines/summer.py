@@ -50,6 +50,8 @@ from itertools import chain, compress
 from typing import Any, NamedTuple
 
 from engines.base import (
+    ABANDONED,
+    AGREED,
     FORFEIT,
     SAVE_FORMAT,
     TIMEOUT,
@@ -119,6 +121,8 @@ class Termination(StrEnum):
     MOVE_LIMIT = "move_limit"  # the max_plies safety limit scored the position as it stood
     FORFEIT = FORFEIT  # a player resigned
     TIMEOUT = TIMEOUT  # a player let the deadline pass
+    ABANDONED = ABANDONED  # a player let the deadline pass twice over: the game ended on time by itself
+    AGREED = AGREED  # the players agreed to a draw
 
 
 def _legacy_termination(reason: str) -> Termination:
@@ -565,7 +569,10 @@ class SummerState:
         )
 
     def forfeit(self, player: int, how: str = FORFEIT) -> SummerState:
-        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins."""
+        """Return the state after ``player`` resigns (``forfeit``) or loses on time (``timeout``): the other wins.
+
+        ``agreed`` ends the game as a draw by agreement instead.
+        """
         check_forfeit(self.result, player, 2)
         return _replace(self, result=forfeit_of_two(player, self.scores(), how, Termination), _legal=())
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.base import FORFEIT, TIMEOUT, forfeit_kind
+from engines.base import ABANDONED, AGREED, FORFEIT, TIMEOUT, forfeit_kind
 from i18n.catalog import pgettext
 
 
@@ -33,10 +33,24 @@ def sentence(text: str, locale: str = "en") -> str:
 
 
 def forfeit_sentence(how: str, name: str, claimer: str | None, *, players: int = 2, locale: str = "en") -> str:
-    """Return the sentence for ``name`` resigning or running out of time (see :func:`i18n.forfeit_text`)."""
+    """Return the sentence for ``name`` resigning or running out of time (see :func:`i18n.forfeit_text`).
+
+    ``how`` :data:`ABANDONED` is a turn left twice its time, ended by itself (nobody claimed it), and
+    :data:`AGREED` the draw ``name`` accepted (``claimer`` offered it).
+    """
     kind = forfeit_kind(how)
+    if kind == AGREED:
+        if claimer is not None:
+            return pgettext(
+                locale, "game:common", "{name} accepted {claimer}'s draw offer.", name=name, claimer=claimer
+            )
+        return agreed_sentence(locale)
     if kind == FORFEIT:
         return pgettext(locale, "game:common", "{name} resigned.", name=name)
+    if kind == ABANDONED:
+        if players == 2:
+            return pgettext(locale, "game:common", "{name} ran out of time; the game ended on time.", name=name)
+        return pgettext(locale, "game:common", "{name} ran out of time and leaves the game.", name=name)
     assert kind == TIMEOUT
     if players == 2 and claimer is not None:
         return pgettext(
@@ -53,10 +67,27 @@ def forfeit_sentence(how: str, name: str, claimer: str | None, *, players: int =
     return pgettext(locale, "game:common", "{name} ran out of time and leaves the game.", name=name)
 
 
+def agreed_sentence(locale: str = "en") -> str:
+    """Return the result sentence of a game the players agreed to draw."""
+    return pgettext(locale, "game:common", "The players agreed to a draw.")
+
+
+def agreed_status(locale: str = "en") -> str:
+    """Return the board picture's status line of a game the players agreed to draw."""
+    return pgettext(locale, "game:common", "Draw by agreement")
+
+
+def is_agreed(termination: str) -> bool:
+    """Tell whether a termination code means the players agreed to a draw."""
+    return termination == AGREED
+
+
 def forfeit_reason(how: str, name: str, claimer: str | None, locale: str = "en") -> str:
     """Return the status line's short reason for a two-player game the loser left (no final stop)."""
     if forfeit_kind(how) == FORFEIT:
         return pgettext(locale, "game:common", "{name} resigned", name=name)
+    if forfeit_kind(how) == ABANDONED:
+        return pgettext(locale, "game:common", "{name} ran out of time", name=name)
     return pgettext(
         locale, "game:common", "{name} ran out of time; {claimer} claimed the win", name=name, claimer=claimer
     )
@@ -74,8 +105,8 @@ def two_player_reason(termination: str, winner: int, names: Sequence[str], local
 
 
 def is_forfeit(termination: str) -> bool:
-    """Tell whether a termination code means a player left (resigned or lost on time)."""
-    return termination in (FORFEIT, TIMEOUT)
+    """Tell whether a termination code means a player left (resigned or lost on time, claimed or not)."""
+    return termination in (FORFEIT, TIMEOUT, ABANDONED)
 
 
 def ordinal(n: int, locale: str = "en") -> str:

@@ -6,7 +6,16 @@ from collections.abc import Sequence
 
 from engines.pond import FACE, FACES, PondState, Termination
 from i18n.catalog import npgettext, pgettext
-from i18n.common import clauses, is_forfeit, sentence, two_player_forfeit, two_player_reason
+from i18n.common import (
+    agreed_sentence,
+    agreed_status,
+    clauses,
+    is_agreed,
+    is_forfeit,
+    sentence,
+    two_player_forfeit,
+    two_player_reason,
+)
 
 
 def seat(locale: str, seat: int, capital: bool = False) -> str:
@@ -26,6 +35,8 @@ def result(state: PondState, names: Sequence[str], locale: str) -> str:
     outcome = state.outcome()
     assert outcome is not None
     code = outcome.termination
+    if is_agreed(code):
+        return agreed_sentence(locale)
     if is_forfeit(code):
         return two_player_forfeit(code, outcome.winners[0], names, locale)
     light, dark = state.scored
@@ -129,6 +140,8 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
         )
     draw = len(outcome.winners) > 1
     code = outcome.termination
+    if is_agreed(code):
+        return agreed_status(locale)
     high, low = max(light, dark), min(light, dark)
     if code == Termination.TARGET:
         if draw:

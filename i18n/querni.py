@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from engines.querni import NAMES, PIECES, SEATS, QuerniState, Termination
 from i18n.catalog import npgettext, pgettext
-from i18n.common import is_forfeit, two_player_forfeit, two_player_reason
+from i18n.common import agreed_sentence, agreed_status, is_agreed, is_forfeit, two_player_forfeit, two_player_reason
 
 
 def seat(locale: str, seat: int, capital: bool = False) -> str:
@@ -44,6 +44,8 @@ def result(state: QuerniState, names: Sequence[str], locale: str) -> str:
     outcome = state.outcome()
     assert outcome is not None
     code = outcome.termination
+    if is_agreed(code):
+        return agreed_sentence(locale)
     if code == Termination.NO_REMOVAL:
         return _no_removal(state, locale)
     winner = outcome.winners[0]
@@ -185,6 +187,8 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
         )
     blue, red = state.removed
     code = outcome.termination
+    if is_agreed(code):
+        return agreed_status(locale)
     if code == Termination.NO_REMOVAL:
         if state.draw_count == "moves":
             return npgettext(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from engines.summer import DESTROYED, FIELD_WIN, MERGED, MOVED, SEATS, SummerState, Termination
 from i18n.catalog import npgettext, pgettext
-from i18n.common import is_forfeit, two_player_forfeit, two_player_reason
+from i18n.common import agreed_sentence, agreed_status, is_agreed, is_forfeit, two_player_forfeit, two_player_reason
 
 MINUS = "\u2212"  # a true minus sign: a hyphen reads as a dash at small sizes
 
@@ -47,6 +47,8 @@ def result(state: SummerState, names: Sequence[str], locale: str) -> str:
     outcome = state.outcome()
     assert outcome is not None
     code = outcome.termination
+    if is_agreed(code):
+        return agreed_sentence(locale)
     if is_forfeit(code):
         return two_player_forfeit(code, outcome.winners[0], names, locale)
     white, black = outcome.scores
@@ -204,6 +206,8 @@ def status(state: SummerState, names: Sequence[str], locale: str) -> str:
         )
     white, black = state.scores()
     code = outcome.termination
+    if is_agreed(code):
+        return agreed_status(locale)
     natural = not is_forfeit(code)
     if natural:
         # Black's last move may also have removed White's last piece: the picture says that.
