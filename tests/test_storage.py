@@ -1,4 +1,4 @@
-"""The match store on both backends (a SQLite file, PostgreSQL): schema, version checks, the log replaying to the state."""
+"""The match store on both backends (SQLite, PostgreSQL): schema, version checks, the log replaying to the state."""
 
 from __future__ import annotations
 
