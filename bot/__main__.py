@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.client import TabulaBot
 
         logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
-        bot = TabulaBot(settings)
+        bot = TabulaBot.create(settings)
         print(json.dumps(bot.command_payload(), indent=2, sort_keys=True))
         return 0
     if not settings.token:
@@ -83,11 +83,12 @@ def fatal(error: BaseException, *, debug: bool) -> int:
 async def _run(settings: Settings, token: str) -> None:
     from bot.storage import MatchStore
 
-    store = await MatchStore.open(settings.database)  # raises DatabaseUnavailable before any login
+    # Raises DatabaseUnavailable before any login.
+    store = await MatchStore.open(settings.database, connections=settings.database_connections)
     try:
         from bot.client import TabulaBot
 
-        bot = TabulaBot(settings, store=store)
+        bot = TabulaBot.create(settings, store=store)
     except BaseException:
         await store.close()
         raise

@@ -108,7 +108,12 @@ class PostgresDatabase(Database):
 
     @staticmethod
     async def _version(connection: Any) -> int:
-        exists = await connection.fetchval("SELECT to_regclass('tabula_schema') IS NOT NULL")
+        # Read the catalog itself (not to_regclass, whose cache may not yet know of a table another
+        # process created a moment ago while this one waited for the migration lock).
+        exists = await connection.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
+            "WHERE schemaname = current_schema() AND tablename = 'tabula_schema')"
+        )
         if not exists:
             return 0
         found = await connection.fetchval("SELECT version FROM tabula_schema WHERE id = 1")
