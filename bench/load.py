@@ -3,7 +3,11 @@
 A move arrives as a Discord-shaped interaction and goes through discord.py's
 real command tree, the match service, the SQLite transaction, the engine and
 the renderer (in a worker thread), to the follow-up handed to the HTTP layer,
-which a recorder replaces (as in the bot's tests).  With 1, 100 and 1,000
+which a recorder replaces (as in the bot's tests).  The database is a SQLite file, or
+PostgreSQL: ``--database URL`` (a server where the benchmark may create databases) or
+``--database postgresql`` (a throwaway server started from this machine's binaries) runs every
+scenario on SQLite and on PostgreSQL side by side and reports the ratios: p99 of the turn path
+at 100 matches (goal: PostgreSQL within 1.5x of SQLite) and moves per second at 1,000.  With 1, 100 and 1,000
 Pond matches in play at once in one bot process, every match has a player who
 moves as soon as the previous move's board arrives.  Reported: median and p99
 latency per move, moves per second, the longest event-loop stall, memory per
@@ -11,7 +15,7 @@ active match, and database bytes per finished match.  Afterwards every match's
 stored state must equal the replay of its move log, with no move applied twice
 or lost.
 
-    python -m bench.load [--matches 1 100 1000] [--seconds 10] [--quick]
+    python -m bench.load [--matches 1 100 1000] [--seconds 10] [--quick] [--database sqlite|postgresql|URL]
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.pgserver import Throwaway, create_database, drop_database, find_binaries
 from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
 from bot.storage import MatchStore, Seat
@@ -101,10 +106,18 @@ class Load:
     """One bot process on a fresh database, with ``matches`` Pond matches in play."""
 
     def __init__(
-        self, folder: Path, matches: int, seed: int, label: str = "", render_processes: int = RENDER_PROCESSES
+        self,
+        folder: Path,
+        matches: int,
+        seed: int,
+        label: str = "",
+        render_processes: int = RENDER_PROCESSES,
+        database: str | None = None,
     ) -> None:
         self.render_processes = render_processes
         self.path = folder / f"load-{matches}{label}.sqlite3"
+        # A SQLite file in ``folder`` unless a database (a PostgreSQL URL) is given.
+        self.database = database or str(self.path)
         self.matches = matches
         self.rng = random.Random(seed)
         self.recorder = LoadRecorder()
@@ -114,8 +127,8 @@ class Load:
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
-        store = await MatchStore.open(str(self.path))
-        settings = Settings(database=str(self.path), render_processes=self.render_processes, ai_processes=0)
+        store = await MatchStore.open(self.database)
+        settings = Settings(database=self.database, render_processes=self.render_processes, ai_processes=0)
         self.bot = TabulaBot(settings, store=store, rng=random.Random(1))
         await self.bot._async_setup_hook()
         self.bot._connection.application_id = APP_ID
@@ -289,31 +302,94 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
 SCENARIOS = {1: [None], 100: [100.0], 1000: [250.0, None]}
 
 
-async def measure(sizes: list[int], seconds: float) -> list[dict[str, Any]]:
+async def scenario(
+    folder: Path, size: int, offered: float | None, seconds: float, server: str | None
+) -> dict[str, Any]:
+    """One scenario on a fresh database: SQLite in ``folder``, or a new database on the PostgreSQL ``server``."""
+    name = f"tabula_load_{size}_{offered or 'max'}".replace(".", "_")
+    database = await create_database(server, name) if server else None
+    patch = Patch()
+    load = Load(folder, size, seed=size, label=f"-{offered or 'max'}", database=database)
+    try:
+        await load.start(patch)
+        row = await load.run(seconds, offered)
+        row.update(await load.verify())
+        row["backend"] = "postgresql" if server else "sqlite"
+        return row
+    finally:
+        await load.stop()
+        patch.undo()
+        if server:
+            await drop_database(server, name)
+
+
+def ratios(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """PostgreSQL against SQLite: p99 at 100 matches (goal <= 1.5) and moves/s at 1,000 (flat out if run)."""
+
+    def find(backend: str, matches: int, offered: float | None) -> dict[str, Any] | None:
+        return next(
+            (
+                r
+                for r in rows
+                if r.get("backend") == backend and r["matches"] == matches and r["offered_moves_per_second"] == offered
+            ),
+            None,
+        )
+
+    found: dict[str, Any] = {}
+    sqlite, postgres = find("sqlite", 100, 100.0), find("postgresql", 100, 100.0)
+    if sqlite and postgres:
+        found["p99_100_ratio"] = round(postgres["p99_ms"] / sqlite["p99_ms"], 2)
+        found["p99_100_ms"] = {"sqlite": sqlite["p99_ms"], "postgresql": postgres["p99_ms"]}
+    for offered in (None, 250.0):
+        sqlite, postgres = find("sqlite", 1000, offered), find("postgresql", 1000, offered)
+        if sqlite and postgres:
+            key = "max" if offered is None else f"{offered:g}"
+            found[f"moves_per_second_1000_{key}_ratio"] = round(
+                postgres["moves_per_second"] / sqlite["moves_per_second"], 2
+            )
+            found[f"moves_per_second_1000_{key}"] = {
+                "sqlite": sqlite["moves_per_second"],
+                "postgresql": postgres["moves_per_second"],
+            }
+    return found
+
+
+async def measure(sizes: list[int], seconds: float, postgres: str | None = None) -> list[dict[str, Any]]:
+    """Every scenario on SQLite, and on PostgreSQL right after it when a server URL is given."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for size, offered in [(n, rate) for n in sizes for rate in SCENARIOS.get(n, [None])]:
-            patch = Patch()
-            load = Load(Path(folder), size, seed=size, label=f"-{offered or 'max'}")
-            try:
-                await load.start(patch)
-                row = await load.run(seconds, offered)
-                row.update(await load.verify())
-                rows.append(row)
-            finally:
-                await load.stop()
-                patch.undo()
+            for server in (None, postgres) if postgres else (None,):
+                rows.append(await scenario(Path(folder), size, offered, seconds, server))
         extra = {
             "memory_per_active_match_bytes": round(await memory_per_match(Path(folder), 200)),
             "db_bytes_per_finished_match": round(await bytes_per_finished_match(Path(folder), 20)),
         }
+        if postgres:
+            extra["postgresql_vs_sqlite"] = ratios(rows)
         rows.append(extra)
     return rows
 
 
-def run(sizes: list[int] | None = None, seconds: float = 10.0) -> list[dict[str, Any]]:
-    """Run the load test; the last row holds the memory and database figures."""
-    return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
+def run(sizes: list[int] | None = None, seconds: float = 10.0, database: str = "sqlite") -> list[dict[str, Any]]:
+    """Run the load test; the last row holds the memory and database figures (and the backends' ratios).
+
+    ``database``: ``"sqlite"``, ``"postgresql"`` (a throwaway server) or a PostgreSQL server URL.
+    """
+    if database == "sqlite":
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
+    if database != "postgresql":
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, database))
+    binaries = find_binaries()
+    if binaries is None:
+        raise SystemExit("no PostgreSQL server binaries (initdb, postgres) found; give --database URL instead")
+    server = Throwaway(binaries)
+    server.start()
+    try:
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, server.url))
+    finally:
+        server.stop()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -322,15 +398,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="3 seconds per size")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (default); postgresql: also on a throwaway PostgreSQL; or a postgresql:// server URL "
+        "(where the benchmark may create databases): every scenario on both, side by side",
+    )
     args = parser.parse_args(argv)
-    rows = run(args.matches, 3.0 if args.quick else args.seconds)
+    rows = run(args.matches, 3.0 if args.quick else args.seconds, args.database)
     if args.json:
         print(json.dumps(rows, indent=2))
         return
     for row in rows[:-1]:
         offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
         print(
-            f"{row['matches']:>5} matches, {offered:>14}: {row['moves']:>6} moves in {row['seconds']} s = "
+            f"{row['backend']:>10} {row['matches']:>5} matches, {offered:>14}: "
+            f"{row['moves']:>6} moves in {row['seconds']} s = "
             f"{row['moves_per_second']} moves/s; median {row['median_ms']} ms, p99 {row['p99_ms']} ms; "
             f"longest loop stall {row['max_loop_stall_ms']} ms; {row['finished_matches']} finished; "
             f"{row['replayed_matches']} replayed exactly"
@@ -338,6 +421,29 @@ def main(argv: list[str] | None = None) -> None:
     extra = rows[-1]
     print(f"memory per active match: {extra['memory_per_active_match_bytes'] / 1024:.1f} KB")
     print(f"database bytes per finished match: {extra['db_bytes_per_finished_match'] / 1024:.1f} KB")
+    for line in ratio_lines(extra.get("postgresql_vs_sqlite", {})):
+        print(line)
+
+
+def ratio_lines(found: dict[str, Any]) -> list[str]:
+    """The PostgreSQL/SQLite comparison in words."""
+    lines = []
+    if "p99_100_ratio" in found:
+        ms = found["p99_100_ms"]
+        verdict = "within" if found["p99_100_ratio"] <= 1.5 else "NOT within"
+        lines.append(
+            f"p99 of the turn path at 100 matches: SQLite {ms['sqlite']} ms, PostgreSQL {ms['postgresql']} ms = "
+            f"{found['p99_100_ratio']}x ({verdict} the 1.5x goal)"
+        )
+    for key in ("max", "250"):
+        if f"moves_per_second_1000_{key}" in found:
+            rate = found[f"moves_per_second_1000_{key}"]
+            how = "flat out" if key == "max" else f"offered {key}/s"
+            lines.append(
+                f"moves/s at 1,000 matches ({how}): SQLite {rate['sqlite']}, PostgreSQL {rate['postgresql']} = "
+                f"{found[f'moves_per_second_1000_{key}_ratio']}x"
+            )
+    return lines
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 # The user the server runs as when we are root (nobody/nogroup on Debian).
 UNPRIVILEGED = 65534
@@ -117,3 +118,35 @@ class Throwaway:
                 self.process.wait()
         self.process = None
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def with_database(url: str, name: str) -> str:
+    """``url`` pointing at database ``name`` instead.
+
+    >>> with_database("postgresql://u:p@h:5/postgres?sslmode=disable", "t1")
+    'postgresql://u:p@h:5/t1?sslmode=disable'
+    """
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+async def create_database(server_url: str, name: str) -> str:
+    """Create the empty database ``name`` (dropping any old one) on the server; return its URL."""
+    import asyncpg
+
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
+    finally:
+        await admin.close()
+    return with_database(server_url, name)
+
+
+async def drop_database(server_url: str, name: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()

@@ -13,11 +13,10 @@ import itertools
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bench.pgserver import Throwaway, find_binaries
+from bench.pgserver import Throwaway, find_binaries, with_database
 from tests.bot_world import Clock, World
 from tests.harness import Recorder, install
 
@@ -57,11 +56,6 @@ def postgres_server() -> Iterator[str | NoPostgres]:
         server.stop()
 
 
-def _with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
 @pytest.fixture
 async def postgres_database(postgres_server: str | NoPostgres) -> AsyncIterator[str]:
     """The URL of a new, empty PostgreSQL database, dropped after the test."""
@@ -76,7 +70,7 @@ async def postgres_database(postgres_server: str | NoPostgres) -> AsyncIterator[
     admin = await asyncpg.connect(postgres_server)
     try:
         await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8'")
-        yield _with_database(postgres_server, name)
+        yield with_database(postgres_server, name)
         await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     finally:
         await admin.close()
