@@ -37,6 +37,7 @@ from typing import Any
 from bench.pgserver import Throwaway, create_database, drop_database, find_binaries
 from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
+from bot.shards import Shards
 from bot.storage import MatchStore, Seat
 from bot.testing import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 
@@ -113,7 +114,11 @@ class Load:
         label: str = "",
         render_processes: int = RENDER_PROCESSES,
         database: str | None = None,
+        shards: Shards | None = None,
+        guild_of: Callable[[int], int] = lambda channel: 1,
     ) -> None:
+        self.shards = shards
+        self.guild_of = guild_of  # the server of each channel
         self.render_processes = render_processes
         self.path = folder / f"load-{matches}{label}.sqlite3"
         # A SQLite file in ``folder`` unless a database (a PostgreSQL URL) is given.
@@ -128,7 +133,9 @@ class Load:
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
         store = await MatchStore.open(self.database)
-        settings = Settings(database=self.database, render_processes=self.render_processes, ai_processes=0)
+        settings = Settings(
+            database=self.database, render_processes=self.render_processes, ai_processes=0, shards=self.shards
+        )
         self.bot = TabulaBot(settings, store=store, rng=random.Random(1))
         await self.bot._async_setup_hook()
         self.bot._connection.application_id = APP_ID
@@ -142,15 +149,18 @@ class Load:
         service = self.bot.service
         a, b = self.rng.sample(self.people, 2)
         challenge = await service.challenge(
-            guild_id=1, channel_id=channel, game="pond", challenger=Seat(a.id, a.name), opponents=[Seat(b.id, b.name)],
-            options={},
+            guild_id=self.guild_of(channel), channel_id=channel, game="pond", challenger=Seat(a.id, a.name),
+            opponents=[Seat(b.id, b.name)], options={},
         )  # fmt: skip
         record = challenge.record
         await service.answer(record.id, Seat(b.id, b.name), True)
         self.ids.append(record.id)
 
-    async def one_move(self, channel: int) -> None:
-        """Send the move of the player to move in ``channel`` and wait for its board."""
+    async def one_move(self, channel: int) -> tuple[int, int, str]:
+        """Send the move of the player to move in ``channel`` and wait for its board.
+
+        Return the match's id, its ply before the move, and ``"followup"`` (the move was played and its
+        board posted) or ``"refused"``."""
         service = self.bot.service
         current = await service.current(channel)
         if current is None or current[1] is None:
@@ -174,6 +184,7 @@ class Load:
         self.latencies.append(time.perf_counter() - started)
         if outcome == "refused":
             self.refused += 1
+        return record.id, state.ply, outcome
 
     async def player(self, channel: int, until: float, think: float) -> None:
         rng = random.Random(channel)
