@@ -29,6 +29,11 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def channel_link(channel_id: int) -> str:
+    """Return a Discord channel (or thread) link, shown as its name."""
+    return f"<#{channel_id}>"
+
+
 def relative_time(timestamp: float) -> str:
     """Return a Discord timestamp that each reader sees in their own time, e.g. "in 3 hours"."""
     return f"<t:{int(timestamp)}:R>"

@@ -81,7 +81,7 @@ def needs_permissions_text(channel_id: int, missing: Sequence[str], language: st
         language,
         "I can't run a game in {channel}: I need {permissions} there. "
         "Ask a server admin to give me (or my role) those permissions in this channel, then start again.",
-        channel=f"<#{channel_id}>",
+        channel=formatting.channel_link(channel_id),
         permissions=and_list([permission_name(label, language) for label in missing], language),
     )
 
@@ -148,7 +148,12 @@ def saved_but_text(what: str, trouble: str, language: str = DEFAULT) -> str:
 
 def trouble_text(channel_id: int, problem: str, language: str = DEFAULT) -> str:
     """Say what keeps the board from the channel, in words a server admin can act on."""
-    return gettext(language, "⚠️ I could not post in {channel}: {problem}", channel=f"<#{channel_id}>", problem=problem)
+    return gettext(
+        language,
+        "⚠️ I could not post in {channel}: {problem}",
+        channel=formatting.channel_link(channel_id),
+        problem=problem,
+    )
 
 
 def why_refused(status: int, code: int, *, board: bool, language: str = DEFAULT) -> str:
@@ -184,5 +189,5 @@ def saved_what(entry: LogEntry | None, language: str = DEFAULT) -> str:
     if entry is None:
         return gettext(language, "The game")
     if entry.kind == TurnKind.MOVE:
-        return gettext(language, "Your move {move}", move=f"`{entry.text}`")
+        return gettext(language, "Your move {move}", move="`" + entry.text + "`")
     return gettext(language, "The forfeit")

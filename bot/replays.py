@@ -229,7 +229,7 @@ class Replays:
         """The finished match ``match_id`` of this server, or a :class:`~bot.service.Refusal`."""
         record = await self.matches.get(match_id)
         if record is None or record.guild_id != (guild_id or 0) or record.status != MatchStatus.FINISHED:
-            raise Refusal(f"There is no finished game #{match_id} on this server.")
+            raise Refusal("There is no finished game #{number} on this server.", number=match_id)
         return record
 
     async def rebuilt(self, match_id: int, guild_id: int | None) -> Rebuilt:
@@ -256,7 +256,7 @@ class Replays:
             return rebuilt
         rebuilt = await asyncio.shield(pending)
         if rebuilt.record.guild_id != (guild_id or 0):
-            raise Refusal(f"There is no finished game #{match_id} on this server.")
+            raise Refusal("There is no finished game #{number} on this server.", number=match_id)
         return rebuilt
 
     # -- /history match:N ---------------------------------------------------------------------------------------

@@ -117,6 +117,8 @@ async def test_autocomplete_labels_and_refusals_follow_the_askers_language(world
         nothing.ephemeral
         and nothing.content == "Il n'y a pas de partie dans ce salon. Lancez-en une avec une commande `start`."
     )
+    missing = only(await world.command(BO_RU, 799, "history", "", match=4242), "reply")
+    assert missing.ephemeral and missing.content == "На этом сервере нет завершённой партии № 4242."
 
 
 async def test_an_english_server_reads_as_before(world: World) -> None:
