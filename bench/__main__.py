@@ -105,7 +105,7 @@ def postgres(quick: bool) -> list[dict[str, Any]]:
     if find_binaries() is None:
         print("skipped: no PostgreSQL server binaries (initdb, postgres) on this machine")
         return []
-    rows = turn_path.run([100, 1000], seconds=3.0 if quick else 10.0, database="postgresql")
+    rows = turn_path.run([100] if quick else [100, 1000], seconds=3.0 if quick else 10.0, database="postgresql")
     for row in rows[:-1]:
         offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
         print(
@@ -125,7 +125,7 @@ def shards(quick: bool) -> list[dict[str, Any]]:
     if find_binaries() is None:
         print("skipped: no PostgreSQL server binaries (initdb, postgres) on this machine")
         return []
-    row = two_processes.run(seconds=6.0 if quick else 20.0)
+    row = two_processes.run(seconds=4.0 if quick else 20.0, matches=10 if quick else 40)
     print(two_processes.line(row))
     return [row]
 
