@@ -105,7 +105,9 @@ def postgres(quick: bool) -> list[dict[str, Any]]:
     if find_binaries() is None:
         print("skipped: no PostgreSQL server binaries (initdb, postgres) on this machine")
         return []
-    rows = turn_path.run([100] if quick else [100, 1000], seconds=3.0 if quick else 10.0, database="postgresql")
+    rows = turn_path.run(
+        [100] if quick else [100, 1000], seconds=3.0 if quick else 10.0, database="postgresql", repeat=1 if quick else 3
+    )
     for row in rows[:-1]:
         offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
         print(

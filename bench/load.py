@@ -314,13 +314,13 @@ SCENARIOS = {1: [None], 100: [100.0], 1000: [250.0, None]}
 
 
 async def scenario(
-    folder: Path, size: int, offered: float | None, seconds: float, server: str | None
+    folder: Path, size: int, offered: float | None, seconds: float, server: str | None, run: int = 0
 ) -> dict[str, Any]:
     """One scenario on a fresh database: SQLite in ``folder``, or a new database on the PostgreSQL ``server``."""
     name = f"tabula_load_{size}_{offered or 'max'}".replace(".", "_")
     database = await create_database(server, name) if server else None
     patch = Patch()
-    load = Load(folder, size, seed=size, label=f"-{offered or 'max'}", database=database)
+    load = Load(folder, size, seed=size, label=f"-{offered or 'max'}-{run}", database=database)
     try:
         await load.start(patch)
         row = await load.run(seconds, offered)
@@ -335,44 +335,47 @@ async def scenario(
 
 
 def ratios(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """PostgreSQL against SQLite: p99 at 100 matches (goal <= 1.5) and moves/s at 1,000 (flat out if run)."""
+    """PostgreSQL against SQLite: p99 at 100 matches (goal <= 1.5) and moves/s at 1,000.
 
-    def find(backend: str, matches: int, offered: float | None) -> dict[str, Any] | None:
-        return next(
-            (
-                r
-                for r in rows
-                if r.get("backend") == backend and r["matches"] == matches and r["offered_moves_per_second"] == offered
-            ),
-            None,
-        )
+    With several runs of a scenario (``--repeat``), each backend's median over its runs is compared.
+    """
+
+    def median(backend: str, matches: int, offered: float | None, key: str) -> float | None:
+        found = [
+            r[key]
+            for r in rows
+            if r.get("backend") == backend and r["matches"] == matches and r["offered_moves_per_second"] == offered
+        ]
+        return statistics.median(found) if found else None
 
     found: dict[str, Any] = {}
-    sqlite, postgres = find("sqlite", 100, 100.0), find("postgresql", 100, 100.0)
+    sqlite, postgres = median("sqlite", 100, 100.0, "p99_ms"), median("postgresql", 100, 100.0, "p99_ms")
     if sqlite and postgres:
-        found["p99_100_ratio"] = round(postgres["p99_ms"] / sqlite["p99_ms"], 2)
-        found["p99_100_ms"] = {"sqlite": sqlite["p99_ms"], "postgresql": postgres["p99_ms"]}
+        found["p99_100_ratio"] = round(postgres / sqlite, 2)
+        found["p99_100_ms"] = {"sqlite": sqlite, "postgresql": postgres}
     for offered in (None, 250.0):
-        sqlite, postgres = find("sqlite", 1000, offered), find("postgresql", 1000, offered)
+        sqlite = median("sqlite", 1000, offered, "moves_per_second")
+        postgres = median("postgresql", 1000, offered, "moves_per_second")
         if sqlite and postgres:
             key = "max" if offered is None else f"{offered:g}"
-            found[f"moves_per_second_1000_{key}_ratio"] = round(
-                postgres["moves_per_second"] / sqlite["moves_per_second"], 2
-            )
-            found[f"moves_per_second_1000_{key}"] = {
-                "sqlite": sqlite["moves_per_second"],
-                "postgresql": postgres["moves_per_second"],
-            }
+            found[f"moves_per_second_1000_{key}_ratio"] = round(postgres / sqlite, 2)
+            found[f"moves_per_second_1000_{key}"] = {"sqlite": sqlite, "postgresql": postgres}
     return found
 
 
-async def measure(sizes: list[int], seconds: float, postgres: str | None = None) -> list[dict[str, Any]]:
-    """Every scenario on SQLite, and on PostgreSQL right after it when a server URL is given."""
+async def measure(
+    sizes: list[int], seconds: float, postgres: str | None = None, repeat: int = 1
+) -> list[dict[str, Any]]:
+    """Every scenario on SQLite, and on PostgreSQL right after it when a server URL is given.
+
+    ``repeat`` runs each scenario that many times, alternating the backends, so that a busy moment of
+    a shared machine weighs on both alike."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for size, offered in [(n, rate) for n in sizes for rate in SCENARIOS.get(n, [None])]:
-            for server in (None, postgres) if postgres else (None,):
-                rows.append(await scenario(Path(folder), size, offered, seconds, server))
+            for number in range(repeat if postgres else 1):
+                for server in (None, postgres) if postgres else (None,):
+                    rows.append(await scenario(Path(folder), size, offered, seconds, server, number))
         extra = {
             "memory_per_active_match_bytes": round(await memory_per_match(Path(folder), 200)),
             "db_bytes_per_finished_match": round(await bytes_per_finished_match(Path(folder), 20)),
@@ -383,7 +386,9 @@ async def measure(sizes: list[int], seconds: float, postgres: str | None = None)
     return rows
 
 
-def run(sizes: list[int] | None = None, seconds: float = 10.0, database: str = "sqlite") -> list[dict[str, Any]]:
+def run(
+    sizes: list[int] | None = None, seconds: float = 10.0, database: str = "sqlite", repeat: int = 1
+) -> list[dict[str, Any]]:
     """Run the load test; the last row holds the memory and database figures (and the backends' ratios).
 
     ``database``: ``"sqlite"``, ``"postgresql"`` (a throwaway server) or a PostgreSQL server URL.
@@ -391,14 +396,14 @@ def run(sizes: list[int] | None = None, seconds: float = 10.0, database: str = "
     if database == "sqlite":
         return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
     if database != "postgresql":
-        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, database))
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, database, repeat))
     binaries = find_binaries()
     if binaries is None:
         raise SystemExit("no PostgreSQL server binaries (initdb, postgres) found; give --database URL instead")
     server = Throwaway(binaries)
     server.start()
     try:
-        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, server.url))
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, server.url, repeat))
     finally:
         server.stop()
 
@@ -415,8 +420,11 @@ def main(argv: list[str] | None = None) -> None:
         help="sqlite (default); postgresql: also on a throwaway PostgreSQL; or a postgresql:// server URL "
         "(where the benchmark may create databases): every scenario on both, side by side",
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="with PostgreSQL: run each scenario N times, backends alternating"
+    )
     args = parser.parse_args(argv)
-    rows = run(args.matches, 3.0 if args.quick else args.seconds, args.database)
+    rows = run(args.matches, 3.0 if args.quick else args.seconds, args.database, args.repeat)
     if args.json:
         print(json.dumps(rows, indent=2))
         return
