@@ -352,14 +352,14 @@ def ratios(rows: list[dict[str, Any]]) -> dict[str, Any]:
     sqlite, postgres = median("sqlite", 100, 100.0, "p99_ms"), median("postgresql", 100, 100.0, "p99_ms")
     if sqlite and postgres:
         found["p99_100_ratio"] = round(postgres / sqlite, 2)
-        found["p99_100_ms"] = {"sqlite": sqlite, "postgresql": postgres}
+        found["p99_100_ms"] = {"sqlite": round(sqlite, 1), "postgresql": round(postgres, 1)}
     for offered in (None, 250.0):
         sqlite = median("sqlite", 1000, offered, "moves_per_second")
         postgres = median("postgresql", 1000, offered, "moves_per_second")
         if sqlite and postgres:
             key = "max" if offered is None else f"{offered:g}"
             found[f"moves_per_second_1000_{key}_ratio"] = round(postgres / sqlite, 2)
-            found[f"moves_per_second_1000_{key}"] = {"sqlite": sqlite, "postgresql": postgres}
+            found[f"moves_per_second_1000_{key}"] = {"sqlite": round(sqlite, 1), "postgresql": round(postgres, 1)}
     return found
 
 
