@@ -5,7 +5,9 @@ size; animated replays' build time and size (and the longest games'); the
 leaderboard page time; the full turn path under load (latency,
 moves per second, event-loop stalls, memory per match, database bytes per
 finished match); many matches in few channels, each opening its own thread while moves
-arrive; the replay step buttons' answer time while 100 matches are played;
+arrive; the same turn path on SQLite and PostgreSQL side by side, and two shard
+processes sharing one PostgreSQL, one killed and restarted; the replay step buttons' answer
+time while 100 matches are played;
 and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
 ``--quick`` runs a reduced version in under a minute.
@@ -105,6 +107,41 @@ def threads(quick: bool) -> list[dict[str, Any]]:
     return [row]
 
 
+def postgres(quick: bool) -> list[dict[str, Any]]:
+    from bench import load as turn_path
+    from bench.pgserver import find_binaries
+
+    section("the turn path on SQLite and PostgreSQL side by side (goal: PostgreSQL p99 at 100 within 1.5x)")
+    if find_binaries() is None:
+        print("skipped: no PostgreSQL server binaries (initdb, postgres) on this machine")
+        return []
+    rows = turn_path.run(
+        [100] if quick else [100, 1000], seconds=3.0 if quick else 10.0, database="postgresql", repeat=1 if quick else 3
+    )
+    for row in rows[:-1]:
+        offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
+        print(
+            f"{row['backend']:>10} {row['matches']:>5} matches, {offered:>14}: {row['moves_per_second']:>6} moves/s, "
+            f"median {row['median_ms']} ms, p99 {row['p99_ms']} ms, {row['replayed_matches']} replayed exactly"
+        )
+    for line in turn_path.ratio_lines(rows[-1].get("postgresql_vs_sqlite", {})):
+        print(line)
+    return rows
+
+
+def shards(quick: bool) -> list[dict[str, Any]]:
+    from bench import shards as two_processes
+    from bench.pgserver import find_binaries
+
+    section("two shard processes on one PostgreSQL, one killed with SIGKILL and restarted")
+    if find_binaries() is None:
+        print("skipped: no PostgreSQL server binaries (initdb, postgres) on this machine")
+        return []
+    row = two_processes.run(seconds=4.0 if quick else 20.0, matches=10 if quick else 40)
+    print(two_processes.line(row))
+    return [row]
+
+
 def replay_buttons(quick: bool) -> list[dict[str, Any]]:
     from bench import replay_buttons as buttons
 
@@ -133,6 +170,8 @@ SUITES = {
     "leaderboard": leaderboard,
     "load": load,
     "threads": threads,
+    "postgres": postgres,
+    "shards": shards,
     "buttons": replay_buttons,
     "tournament": tournament,
 }

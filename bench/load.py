@@ -3,7 +3,11 @@
 A move arrives as a Discord-shaped interaction and goes through discord.py's
 real command tree, the match service, the SQLite transaction, the engine and
 the renderer (in a worker thread), to the follow-up handed to the HTTP layer,
-which a recorder replaces (as in the bot's tests).  With 1, 100 and 1,000
+which a recorder replaces (as in the bot's tests).  The database is a SQLite file, or
+PostgreSQL: ``--database URL`` (a server where the benchmark may create databases) or
+``--database postgresql`` (a throwaway server started from this machine's binaries) runs every
+scenario on SQLite and on PostgreSQL side by side and reports the ratios: p99 of the turn path
+at 100 matches (goal: PostgreSQL within 1.5x of SQLite) and moves per second at 1,000.  With 1, 100 and 1,000
 Pond matches in play at once in one bot process, every match has a player who
 moves as soon as the previous move's board arrives.  Reported: median and p99
 latency per move, moves per second, the longest event-loop stall, memory per
@@ -11,7 +15,7 @@ active match, and database bytes per finished match.  Afterwards every match's
 stored state must equal the replay of its move log, with no move applied twice
 or lost.
 
-    python -m bench.load [--matches 1 100 1000] [--seconds 10] [--quick]
+    python -m bench.load [--matches 1 100 1000] [--seconds 10] [--quick] [--database sqlite|postgresql|URL]
     python -m bench.load --threads 400 4 [--seconds 10]   # many matches in few channels, a thread each
 
 ``--due`` runs the reminders-and-endings scenario instead (:func:`due_while_moving`): matches
@@ -38,8 +42,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.pgserver import Throwaway, create_database, drop_database, find_binaries
 from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
+from bot.shards import Shards
 from bot.storage import MatchStore, NoticeKind, Seat
 from bot.testing import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 
@@ -116,10 +122,17 @@ class Load:
         label: str = "",
         render_processes: int = RENDER_PROCESSES,
         service_options: dict[str, Any] | None = None,
+        database: str | None = None,
+        shards: Shards | None = None,
+        guild_of: Callable[[int], int] = lambda channel: 1,
     ) -> None:
+        self.shards = shards
+        self.guild_of = guild_of  # the server of each channel
         self.render_processes = render_processes
         self.service_options = service_options or {}
         self.path = folder / f"load-{matches}{label}.sqlite3"
+        # A SQLite file in ``folder`` unless a database (a PostgreSQL URL) is given.
+        self.database = database or str(self.path)
         self.matches = matches
         self.rng = random.Random(seed)
         self.recorder = LoadRecorder()
@@ -129,8 +142,10 @@ class Load:
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
-        store = await MatchStore.open(str(self.path))
-        settings = Settings(database=str(self.path), render_processes=self.render_processes, ai_processes=0)
+        store = await MatchStore.open(self.database)
+        settings = Settings(
+            database=self.database, render_processes=self.render_processes, ai_processes=0, shards=self.shards
+        )
         self.bot = TabulaBot(settings, store=store, rng=random.Random(1), **self.service_options)
         await self.bot._async_setup_hook()
         self.bot._connection.application_id = APP_ID
@@ -144,15 +159,18 @@ class Load:
         service = self.bot.service
         a, b = self.rng.sample(self.people, 2)
         challenge = await service.challenge(
-            guild_id=1, channel_id=channel, game="pond", challenger=Seat(a.id, a.name), opponents=[Seat(b.id, b.name)],
-            options={},
+            guild_id=self.guild_of(channel), channel_id=channel, game="pond", challenger=Seat(a.id, a.name),
+            opponents=[Seat(b.id, b.name)], options={},
         )  # fmt: skip
         record = challenge.record
         await service.answer(record.id, Seat(b.id, b.name), True)
         self.ids.append(record.id)
 
-    async def one_move(self, channel: int) -> None:
-        """Send the move of the player to move in ``channel`` and wait for its board."""
+    async def one_move(self, channel: int) -> tuple[int, int, str]:
+        """Send the move of the player to move in ``channel`` and wait for its board.
+
+        Return the match's id, its ply before the move, and ``"followup"`` (the move was played and its
+        board posted) or ``"refused"``."""
         service = self.bot.service
         current = await service.current(channel)
         if current is None or current[1] is None:
@@ -176,6 +194,7 @@ class Load:
         self.latencies.append(time.perf_counter() - started)
         if outcome == "refused":
             self.refused += 1
+        return record.id, state.ply, outcome
 
     async def player(self, channel: int, until: float, think: float) -> None:
         rng = random.Random(channel)
@@ -445,24 +464,75 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
 SCENARIOS = {1: [None], 100: [100.0], 1000: [250.0, None]}
 
 
-async def measure(sizes: list[int], seconds: float) -> list[dict[str, Any]]:
+async def scenario(
+    folder: Path, size: int, offered: float | None, seconds: float, server: str | None, run: int = 0
+) -> dict[str, Any]:
+    """One scenario on a fresh database: SQLite in ``folder``, or a new database on the PostgreSQL ``server``."""
+    name = f"tabula_load_{size}_{offered or 'max'}".replace(".", "_")
+    database = await create_database(server, name) if server else None
+    patch = Patch()
+    load = Load(folder, size, seed=size, label=f"-{offered or 'max'}-{run}", database=database)
+    try:
+        await load.start(patch)
+        row = await load.run(seconds, offered)
+        row.update(await load.verify())
+        row["backend"] = "postgresql" if server else "sqlite"
+        return row
+    finally:
+        await load.stop()
+        patch.undo()
+        if server:
+            await drop_database(server, name)
+
+
+def ratios(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """PostgreSQL against SQLite: p99 at 100 matches (goal <= 1.5) and moves/s at 1,000.
+
+    With several runs of a scenario (``--repeat``), each backend's median over its runs is compared.
+    """
+
+    def median(backend: str, matches: int, offered: float | None, key: str) -> float | None:
+        found = [
+            r[key]
+            for r in rows
+            if r.get("backend") == backend and r["matches"] == matches and r["offered_moves_per_second"] == offered
+        ]
+        return statistics.median(found) if found else None
+
+    found: dict[str, Any] = {}
+    sqlite, postgres = median("sqlite", 100, 100.0, "p99_ms"), median("postgresql", 100, 100.0, "p99_ms")
+    if sqlite and postgres:
+        found["p99_100_ratio"] = round(postgres / sqlite, 2)
+        found["p99_100_ms"] = {"sqlite": round(sqlite, 1), "postgresql": round(postgres, 1)}
+    for offered in (None, 250.0):
+        sqlite = median("sqlite", 1000, offered, "moves_per_second")
+        postgres = median("postgresql", 1000, offered, "moves_per_second")
+        if sqlite and postgres:
+            key = "max" if offered is None else f"{offered:g}"
+            found[f"moves_per_second_1000_{key}_ratio"] = round(postgres / sqlite, 2)
+            found[f"moves_per_second_1000_{key}"] = {"sqlite": round(sqlite, 1), "postgresql": round(postgres, 1)}
+    return found
+
+
+async def measure(
+    sizes: list[int], seconds: float, postgres: str | None = None, repeat: int = 1
+) -> list[dict[str, Any]]:
+    """Every scenario on SQLite, and on PostgreSQL right after it when a server URL is given.
+
+    ``repeat`` runs each scenario that many times, alternating the backends, so that a busy moment of
+    a shared machine weighs on both alike."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for size, offered in [(n, rate) for n in sizes for rate in SCENARIOS.get(n, [None])]:
-            patch = Patch()
-            load = Load(Path(folder), size, seed=size, label=f"-{offered or 'max'}")
-            try:
-                await load.start(patch)
-                row = await load.run(seconds, offered)
-                row.update(await load.verify())
-                rows.append(row)
-            finally:
-                await load.stop()
-                patch.undo()
+            for number in range(repeat if postgres else 1):
+                for server in (None, postgres) if postgres else (None,):
+                    rows.append(await scenario(Path(folder), size, offered, seconds, server, number))
         extra = {
             "memory_per_active_match_bytes": round(await memory_per_match(Path(folder), 200)),
             "db_bytes_per_finished_match": round(await bytes_per_finished_match(Path(folder), 20)),
         }
+        if postgres:
+            extra["postgresql_vs_sqlite"] = ratios(rows)
         rows.append(extra)
     return rows
 
@@ -674,9 +744,26 @@ def print_threads(row: dict[str, Any]) -> None:
     )
 
 
-def run(sizes: list[int] | None = None, seconds: float = 10.0) -> list[dict[str, Any]]:
-    """Run the load test; the last row holds the memory and database figures."""
-    return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
+def run(
+    sizes: list[int] | None = None, seconds: float = 10.0, database: str = "sqlite", repeat: int = 1
+) -> list[dict[str, Any]]:
+    """Run the load test; the last row holds the memory and database figures (and the backends' ratios).
+
+    ``database``: ``"sqlite"``, ``"postgresql"`` (a throwaway server) or a PostgreSQL server URL.
+    """
+    if database == "sqlite":
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
+    if database != "postgresql":
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, database, repeat))
+    binaries = find_binaries()
+    if binaries is None:
+        raise SystemExit("no PostgreSQL server binaries (initdb, postgres) found; give --database URL instead")
+    server = Throwaway(binaries)
+    server.start()
+    try:
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, server.url, repeat))
+    finally:
+        server.stop()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -693,6 +780,15 @@ def main(argv: list[str] | None = None) -> None:
         nargs=2,
         metavar=("MATCHES", "CHANNELS"),
         help="only the thread scenario: MATCHES matches in CHANNELS channels, each in its own thread",
+    )
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (default); postgresql: also on a throwaway PostgreSQL; or a postgresql:// server URL "
+        "(where the benchmark may create databases): every scenario on both, side by side",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="with PostgreSQL: run each scenario N times, backends alternating"
     )
     args = parser.parse_args(argv)
     if args.threads:
@@ -719,14 +815,15 @@ def main(argv: list[str] | None = None) -> None:
             f"{due['replayed_matches']} matches replayed exactly"
         )
         return
-    rows = run(args.matches, 3.0 if args.quick else args.seconds)
+    rows = run(args.matches, 3.0 if args.quick else args.seconds, args.database, args.repeat)
     if args.json:
         print(json.dumps(rows, indent=2))
         return
     for row in rows[:-1]:
         offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
         print(
-            f"{row['matches']:>5} matches, {offered:>14}: {row['moves']:>6} moves in {row['seconds']} s = "
+            f"{row['backend']:>10} {row['matches']:>5} matches, {offered:>14}: "
+            f"{row['moves']:>6} moves in {row['seconds']} s = "
             f"{row['moves_per_second']} moves/s; median {row['median_ms']} ms, p99 {row['p99_ms']} ms; "
             f"longest loop stall {row['max_loop_stall_ms']} ms; {row['finished_matches']} finished; "
             f"{row['replayed_matches']} replayed exactly"
@@ -734,6 +831,29 @@ def main(argv: list[str] | None = None) -> None:
     extra = rows[-1]
     print(f"memory per active match: {extra['memory_per_active_match_bytes'] / 1024:.1f} KB")
     print(f"database bytes per finished match: {extra['db_bytes_per_finished_match'] / 1024:.1f} KB")
+    for line in ratio_lines(extra.get("postgresql_vs_sqlite", {})):
+        print(line)
+
+
+def ratio_lines(found: dict[str, Any]) -> list[str]:
+    """The PostgreSQL/SQLite comparison in words."""
+    lines = []
+    if "p99_100_ratio" in found:
+        ms = found["p99_100_ms"]
+        verdict = "within" if found["p99_100_ratio"] <= 1.5 else "NOT within"
+        lines.append(
+            f"p99 of the turn path at 100 matches: SQLite {ms['sqlite']} ms, PostgreSQL {ms['postgresql']} ms = "
+            f"{found['p99_100_ratio']}x ({verdict} the 1.5x goal)"
+        )
+    for key in ("max", "250"):
+        if f"moves_per_second_1000_{key}" in found:
+            rate = found[f"moves_per_second_1000_{key}"]
+            how = "flat out" if key == "max" else f"offered {key}/s"
+            lines.append(
+                f"moves/s at 1,000 matches ({how}): SQLite {rate['sqlite']}, PostgreSQL {rate['postgresql']} = "
+                f"{found[f'moves_per_second_1000_{key}_ratio']}x"
+            )
+    return lines
 
 
 if __name__ == "__main__":

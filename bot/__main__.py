@@ -1,5 +1,8 @@
 """Run Tabula: ``python -m bot`` (or ``python -m bot --print-commands``).
 
+``python -m bot migrate --to postgresql://…`` copies the SQLite database (``TABULA_DATABASE`` or
+``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.transfer`).
+
 Start order: settings, then the database (opened, locked and migrated), then Discord.
 A database the bot cannot use stops it before it ever touches the network, with one
 line naming the file and ``TABULA_DATABASE``; ``TABULA_LOG_LEVEL=DEBUG`` adds the traceback.
@@ -34,10 +37,13 @@ def configure_logging(level: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start the bot, or print its command payload; return the exit status."""
+    """Start the bot, or print its command payload, or migrate its data; return the exit status."""
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["migrate"]:
+        return migrate(arguments[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Tabula Discord bot.")
     parser.add_argument("--print-commands", action="store_true", help="print the slash-command payload as JSON")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     try:
         settings = Settings.load()
     except SettingsError as error:
@@ -48,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.client import TabulaBot
 
         logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
-        bot = TabulaBot(settings)
+        bot = TabulaBot.create(settings)
         print(json.dumps(bot.command_payload(), indent=2, sort_keys=True))
         return 0
     if not settings.token:
@@ -64,6 +70,37 @@ def main(argv: list[str] | None = None) -> int:
         pass
     except Exception as error:  # a database it cannot use, discord.LoginFailure and friends
         return fatal(error, debug=settings.log_level == "DEBUG")
+    return 0
+
+
+def migrate(argv: list[str]) -> int:
+    """``python -m bot migrate --to URL [--from FILE]``: copy a SQLite database into PostgreSQL, then verify."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot migrate",
+        description="Copy every match, move log, rating, setting and announcement from the SQLite database into "
+        "an empty PostgreSQL database, then verify the copy. Stop the bot first.",
+    )
+    parser.add_argument("--to", required=True, metavar="URL", help="the empty target: postgresql://user:pw@host/db")
+    parser.add_argument("--from", dest="source", metavar="FILE", help="the SQLite file (default: TABULA_DATABASE)")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.load()
+    except SettingsError as error:
+        print(f"tabula: {error}", file=sys.stderr)
+        return 2
+    from bot.database import redact
+    from bot.transfer import copy_database, describe_failure
+
+    source = args.source or settings.database
+    print(f"copying {source} to {redact(args.to)}")
+    try:
+        report = asyncio.run(copy_database(source, args.to, say=lambda line: print(f"  {line}")))
+    except Exception as error:
+        print(f"tabula: {describe_failure(error)}", file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    print(f"done: set TABULA_DATABASE={redact(args.to)} to run the bot on PostgreSQL")
     return 0
 
 
@@ -83,11 +120,12 @@ def fatal(error: BaseException, *, debug: bool) -> int:
 async def _run(settings: Settings, token: str) -> None:
     from bot.storage import MatchStore
 
-    store = await MatchStore.open(settings.database)  # raises DatabaseUnavailable before any login
+    # Raises DatabaseUnavailable before any login.
+    store = await MatchStore.open(settings.database, connections=settings.database_connections)
     try:
         from bot.client import TabulaBot
 
-        bot = TabulaBot(settings, store=store)
+        bot = TabulaBot.create(settings, store=store)
     except BaseException:
         await store.close()
         raise

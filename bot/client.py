@@ -22,6 +22,7 @@ from discord import app_commands
 
 from bot.announcer import Announcer
 from bot.computer import ComputerPlayers
+from bot.database import is_url, redact
 from bot.draws import Draws, add_draw_commands
 from bot.errors import guarded, report
 from bot.games import build_groups
@@ -92,7 +93,10 @@ class TabulaBot(discord.Client):
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         **service_options: Any,
     ) -> None:
-        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none())
+        sharding: dict[str, Any] = {}
+        if settings.shards is not None and isinstance(self, discord.AutoShardedClient):
+            sharding = {"shard_ids": list(settings.shards.ids), "shard_count": settings.shards.count}
+        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.tree = TabulaTree(self)
         self.renderer = BoardRenderer(settings.render_processes)
@@ -131,6 +135,13 @@ class TabulaBot(discord.Client):
             challenge_minutes=settings.challenge_minutes,
         )
 
+    @staticmethod
+    def create(settings: Settings, **options: Any) -> TabulaBot:
+        """The bot for ``settings``: sharded (an ``AutoShardedClient`` for ``TABULA_SHARDS``) or not."""
+        if settings.shards is not None:
+            return ShardedTabulaBot(settings, **options)
+        return TabulaBot(settings, **options)
+
     @property
     def store(self) -> MatchStore:
         if self._store is None:
@@ -143,7 +154,9 @@ class TabulaBot(discord.Client):
             return
         await self.install_translator()
         if self._store is None:
-            self._store = await MatchStore.open(self.settings.database)
+            self._store = await MatchStore.open(self.settings.database, connections=self.settings.database_connections)
+        # Background work (expiries, computer turns, the outbox) only for the servers on this process's shards.
+        self._store.matches.shards = self.settings.shards
         options: dict[str, Any] = {
             "challenge_seconds": self.settings.challenge_minutes * 60,
             "turn_seconds": self.settings.turn_hours * 3600,
@@ -221,10 +234,11 @@ class TabulaBot(discord.Client):
 
     async def on_ready(self) -> None:
         log.info(
-            "Tabula is ready as %s in %d servers; database %s",
+            "Tabula is ready as %s in %d servers%s; database %s",
             self.user,
             len(self.guilds),
-            os.path.abspath(self.settings.database),
+            f" on shards {self.settings.shards}" if self.settings.shards else "",
+            describe_database(self.settings.database),
         )
 
     async def close(self) -> None:
@@ -296,6 +310,17 @@ class TabulaBot(discord.Client):
             except Exception:
                 log.exception("the sweeper failed; trying again later")
             await asyncio.sleep(SWEEP_SECONDS)
+
+
+class ShardedTabulaBot(TabulaBot, discord.AutoShardedClient):
+    """Tabula as an ``AutoShardedClient`` running the shards ``TABULA_SHARDS`` names (one process of several)."""
+
+
+def describe_database(database: str) -> str:
+    """The database for the log: a SQLite file's absolute path, or a PostgreSQL URL without its password."""
+    if is_url(database):
+        return redact(database)
+    return os.path.abspath(database)
 
 
 def _run_now(work: Coroutine[Any, Any, T]) -> T:

@@ -16,15 +16,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import aiosqlite
-
-from bot.database import N_, Database, StaleMatch
+from bot.database import N_, Database, Handle, StaleMatch
 from bot.match_store import _COLUMNS, Announcement, Matches, MatchRecord, MatchStatus, Notice, _decode
 
 STALE = N_("The game changed while your command was on its way; look at the board and try again.")
 
 
-async def _still_at(db: aiosqlite.Connection, record: MatchRecord) -> bool:
+async def _still_at(db: Handle, record: MatchRecord) -> bool:
     """Whether the match is still running at ``record``'s version (inside the caller's transaction)."""
     rows = await db.execute_fetchall(
         "SELECT 1 FROM matches WHERE id = ? AND version = ? AND status = ?",
@@ -56,13 +54,15 @@ class MatchExtras:
 
     async def due_reminders(self, now: float, limit: int = 100) -> list[MatchRecord]:
         """Running matches with a quarter of the turn or less left, not yet reminded about this turn (the
-        first ``limit``: the sweeper takes them in batches, so a crowd falling due never blocks the loop)."""
+        first ``limit``: the sweeper takes them in batches, so a crowd falling due never blocks the loop).
+        Only servers on this process's shards."""
+        mine, shards = self.matches._on_my_shards()
         rows = await self.database.rows(
             f"SELECT {_COLUMNS} FROM matches AS m WHERE status = ? AND deadline IS NOT NULL AND deadline > ? "
-            "AND 3 * deadline + updated_at <= 4 * ? "
-            "AND NOT EXISTS (SELECT 1 FROM match_reminders AS r WHERE r.match_id = m.id AND r.version = m.version) "
-            "ORDER BY id LIMIT ?",
-            (MatchStatus.ACTIVE, now, now, limit),
+            "AND 3 * deadline + updated_at <= ? "
+            "AND NOT EXISTS (SELECT 1 FROM match_reminders AS r WHERE r.match_id = m.id AND r.version = m.version)"
+            f"{mine} ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, now, 4 * now, *shards, limit),
         )
         return [_decode(row) for row in rows]
 
@@ -105,12 +105,13 @@ class MatchExtras:
     async def due_abandoned(self, now: float, after: int = 0, limit: int = 100) -> list[MatchRecord]:
         """Running matches whose deadline passed a whole turn time ago (twice over) without a move or claim.
 
-        The first ``limit`` with an ID above ``after`` (the sweeper pages through them).
+        The first ``limit`` with an ID above ``after`` (the sweeper pages through them), on this process's shards.
         """
+        mine, shards = self.matches._on_my_shards()
         rows = await self.database.rows(
             f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline IS NOT NULL "
-            "AND 2 * deadline - updated_at <= ? AND id > ? ORDER BY id LIMIT ?",
-            (MatchStatus.ACTIVE, now, after, limit),
+            f"AND 2 * deadline - updated_at <= ? AND id > ?{mine} ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, now, after, *shards, limit),
         )
         return [_decode(row) for row in rows]
 

@@ -11,15 +11,13 @@ Only snowflake IDs and JSON are stored, never discord.py objects.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
-
-from bot.database import N_, ChannelBusy, Database, StaleMatch, dump
+from bot.database import N_, POSTGRESQL, ChannelBusy, Database, Handle, IntegrityError, StaleMatch, dump
+from bot.shards import Shards
 
 
 class MatchStatus(StrEnum):
@@ -168,8 +166,8 @@ class Announcement:
         return f"tabula{self.id}.{int(self.created_at * 1000) % 10**9}"
 
 
-# Called inside the transaction that finishes a match: (connection, finished record, places, now).
-FinishHook = Callable[[aiosqlite.Connection, MatchRecord, Sequence[int], float], Awaitable[None]]
+# Called inside the transaction that finishes a match: (transaction handle, finished record, places, now).
+FinishHook = Callable[[Handle, MatchRecord, Sequence[int], float], Awaitable[None]]
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
@@ -255,9 +253,19 @@ _ENCODERS: dict[str, Callable[[Any], Any]] = {
 class Matches:
     """Matches, the move log and the outbox, on a shared :class:`~bot.database.Database`."""
 
-    def __init__(self, database: Database, on_finish: FinishHook | None = None) -> None:
+    def __init__(self, database: Database, on_finish: FinishHook | None = None, shards: Shards | None = None) -> None:
         self.database = database
         self._on_finish = on_finish
+        # The background queries (expiries, computer turns, the outbox) see only the servers on these
+        # shards; ``None``: every server (one process runs them all).
+        self.shards = shards
+
+    def _on_my_shards(self) -> tuple[str, tuple[int, ...]]:
+        """An ``AND …`` condition on ``guild_id`` keeping this process's shards, and its parameters."""
+        if self.shards is None:
+            return "", ()
+        marks = ", ".join("?" for _ in self.shards.ids)
+        return f" AND (guild_id >> 22) % ? IN ({marks})", (self.shards.count, *self.shards.ids)
 
     async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
         rows = await self.database.rows(sql, params)
@@ -282,18 +290,23 @@ class Matches:
         )
 
     async def active_matches_seating(self, low: int, high: int) -> list[MatchRecord]:
-        """Return running matches with a seat whose user ID lies in ``low..high`` (computer seats)."""
+        """Return running matches (on this process's shards) with a seat whose user ID lies in ``low..high``."""
+        if self.database.dialect == POSTGRESQL:
+            seated = "SELECT 1 FROM jsonb_array_elements(players::jsonb) AS seat WHERE (seat ->> 'id')::BIGINT"
+        else:
+            seated = "SELECT 1 FROM json_each(players) WHERE json_extract(value, '$.id')"
+        mine, shards = self._on_my_shards()
         return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND EXISTS (SELECT 1 FROM json_each(players) "
-            "WHERE json_extract(value, '$.id') BETWEEN ? AND ?) ORDER BY id",
-            (MatchStatus.ACTIVE, low, high),
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND EXISTS ({seated} BETWEEN ? AND ?){mine} ORDER BY id",
+            (MatchStatus.ACTIVE, low, high, *shards),
         )
 
     async def expired_challenges(self, now: float) -> list[MatchRecord]:
-        """Return pending challenges whose expiry has passed."""
+        """Return pending challenges (on this process's shards) whose expiry has passed."""
+        mine, shards = self._on_my_shards()
         return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline <= ? ORDER BY id",
-            (MatchStatus.CHALLENGE, now),
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline <= ?{mine} ORDER BY id",
+            (MatchStatus.CHALLENGE, now, *shards),
         )
 
     async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]:
@@ -367,7 +380,7 @@ class Matches:
                     ),
                 )
                 return _decode(next(iter(rows)))
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise ChannelBusy(_BUSY) from None
 
     async def update(self, record: MatchRecord, **changes: Any) -> MatchRecord:
@@ -421,17 +434,17 @@ class Matches:
             return updated, announced
 
     async def announce_in(
-        self, db: aiosqlite.Connection, record: MatchRecord, notices: Sequence[Notice], now: float
+        self, db: Handle, record: MatchRecord, notices: Sequence[Notice], now: float
     ) -> list[Announcement]:
         """Record ``notices`` about ``record`` in the outbox, inside a transaction another store holds."""
         return await self._announce(db, record, await self._last_seq(db, record.id), notices, now)
 
-    async def _last_seq(self, db: aiosqlite.Connection, match_id: int) -> int:
+    async def _last_seq(self, db: Handle, match_id: int) -> int:
         rows = await db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (match_id,))
         return int(next(iter(rows))[0])
 
     async def _announce(
-        self, db: aiosqlite.Connection, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
+        self, db: Handle, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
     ) -> list[Announcement]:
         made = []
         for notice in notices:
@@ -457,7 +470,7 @@ class Matches:
             made.append(_decode_announcement(next(iter(rows))))
         return made
 
-    async def _update(self, db: aiosqlite.Connection, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
+    async def _update(self, db: Handle, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
         changes = dict(changes)
         now = changes.pop("now", record.updated_at)
         unknown = set(changes) - set(_ENCODERS)
@@ -469,7 +482,7 @@ class Matches:
         sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
         try:
             rows = list(await db.execute_fetchall(sql, (*values, now, record.id, record.version)))
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if not rows:
             raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
@@ -481,7 +494,7 @@ class Matches:
             )
         return updated
 
-    async def _record_finish(self, db: aiosqlite.Connection, record: MatchRecord, now: float) -> None:
+    async def _record_finish(self, db: Handle, record: MatchRecord, now: float) -> None:
         places = list((record.result or {}).get("places") or [])
         if len(places) != len(record.players):
             return
@@ -500,10 +513,13 @@ class Matches:
         return _decode_announcement(rows[0]) if rows else None
 
     async def pending_announcements(self, now: float | None = None) -> list[Announcement]:
-        """Return undelivered announcements in the order they were made (only those due by ``now``, if given)."""
+        """Return undelivered announcements (on this process's shards) in the order they were made.
+
+        Only those due by ``now``, if given."""
+        mine, shards = self._on_my_shards()
         rows = await self.database.rows(
-            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE status = ? AND next_at <= ? ORDER BY id",
-            (Delivery.PENDING, float("inf") if now is None else now),
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE status = ? AND next_at <= ?{mine} ORDER BY id",
+            (Delivery.PENDING, float("inf") if now is None else now, *shards),
         )
         return [_decode_announcement(row) for row in rows]
 
@@ -584,10 +600,12 @@ class Matches:
         )
 
     async def threads_to_archive(self, now: float) -> list[MatchRecord]:
-        """Return finished matches whose thread is due to be archived."""
+        """Return finished matches (on this process's shards) whose thread is due to be archived."""
+        mine, shards = self._on_my_shards()
         return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY archive_at",
-            (now,),
+            f"SELECT {_COLUMNS} FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ?{mine} "
+            "ORDER BY archive_at",
+            (now, *shards),
         )
 
     async def archived(self, match_id: int, retry_at: float | None = None) -> None:

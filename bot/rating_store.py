@@ -11,9 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
-from bot.database import Database
+from bot.database import Database, Handle
 from bot.ratings import ordinal
 
 if TYPE_CHECKING:
@@ -61,19 +59,20 @@ class Ratings:
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self.database.rows(sql, params)
 
-    async def record_finish(
-        self, db: aiosqlite.Connection, record: MatchRecord, places: Sequence[int], now: float
-    ) -> None:
+    async def record_finish(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
         """Rate a rated match that just finished (runs inside the match store's transaction)."""
         if self.rate is None or not record.rated:
             return
         ids = [seat.user_id for seat in record.players]
         marks = ", ".join("?" for _ in ids)
-        async with db.execute(
+        # Matches of one ladder that finish at the same moment are rated one after the other (each reads
+        # the ratings the other wrote); SQLite's single writer does that anyway, PostgreSQL needs the lock.
+        await db.serialize(f"ratings:{record.guild_id}:{record.game}")
+        rows = await db.execute_fetchall(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
             (record.guild_id, record.game, *ids),
-        ) as cursor:
-            known = {row[0]: RatingRow(*row) for row in await cursor.fetchall()}
+        )
+        known = {row[0]: RatingRow(*row) for row in rows}
         before = [(known[i].mu, known[i].sigma) if i in known else None for i in ids]
         after = self.rate(before, places)
         everyone_first = all(place == 1 for place in places)
@@ -84,8 +83,9 @@ class Ratings:
                 "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins, losses, draws, "
                 "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
-                "sigma = excluded.sigma, ordinal = excluded.ordinal, games = games + 1, wins = wins + excluded.wins, "
-                "losses = losses + excluded.losses, draws = draws + excluded.draws, updated_at = excluded.updated_at",
+                "sigma = excluded.sigma, ordinal = excluded.ordinal, games = ratings.games + 1, "
+                "wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses, "
+                "draws = ratings.draws + excluded.draws, updated_at = excluded.updated_at",
                 (
                     record.guild_id,
                     record.game,
@@ -136,41 +136,36 @@ class Ratings:
         """Return one page of the ladder, best first (ties broken by user ID)."""
         # Skip through the covering ladder index alone, then read just the page's rows by key:
         # one OFFSET query that also read every skipped row would take ~100 ms at 100,000 players.
-        async with self.database.lock:
-            db = self.database.connection
-            async with db.execute(
+        async with self.database.snapshot() as db:
+            page = await db.execute_fetchall(
                 "SELECT user_id FROM ratings WHERE guild_id = ? AND game = ? "
                 "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
                 (guild_id, game, limit, offset),
-            ) as cursor:
-                ids = [row[0] for row in await cursor.fetchall()]
+            )
+            ids = [row[0] for row in page]
             marks = ", ".join("?" for _ in ids) or "NULL"
             # No ORDER BY here: it would make SQLite walk the ladder index instead of the primary key.
-            async with db.execute(
+            rows = await db.execute_fetchall(
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
                 (guild_id, game, *ids),
-            ) as cursor:
-                found = {row[0]: row for row in await cursor.fetchall()}
-        rows = [found[user_id] for user_id in ids if user_id in found]
-        return [RatingRow(*r) for r in rows]
+            )
+            found = {row[0]: row for row in rows}
+        return [RatingRow(*found[user_id]) for user_id in ids if user_id in found]
 
     async def rank(self, guild_id: int, game: str, user_id: int) -> int | None:
         """Return a player's 1-based rank on the ladder (ties broken by user ID), or ``None``."""
-        async with self.database.lock:
-            db = self.database.connection
-            async with db.execute(
+        async with self.database.snapshot() as db:
+            mine = await db.execute_fetchall(
                 "SELECT ordinal FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?", (guild_id, game, user_id)
-            ) as cursor:
-                mine = await cursor.fetchone()
-            if mine is None:
+            )
+            if not mine:
                 return None
-            async with db.execute(
+            ahead = await db.execute_fetchall(
                 "SELECT COUNT(*) FROM ratings WHERE guild_id = ?1 AND game = ?2 "
                 "AND (ordinal > ?3 OR (ordinal = ?3 AND user_id < ?4))",
-                (guild_id, game, mine[0], user_id),
-            ) as cursor:
-                ahead = await cursor.fetchone()
-        return 1 + int(ahead[0] if ahead else 0)
+                (guild_id, game, mine[0][0], user_id),
+            )
+        return 1 + int(ahead[0][0] if ahead else 0)
 
     async def player_ratings(self, guild_id: int, user_id: int) -> dict[str, RatingRow]:
         """Return a player's rating rows in every game on this server."""

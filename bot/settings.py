@@ -13,6 +13,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.shards import Shards, ShardsError
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -32,6 +34,8 @@ class Settings:
     turn_hours: float = 24.0
     render_processes: int = 2
     ai_processes: int = 1
+    shards: Shards | None = None  # TABULA_SHARDS: the Discord shards this process runs; None: all, unsharded
+    database_connections: int = 10  # TABULA_DATABASE_CONNECTIONS: the PostgreSQL pool's size (unused by SQLite)
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
@@ -75,6 +79,11 @@ class Settings:
         level = (text("TABULA_LOG_LEVEL") or cls.log_level).upper()
         if level not in LOG_LEVELS:
             raise SettingsError(f"TABULA_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
+        shards_text = text("TABULA_SHARDS")
+        try:
+            shards = Shards.parse(shards_text) if shards_text else None
+        except ShardsError as error:
+            raise SettingsError(str(error)) from None
         return cls(
             token=text("DISCORD_TOKEN"),
             database=text("TABULA_DATABASE") or cls.database,
@@ -84,4 +93,6 @@ class Settings:
             turn_hours=number("TABULA_TURN_HOURS", cls.turn_hours, 0.01),
             render_processes=whole("TABULA_RENDER_PROCESSES", cls.render_processes, 0),
             ai_processes=whole("TABULA_AI_PROCESSES", cls.ai_processes, 0),
+            shards=shards,
+            database_connections=whole("TABULA_DATABASE_CONNECTIONS", cls.database_connections, 1),
         )

@@ -6,7 +6,10 @@ challenge expiry, reminders, threads) is one more column and one more field of :
 
 The store also remembers the server's Discord locale (``guild_locale``) from the interactions it sees,
 because the posts made in the background (the sweeper's expiries, computer moves, retries after a
-restart) have no interaction to read it from.  Rows are cached in memory: one bot process owns the file.
+restart) have no interaction to read it from.  Rows are cached in memory: with several shard processes on one
+PostgreSQL database, a server's interactions and its background work all reach the one process running its
+shard, so that process's cache sees every change (after a re-shard, the process that takes a server over reads
+its row afresh).
 """
 
 from __future__ import annotations

@@ -1,9 +1,13 @@
 """Tabula's database: opening and migrating it, bot metadata, and the stores by concern.
 
-:meth:`MatchStore.open` opens (creating if needed) one SQLite file in WAL mode
-with foreign keys on and applies the numbered migrations in ``bot/migrations``
-(tracked by ``PRAGMA user_version``).  The returned object holds the stores that
-own the SQL of each concern, sharing one connection (:mod:`bot.database`):
+``TABULA_DATABASE`` is either a file path or a ``postgresql://`` URL, and :meth:`MatchStore.open`
+opens the matching backend (:mod:`bot.database`): a SQLite file (created if needed) in WAL mode
+with foreign keys on, for one bot process, or a pool of connections to a PostgreSQL database
+that several bot processes share (:mod:`bot.postgres`, the optional extra ``tabula[postgres]``).
+Either way it applies the numbered migrations: ``bot/migrations/NNN_*.sql`` for SQLite (tracked by
+``PRAGMA user_version``) and the same numbers in ``bot/migrations/postgresql/`` for PostgreSQL
+(tracked in the ``tabula_schema`` table).  The returned object holds the stores that own the SQL
+of each concern, sharing the database and knowing nothing of its backend:
 
 * :attr:`MatchStore.matches` — matches, their append-only move log and the
   outbox of announcements (:mod:`bot.match_store`);
@@ -25,7 +29,18 @@ from importlib import resources
 import aiosqlite
 
 from bot import ratings as rating_model
-from bot.database import ChannelBusy, Database, StaleMatch, StorageError
+from bot.database import (
+    POSTGRESQL,
+    SQLITE,
+    ChannelBusy,
+    Database,
+    IntegrityError,
+    SQLiteDatabase,
+    StaleMatch,
+    StorageError,
+    is_url,
+    redact,
+)
 from bot.extras_store import MatchExtras
 from bot.match_store import (
     Announcement,
@@ -49,6 +64,7 @@ __all__ = [
     "Delivery",
     "GuildSettings",
     "GuildSettingsStore",
+    "IntegrityError",
     "LogEntry",
     "MatchRecord",
     "MatchStatus",
@@ -67,9 +83,11 @@ __all__ = [
 ]
 
 
-def migrations() -> list[tuple[int, str]]:
-    """Return the numbered migration scripts shipped with the bot, in order."""
+def migrations(dialect: str = SQLITE) -> list[tuple[int, str]]:
+    """Return the numbered migration scripts shipped with the bot for ``dialect``, in order."""
     folder = resources.files("bot") / "migrations"
+    if dialect == POSTGRESQL:
+        folder = folder / "postgresql"
     found = []
     for entry in folder.iterdir():
         name = entry.name
@@ -155,8 +173,9 @@ else:
             raise DatabaseUnavailable(
                 _unusable(
                     path,
-                    f"another running Tabula{who} is using it",
-                    f"stop that bot first, or give this one its own {SETTING}",
+                    f"another running Tabula{who} is using it, and a SQLite file serves one bot process",
+                    f"stop that bot first, or give this one its own {SETTING}; to run several bot processes "
+                    "(shards), share a PostgreSQL database instead (TABULA_DATABASE=postgresql://…)",
                 )
             ) from error
         os.ftruncate(fd, 0)
@@ -169,33 +188,48 @@ else:
             os.close(lock)
 
 
-async def _user_version(connection: aiosqlite.Connection) -> int:
-    """Return ``PRAGMA user_version``: the number of the last migration applied."""
-    async with connection.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
-    return int(row[0]) if row else 0
+def _postgres_problem(url: str, error: BaseException) -> str:
+    """The one-line refusal for a PostgreSQL server the bot cannot use (without the URL's password)."""
+
+    text = str(error).strip() or type(error).__name__
+    if isinstance(error, OSError):
+        problem = f"cannot reach the server ({text})"
+        advice = f"start PostgreSQL or correct the host and port in {SETTING}"
+    elif "password" in text or "authentication" in text or "role" in text:
+        problem = f"the server refused the login ({text})"
+        advice = f"correct the user and password in {SETTING}"
+    elif "database" in text and "does not exist" in text:
+        problem = f"no such database ({text})"
+        advice = f"create it (createdb), or correct the database name in {SETTING}"
+    else:
+        problem = f"{type(error).__name__}: {text}"
+        advice = f"fix it, or set {SETTING} to a database the bot can use"
+    return f"cannot use the database {redact(url)} ({SETTING}): {problem}; {advice}."
 
 
 class MatchStore:
     """The database behind the bot: its stores by concern.  Create with :meth:`open`."""
 
-    def __init__(self, connection: aiosqlite.Connection, lock: int | None = None) -> None:
-        self._db = connection
+    def __init__(self, database: Database, lock: int | None = None) -> None:
+        self.database = database
         self._file_lock = lock
-        self.database = Database(connection)
         self.ratings = Ratings(self.database, rate=rating_model.rate)
         self.matches = Matches(self.database, on_finish=self.ratings.record_finish)
         self.settings = GuildSettingsStore(self.database)
         self.extras = MatchExtras(self.database, self.matches)
 
     @classmethod
-    async def open(cls, path: str) -> MatchStore:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+    async def open(cls, path: str, *, connections: int = 10) -> MatchStore:
+        """Open (creating if needed) the database ``path`` names and bring its schema up to date.
 
-        One process at a time: an exclusive lock on ``<path>.lock``, held until :meth:`close`,
-        refuses a second bot on the same file.  Any reason the file cannot be used raises
-        :class:`DatabaseUnavailable` with nothing left open.
+        ``path`` is a SQLite file, or a ``postgresql://`` URL (then ``connections`` bounds the pool).
+        One process at a time per SQLite file: an exclusive lock on ``<path>.lock``, held until
+        :meth:`close`, refuses a second bot on the same file.  Any reason the database cannot be
+        used raises :class:`DatabaseUnavailable` with nothing left open.
         """
+
+        if is_url(path):
+            return await cls._open_postgres(path, connections)
         problem = _path_problem(path)
         if problem is not None:
             raise DatabaseUnavailable(_unusable(path, *problem))
@@ -204,21 +238,15 @@ class MatchStore:
         try:
             connection = await aiosqlite.connect(path, isolation_level=None)
             await connection.execute("PRAGMA busy_timeout = 5000")
-            found = await _user_version(connection)
+            database = SQLiteDatabase(connection)
+            found = await database.schema_version()
             latest = max((number for number, _ in migrations()), default=0)
             if found > latest:
-                raise DatabaseUnavailable(
-                    _unusable(
-                        path,
-                        f"its schema is version {found}, newer than this release knows (up to {latest})",
-                        "run the newer Tabula that wrote it, or a backup made for this release",
-                    )
-                )
+                raise DatabaseUnavailable(_unusable(path, *_too_new(found, latest)))
             await connection.execute("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA foreign_keys = ON")
             await connection.execute("PRAGMA synchronous = NORMAL")
-            store = cls(connection, lock)
-            await store._migrate()
+            await database.migrate(migrations())
         except BaseException as error:
             if connection is not None:
                 await connection.close()  # its worker thread would otherwise keep the process alive
@@ -226,30 +254,45 @@ class MatchStore:
             if isinstance(error, sqlite3.Error):
                 raise DatabaseUnavailable(_explain(path, error)) from error
             raise
-        return store
+        return cls(database, lock)
+
+    @classmethod
+    async def _open_postgres(cls, url: str, connections: int) -> MatchStore:
+        try:
+            from bot.postgres import PostgresDatabase
+        except ImportError as error:  # asyncpg is the optional extra
+            raise DatabaseUnavailable(
+                f"cannot use the database at {SETTING}: PostgreSQL needs the asyncpg driver ({error}); "
+                "install it with pip install 'tabula[postgres]'."
+            ) from error
+        database: PostgresDatabase | None = None
+        try:
+            database = await PostgresDatabase.connect(url, connections)
+            found = await database.schema_version()
+            latest = max((number for number, _ in migrations(POSTGRESQL)), default=0)
+            if found > latest:
+                problem, advice = _too_new(found, latest)
+                raise DatabaseUnavailable(f"cannot use the database {redact(url)} ({SETTING}): {problem}; {advice}.")
+            await database.migrate(migrations(POSTGRESQL))
+        except BaseException as error:
+            if database is not None:
+                await database.close()
+            if isinstance(error, DatabaseUnavailable) or not isinstance(error, Exception):
+                raise
+            raise DatabaseUnavailable(_postgres_problem(url, error)) from error
+        return cls(database)
 
     async def close(self) -> None:
-        """Close the connection; pending transactions were already committed."""
+        """Close the connection(s); committed transactions are kept."""
         try:
-            await self._db.close()
+            await self.database.close()
         finally:
             _unlock_file(self._file_lock)
             self._file_lock = None
 
-    async def _migrate(self) -> None:
-        current = await _user_version(self._db)
-        for number, script in migrations():
-            if number <= current:
-                continue
-            # executescript commits first, then runs the whole script; wrapping it in one transaction
-            # that also bumps user_version makes each migration all-or-nothing.
-            await self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
-
     async def schema_version(self) -> int:
         """Return the number of the last migration applied."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        return await self.database.schema_version()
 
     async def get_meta(self, key: str) -> str | None:
         """Return a bot metadata value (e.g. the hash of the last synced commands)."""
@@ -264,3 +307,10 @@ class MatchStore:
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+def _too_new(found: int, latest: int) -> tuple[str, str]:
+    return (
+        f"its schema is version {found}, newer than this release knows (up to {latest})",
+        "run the newer Tabula that wrote it, or a backup made for this release",
+    )

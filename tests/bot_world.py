@@ -1,4 +1,4 @@
-"""A running Tabula bot on a real SQLite file, with a fake Discord around it."""
+"""A running Tabula bot on a real database (a SQLite file or PostgreSQL), with a fake Discord around it."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ TABULA = Person(BOT_USER_ID, "Tabula", bot=True)
 class World:
     """One bot process: its store, its client and the fake Discord it talks to."""
 
-    path: Path
+    database: str  # a SQLite file path or a PostgreSQL URL
     recorder: Recorder
     clock: Clock
     bot: TabulaBot
@@ -74,16 +74,18 @@ class World:
 
     @classmethod
     async def start(
-        cls, path: Path, recorder: Recorder, clock: Clock, seed: int = 7, *, threads: bool | None = False
+        cls, database: str | Path, recorder: Recorder, clock: Clock, seed: int = 7, *, threads: bool | None = False
     ) -> World:
-        """Start a bot on ``path``.  ``threads``: the test server's thread-per-match setting (the older
-        tests play in the channel, as a server with threads turned off does; ``None`` leaves it as stored)."""
-        store = await MatchStore.open(str(path))
+        """Start a bot on ``database`` (a SQLite path or a PostgreSQL URL).  ``threads``: the test server's
+        thread-per-match setting (the older tests play in the channel, as a server with threads turned off does;
+        ``None`` leaves it as stored)."""
+        path = str(database)
+        store = await MatchStore.open(path)
         if threads is not None:
             await store.settings.change(GUILD_ID, threads=threads)
         sleeper = Sleeper(clock)
         bot = TabulaBot(
-            Settings(database=str(path), render_processes=0, ai_processes=0),
+            Settings(database=path, render_processes=0, ai_processes=0),
             store=store,
             clock=clock,
             rng=random.Random(seed),
@@ -100,9 +102,9 @@ class World:
         return cls(path, recorder, clock, bot, Discord(bot, recorder), seed, sleeper)
 
     async def restart(self) -> World:
-        """Stop this bot and start a new one on the same database file (a crash loses nothing committed)."""
+        """Stop this bot and start a new one on the same database (a crash loses nothing committed)."""
         await self.stop()
-        return await World.start(self.path, self.recorder, self.clock, self.seed + 1, threads=None)
+        return await World.start(self.database, self.recorder, self.clock, self.seed + 1, threads=None)
 
     async def stop(self) -> None:
         await self.bot.close()

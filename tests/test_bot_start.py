@@ -18,11 +18,12 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.__main__ import NoVoiceWarnings
 from bot.client import TabulaBot
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError
 from bot.storage import DatabaseUnavailable, MatchStore, migrations
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,7 +113,16 @@ async def test_a_database_in_use_by_another_running_bot_is_refused(folder: Path)
     running = await MatchStore.open(str(database))  # the other bot, holding the file
     try:
         status, stderr = await asyncio.to_thread(run_bot, database, cwd=folder)
-        assert_refused(status, stderr, database, "another running Tabula", f"process {os.getpid()}", "stop that bot")
+        assert_refused(
+            status,
+            stderr,
+            database,
+            "another running Tabula",
+            f"process {os.getpid()}",
+            "stop that bot",
+            "a SQLite file serves one bot process",
+            "share a PostgreSQL database",
+        )
         with pytest.raises(DatabaseUnavailable, match="another running Tabula"):
             await MatchStore.open(str(database))  # in this process too
         assert await running.schema_version() == max(number for number, _ in migrations())  # still working
@@ -120,6 +130,26 @@ async def test_a_database_in_use_by_another_running_bot_is_refused(folder: Path)
         await running.close()
     again = await MatchStore.open(str(database))  # free once the first one closed
     await again.close()
+
+
+async def test_a_postgresql_server_it_cannot_reach_stops_the_bot_in_one_line(folder: Path) -> None:
+    url = "postgresql://tabula:hunter2@127.0.0.1:1/tabula"
+    status, stderr = await asyncio.to_thread(run_bot, url, cwd=folder)
+    assert status == 1 and len(stderr.strip().splitlines()) == 1, stderr
+    line = stderr.strip()
+    assert "postgresql://tabula:***@127.0.0.1:1/tabula" in line and "TABULA_DATABASE" in line
+    assert "cannot reach the server" in line and "hunter2" not in line and "Traceback" not in line
+
+
+def test_shards_make_an_auto_sharded_client_and_nothing_else_changes() -> None:
+    plain = TabulaBot.create(Settings())
+    assert not isinstance(plain, discord.AutoShardedClient) and plain.shard_count is None
+    sharded = TabulaBot.create(Settings.load({"TABULA_SHARDS": "2-3/8"}, env_file=None))
+    assert isinstance(sharded, discord.AutoShardedClient) and isinstance(sharded, TabulaBot)
+    assert (sharded.shard_ids, sharded.shard_count) == ([2, 3], 8)
+    assert sharded.command_payload() == plain.command_payload()
+    with pytest.raises(SettingsError, match="TABULA_SHARDS must look like 0-3/8"):
+        Settings.load({"TABULA_SHARDS": "3 of 8"}, env_file=None)
 
 
 def unprivileged() -> tuple[str, ...]:

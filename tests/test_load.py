@@ -7,9 +7,10 @@ from pathlib import Path
 from bench.load import Load, Patch, due_while_moving
 
 
-async def test_concurrent_matches_through_the_whole_turn_path_replay_exactly(tmp_path: Path) -> None:
+async def test_concurrent_matches_through_the_whole_turn_path_replay_exactly(tmp_path: Path, database: str) -> None:
     patch = Patch()
-    load = Load(tmp_path, 30, seed=3, render_processes=1)  # boards drawn in a real worker process
+    # Boards drawn in a real worker process; on a SQLite file and on PostgreSQL.
+    load = Load(tmp_path, 30, seed=3, render_processes=1, database=database)
     try:
         await load.start(patch)
         row = await load.run(1.5, None)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import sqlite3
-from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -72,9 +70,9 @@ async def finish_random_game(service: MatchService, channel: int, players: list[
         record, state = turn.record, turn.state
 
 
-async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(tmp_path: Path) -> None:
+async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(database: str) -> None:
     clock = Clock()
-    store = await MatchStore.open(str(tmp_path / "ratings.sqlite3"))
+    store = await MatchStore.open(database)
     service = MatchService(store.matches, rng=random.Random(4), clock=clock)
     rng = random.Random(8)
     try:
@@ -99,8 +97,8 @@ async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(tmp
         await store.close()
 
 
-async def test_a_resignation_is_a_rated_loss_and_a_cancel_is_not_rated(tmp_path: Path) -> None:
-    store = await MatchStore.open(str(tmp_path / "r.sqlite3"))
+async def test_a_resignation_is_a_rated_loss_and_a_cancel_is_not_rated(database: str) -> None:
+    store = await MatchStore.open(database)
     service = MatchService(store.matches, rng=random.Random(1), clock=Clock())
     try:
         challenge = await service.challenge(
@@ -127,11 +125,11 @@ async def test_a_resignation_is_a_rated_loss_and_a_cancel_is_not_rated(tmp_path:
 # -- the commands --------------------------------------------------------------------
 
 
-def seed_ladder(path: Path, players: int, *, guild: int = GUILD_ID, game: str = "pond") -> None:
-    """Fill a ladder directly in the database file (faster than playing thousands of games)."""
+async def seed_ladder(world: World, players: int, *, guild: int = GUILD_ID, game: str = "pond") -> None:
+    """Fill a ladder directly in the database (faster than playing thousands of games)."""
     rng = random.Random(players)
-    with sqlite3.connect(path) as db:
-        db.executemany(
+    async with world.bot.store.database.transaction() as db:
+        await db.executemany(
             "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, wins, losses, draws, "
             "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
             [
@@ -166,7 +164,7 @@ async def test_an_empty_ladder_says_so(world: World) -> None:
 
 
 async def test_exactly_one_page_has_no_buttons(world: World) -> None:
-    seed_ladder(world.path, 10)
+    await seed_ladder(world, 10)
     reply = await leaderboard(world, ANA)
     description = reply.data["embeds"][0]["description"]
     assert len(re.findall(r"Player \d", description)) == 10 and not reply.custom_ids
@@ -174,7 +172,7 @@ async def test_exactly_one_page_has_no_buttons(world: World) -> None:
 
 
 async def test_pages_buttons_and_the_last_page(world: World) -> None:
-    seed_ladder(world.path, 25)
+    await seed_ladder(world, 25)
     reply = await leaderboard(world, ANA)
     assert len(reply.custom_ids) == 2 and all(len(c) <= 100 for c in reply.custom_ids)
     next_id = next(c for c in reply.custom_ids if c.endswith(":next"))
@@ -188,7 +186,7 @@ async def test_pages_buttons_and_the_last_page(world: World) -> None:
 
 
 async def test_the_asking_players_row_is_highlighted_or_appended(world: World) -> None:
-    seed_ladder(world.path, 30)
+    await seed_ladder(world, 30)
     light, dark = await world.start_pond(701)
     await world.command(dark, 701, "pond", "resign")
     for person in (light, dark):
@@ -198,7 +196,7 @@ async def test_the_asking_players_row_is_highlighted_or_appended(world: World) -
 
 
 async def test_a_ladder_of_thousands_stays_within_discords_limits(world: World) -> None:
-    seed_ladder(world.path, 5000)
+    await seed_ladder(world, 5000)
     for page in (1, 2, 250, 500, 501):
         reply = await leaderboard(world, ANA, page=page)
         embed = reply.data["embeds"][0]
@@ -208,7 +206,7 @@ async def test_a_ladder_of_thousands_stays_within_discords_limits(world: World) 
 
 
 async def test_other_servers_players_stay_off_the_ladder(world: World) -> None:
-    seed_ladder(world.path, 3, guild=GUILD_ID + 1)
+    await seed_ladder(world, 3, guild=GUILD_ID + 1)
     reply = await leaderboard(world, ANA)
     assert "Nobody has finished" in reply.data["embeds"][0]["description"]
 

@@ -1,4 +1,4 @@
-"""The match store on a real SQLite file: schema, version checks, the log replaying to the state."""
+"""The match store on both backends (SQLite, PostgreSQL): schema, version checks, the log replaying to the state."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ ANA, BO = Seat(1, "Ana"), Seat(2, "Bo")
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    opened = await MatchStore.open(str(tmp_path / "store.sqlite3"))
+async def store(database: str):
+    opened = await MatchStore.open(database)
     yield opened.matches
     await opened.close()
 
@@ -75,8 +75,8 @@ async def test_a_failed_transaction_leaves_nothing_behind(store: Matches) -> Non
     assert (await store.get(record.id)).version == record.version
 
 
-async def test_the_move_log_replays_to_the_stored_state_on_random_games(tmp_path: Path) -> None:
-    store = await MatchStore.open(str(tmp_path / "replay.sqlite3"))
+async def test_the_move_log_replays_to_the_stored_state_on_random_games(database: str) -> None:
+    store = await MatchStore.open(database)
     service = MatchService(store.matches, rng=random.Random(1), clock=lambda: 1000.0)
     rng = random.Random(9)
     try:
@@ -111,8 +111,8 @@ async def test_the_move_log_replays_to_the_stored_state_on_random_games(tmp_path
         await store.close()
 
 
-async def test_many_concurrent_moves_in_many_channels_keep_every_game_consistent(tmp_path: Path) -> None:
-    store = await MatchStore.open(str(tmp_path / "busy.sqlite3"))
+async def test_many_concurrent_moves_in_many_channels_keep_every_game_consistent(database: str) -> None:
+    store = await MatchStore.open(database)
     service = MatchService(store.matches, rng=random.Random(2), clock=lambda: 1000.0)
     channels = list(range(200, 220))
     ids = {}
