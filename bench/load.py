@@ -173,8 +173,15 @@ class Load:
         board posted) or ``"refused"``."""
         service = self.bot.service
         current = await service.current(channel)
-        if current is None or current[1] is None:
+        if current is None:
             await self.open_match(channel)
+            current = await service.current(channel)
+        elif current[1] is None:
+            # A challenge a killed predecessor made and never saw answered: its opponent accepts it now.
+            waiting = current[0]
+            for seat in waiting.players:
+                if seat.user_id in waiting.invited:
+                    await service.answer(waiting.id, seat, True)
             current = await service.current(channel)
         assert current is not None and current[1] is not None
         record, state = current

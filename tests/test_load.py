@@ -29,3 +29,23 @@ async def test_reminders_and_endings_falling_due_while_moves_arrive_are_each_han
     # Inside, the run checked each reminder was posted exactly once and nothing is left to deliver.
     assert row["idle_turns_ended"] >= 12 and row["reminders_posted"] >= 1
     assert row["replayed_matches"] >= 17 and row["moves"] > 5
+
+
+async def test_a_challenge_a_killed_process_left_unanswered_is_answered_not_duplicated(tmp_path: Path) -> None:
+    """A process killed between its challenge and its answer leaves a pending challenge; the next plays it."""
+    from bot.match_store import Seat
+
+    patch = Patch()
+    load = Load(tmp_path, 1, seed=5, render_processes=0)
+    try:
+        await load.start(patch)
+        a, b = load.people[:2]
+        pending = await load.bot.service.challenge(
+            guild_id=1, channel_id=77, game="pond", challenger=Seat(a.id, a.name),
+            opponents=[Seat(b.id, b.name)], options={},
+        )  # fmt: skip
+        match_id, ply, outcome = await load.one_move(77)
+    finally:
+        await load.stop()
+        patch.undo()
+    assert (match_id, ply, outcome) == (pending.record.id, 0, "followup")
