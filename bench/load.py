@@ -193,6 +193,10 @@ class Load:
             sub, options = "place", [option("cell", parts[1])]
         else:
             sub, options = "move", [option("from", parts[1]), option("to", parts[2])]
+        await self.send(person, channel, sub, options)
+
+    async def send(self, person: Person, channel: int, sub: str, options: list[dict[str, Any]]) -> None:
+        """Send one ``/pond`` command as ``person`` and wait for its answer, timing it (refusals counted)."""
         payload = self.discord.command_payload(person, channel, "pond", sub, options)
         done = self.recorder.expect(payload["token"])
         started = time.perf_counter()
@@ -643,14 +647,7 @@ class ThreadLoad(Load):
                 sub, options = "place", [option("cell", parts[1])]
             else:
                 sub, options = "move", [option("from", parts[1]), option("to", parts[2])]
-        payload = self.discord.command_payload(person, record.thread_id, "pond", sub, options)
-        done = self.recorder.expect(payload["token"])
-        started = time.perf_counter()
-        self.bot._connection.parse_interaction_create(payload)
-        outcome = await asyncio.wait_for(done, 30)
-        self.latencies.append(time.perf_counter() - started)
-        if outcome == "refused":
-            self.refused += 1
+        await self.send(person, record.thread_id, sub, options)
 
     async def thread_player(self, slot: int, until: float, think: float) -> None:
         rng = random.Random(slot)

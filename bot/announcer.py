@@ -674,12 +674,7 @@ class Announcer:
             extra = await self._extras(record, language) if state.outcome() is not None else []
             content = messages.turn_text(record, state, entry, extra, language)
         # An old board (the game moved on while it waited) is history: it pings nobody.
-        png = None
-        if announcement.board:
-            try:
-                png = await self.renderer.png(state, [seat.name for seat in record.players], language)
-            except Exception:
-                log.exception("rendering %s match %s failed", record.game, record.id)
+        png = await self._board(announcement, record, state, language)
         # A finished game's result carries the Rematch button (restart-proof: see bot.views).
         view = rematch_view(record.id, language) if state.outcome() is not None and current else None
         return Composed(
@@ -691,6 +686,18 @@ class Announcer:
             view=view,
         )
 
+    async def _board(
+        self, announcement: Announcement, record: MatchRecord, state: GameState, language: str
+    ) -> bytes | None:
+        """The announcement's board image, or ``None`` (none asked for, or rendering failed: the text still goes)."""
+        if not announcement.board:
+            return None
+        try:
+            return await self.renderer.png(state, [seat.name for seat in record.players], language)
+        except Exception:
+            log.exception("rendering %s match %s failed", record.game, record.id)
+            return None
+
     async def _compose_parent(
         self, announcement: Announcement, record: MatchRecord, *, language: str
     ) -> Composed | None:
@@ -701,12 +708,7 @@ class Announcer:
         if state is None:
             state = await self.boards.replay(record, announcement.seq)
         content = messages.parent_result_text(record, state, language)
-        png = None
-        if announcement.board:
-            try:
-                png = await self.renderer.png(state, [seat.name for seat in record.players], language)
-            except Exception:
-                log.exception("rendering %s match %s failed", record.game, record.id)
+        png = await self._board(announcement, record, state, language)
         alt = board_alt(record, state, language) if png is not None else None
         return Composed(content, (), png, alt=alt, channel_id=record.channel_id)
 
