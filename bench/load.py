@@ -193,9 +193,9 @@ class Load:
             sub, options = "place", [option("cell", parts[1])]
         else:
             sub, options = "move", [option("from", parts[1]), option("to", parts[2])]
-        await self.send(person, channel, sub, options)
+        return record.id, state.ply, await self.send(person, channel, sub, options)
 
-    async def send(self, person: Person, channel: int, sub: str, options: list[dict[str, Any]]) -> None:
+    async def send(self, person: Person, channel: int, sub: str, options: list[dict[str, Any]]) -> str:
         """Send one ``/pond`` command as ``person`` and wait for its answer, timing it (refusals counted)."""
         payload = self.discord.command_payload(person, channel, "pond", sub, options)
         done = self.recorder.expect(payload["token"])
@@ -205,7 +205,7 @@ class Load:
         self.latencies.append(time.perf_counter() - started)
         if outcome == "refused":
             self.refused += 1
-        return record.id, state.ply, outcome
+        return str(outcome)
 
     async def player(self, channel: int, until: float, think: float) -> None:
         rng = random.Random(channel)
