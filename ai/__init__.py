@@ -5,10 +5,12 @@
 saved state and returns the move's canonical text, a top-level function of plain
 values so that the bot can run it in a ``ProcessPoolExecutor``.
 
-Levels (see :data:`LEVELS`): *easy* searches briefly and picks its move at
-random in proportion to the search's visits, so it plays sensible but loose
-moves; *medium* and *hard* play their search's best move, with about 1 s and
-3 s per move.  A time budget needs a clock: engines never read one, so the
+Levels (see :data:`LEVELS`), each clearly stronger than the one before in every
+game (``python -m bench.tournament``): *easy* searches 30 playouts and picks its
+move at random in proportion to their visits, so it plays sensible but loose
+moves a beginner can beat; *medium* plays the best move of 500 playouts; *hard*
+thinks for 3 s per move and keeps its tree from one move to the next.  (Querni's
+caps are a tenth.)  A time budget needs a clock: engines never read one, so the
 caller passes ``clock=time.perf_counter``; without a clock only the iteration
 budget counts, and the same seed gives the same move.
 
@@ -34,12 +36,12 @@ afresh.  ``think`` raises ``ValueError`` for an unknown game or level and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ai.knowledge import knowledge_for
-from ai.mcts import Clock, SearchResult, search
+from ai.mcts import Clock, SearchMemory, SearchResult, search
 from engines.base import GameState
 
 
@@ -54,17 +56,33 @@ class Level:
     knowledge: bool = True  # use the game's own knowledge (else the generic search)
     # Settings of the knowledge to change, e.g. (("widening", 1.0),); the game's own by default.
     tuning: tuple[tuple[str, Any], ...] = ()
+    # What limits the level: its time ("time"; the cap only guards a fast machine) or its iteration
+    # cap ("iterations"; the time limit is only a safety net for a slow one).
+    budget: Literal["time", "iterations"] = "time"
+    # Iteration caps of particular games where the level's own does not fit, e.g. (("querni", 100),).
+    game_iterations: tuple[tuple[str, int], ...] = ()
 
     @property
     def label(self) -> str:
         """Return the name a computer seat of this level goes by, e.g. ``Tabula (medium)``."""
         return f"Tabula ({self.name})"
 
+    def iterations_for(self, game: str) -> int:
+        """Return this level's iteration cap in ``game``.
+
+        >>> LEVELS["medium"].iterations_for("querni"), LEVELS["medium"].iterations_for("azul")
+        (100, 500)
+        """
+        return dict(self.game_iterations).get(game, self.iterations)
+
 
 # Every level, easiest first: the one place they are defined (the bot and the benchmarks read them here).
+# Easy and medium are fixed amounts of search (so they play alike on any machine); hard thinks for
+# its whole time.  Querni's search learns ten times faster per playout than the others', so its
+# caps are a tenth (at the others' caps easy and medium would play Querni almost as well as hard).
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 0.2, 150, temperature=1.0),
-    "medium": Level("medium", 1.0, 5000, temperature=0.0),
+    "easy": Level("easy", 0.5, 30, temperature=1.0, budget="iterations", game_iterations=(("querni", 10),)),
+    "medium": Level("medium", 1.0, 500, temperature=0.0, budget="iterations", game_iterations=(("querni", 100),)),
     "hard": Level("hard", 3.0, 100_000, temperature=0.0),
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -105,12 +123,16 @@ def analyse(
     iterations: int | None = None,
     clock: Clock | None = None,
     started: float | None = None,
+    memory: SearchMemory | None = None,
+    key: Hashable = None,
 ) -> SearchResult:
     """Search ``state`` at ``level`` and return the move with the search's statistics.
 
     ``time_limit`` (seconds, default the level's) counts only when ``clock`` is
     given, measured from ``started`` (default: now); ``iterations`` (default the
-    level's cap) bounds the search either way.
+    level's cap in this game) bounds the search either way.  ``memory`` and
+    ``key`` reuse the tree of the player's previous move (see :class:`SearchMemory`)
+    at a level limited by time.
     """
     chosen = level_named(level)
     if time_limit is not None and clock is None:
@@ -124,12 +146,15 @@ def analyse(
     know = knowledge_for(state.game, chosen.tuning, generic=not chosen.knowledge)
     return search(
         state,
-        iterations=chosen.iterations if iterations is None else iterations,
+        iterations=chosen.iterations_for(state.game) if iterations is None else iterations,
         seed=seed,
         knowledge=know,
         temperature=chosen.temperature,
         clock=clock,
         deadline=deadline,
+        # Only a level that thinks for a time keeps its tree: a fixed amount of search stays just that.
+        memory=memory if chosen.budget == "time" else None,
+        key=(chosen, key),  # a tree is only reused by the level that grew it
     )
 
 
@@ -164,12 +189,16 @@ def think(
     time_limit: float | None = None,
     clock: Clock | None = None,
     iterations: int | None = None,
+    reuse: Hashable = None,
 ) -> str:
     """Rebuild a saved state of ``game`` and return the canonical text of the computer's move.
 
     Made for a process pool: every argument is a plain value (``clock`` may be
     ``time.perf_counter``, which pickles by name), and the time budget starts
-    before the state is rebuilt.
+    before the state is rebuilt.  ``reuse``, a key naming the player (a match
+    and seat), keeps the search's tree in this process for that player's next
+    move (:data:`MEMORY`); when another process served the last move, the search
+    simply starts afresh.
     """
     from engines import GAMES  # here, not at import: engines/__init__ may one day import this package
 
@@ -179,9 +208,22 @@ def think(
         raise ValueError(f"Unknown game {game!r}.")
     state = spec.from_json(state_json)
     result = analyse(
-        state, level=level, seed=seed, time_limit=time_limit, iterations=iterations, clock=clock, started=started
+        state,
+        level=level,
+        seed=seed,
+        time_limit=time_limit,
+        iterations=iterations,
+        clock=clock,
+        started=started,
+        memory=MEMORY if reuse is not None else None,
+        key=reuse,
     )
     return state.move_text(result.move)
+
+
+# The trees this process keeps for the next move of the players it serves (a few: each may hold
+# tens of thousands of positions).
+MEMORY = SearchMemory(capacity=4)
 
 
 __all__ = [
@@ -189,6 +231,7 @@ __all__ = [
     "LEVELS",
     "LEVEL_NAMES",
     "Level",
+    "SearchMemory",
     "SearchResult",
     "analyse",
     "choose_move",

@@ -22,6 +22,12 @@ The search needs only ``legal_moves()``, ``play()``, ``to_move``, ``outcome()``,
 * Determinism: all chance comes from one :class:`~engines.rng.Rng`; with an
   iteration budget the same seed gives the same move.  A time budget reads the
   injected ``clock`` between iterations and every few rollout plies.
+* Tree reuse: given a :class:`SearchMemory`, a search keeps the subtree of the
+  move it chose, and the next search under the same key starts from the node of
+  the position actually reached (after the opponents' replies) when the tree
+  holds it, with everything already learnt about it.  A tree never crosses a
+  horizon (in Azul, a round's end), so hidden chance is never reused.  With an
+  iteration budget the same calls in the same order still give the same moves.
 
 >>> from engines import pond
 >>> state = pond.new(variant="mini")
@@ -34,7 +40,8 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +95,77 @@ class SearchResult:
     iterations: int
     root_visits: tuple[tuple[Any, int, float], ...]  # (move, visits, mean reward for the mover)
     solved: bool  # the root's value is settled (every line reaches the end or the horizon)
+    reused: int = 0  # playouts the root already had from an earlier search (tree reuse)
+
+
+class SearchMemory:
+    """The subtrees that recent searches chose, for the next search to start from.
+
+    One memory belongs to one player (a seat of a game, or a bot worker serving
+    many, with a key per match and seat): each key keeps the subtree of the move
+    its last search chose, and at most ``capacity`` keys are kept, the least
+    recently used dropped first.
+
+    >>> from engines import pond
+    >>> memory = SearchMemory()
+    >>> state = pond.new(variant="mini")
+    >>> first = search(state, iterations=200, seed=1, memory=memory, key="game 1")
+    >>> reply = state.play(first.move)
+    >>> reply = reply.play(reply.legal_moves()[0])
+    >>> again = search(reply, iterations=50, seed=2, memory=memory, key="game 1")
+    >>> again.reused > 0, again.iterations
+    (True, 50)
+    """
+
+    def __init__(self, capacity: int = 4) -> None:
+        self.capacity = capacity
+        self._trees: OrderedDict[Hashable, Node] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._trees)
+
+    def take(self, key: Hashable, state: GameState, depth: int) -> Node | None:
+        """Remove ``key``'s subtree and return its node of ``state`` (within ``depth`` plies), or None."""
+        kept = self._trees.pop(key, None)
+        if kept is None:
+            return None
+        return _find(kept, state, depth)
+
+    def keep(self, key: Hashable, node: Node) -> list[Node]:
+        """Keep ``node`` (a chosen move's subtree) under ``key``; return the trees pushed out, for freeing."""
+        self._trees[key] = node
+        self._trees.move_to_end(key)
+        dropped = []
+        while len(self._trees) > self.capacity:
+            dropped.append(self._trees.popitem(last=False)[1])
+        return dropped
+
+    def clear(self) -> None:
+        """Forget every tree."""
+        self._trees.clear()
+
+
+def _find(node: Node, state: GameState, depth: int) -> Node | None:
+    """Return the node of ``node``'s subtree (at most ``depth`` plies down) holding ``state``, if it can grow.
+
+    A settled node without children (a finished game, a horizon) is no use as
+    a root, so it is not returned.
+    """
+    target = state.ply
+    level = [node]
+    for _ in range(depth + 1):
+        following = []
+        for candidate in level:
+            held = candidate.state
+            if held.ply == target:
+                if held == state and (candidate.exact is None or candidate.children):
+                    return candidate
+            elif held.ply < target:
+                following.extend(candidate.children)
+        level = following
+        if not level:
+            break
+    return None
 
 
 def search(
@@ -99,14 +177,18 @@ def search(
     temperature: float = 0.0,
     clock: Clock | None = None,
     deadline: float | None = None,
+    memory: SearchMemory | None = None,
+    key: Hashable = None,
 ) -> SearchResult:
     """Search ``state`` and return the chosen move with some statistics.
 
-    ``iterations`` caps the playouts; ``deadline`` (a ``clock()`` reading) stops
-    earlier.  ``temperature`` 0 plays the most visited move; above 0 it samples
-    moves in proportion to ``visits ** (1 / temperature)`` (a weaker, livelier
-    player).  The search's settings (exploration, priors, widening, rollouts)
-    are the knowledge's (default: the game's registered knowledge).
+    ``iterations`` caps the new playouts; ``deadline`` (a ``clock()`` reading)
+    stops earlier.  With a ``memory``, the search starts from ``key``'s kept
+    subtree when it holds ``state``, and keeps the chosen move's subtree there.
+    ``temperature`` 0 plays the most visited move; above 0 it samples moves in
+    proportion to ``visits ** (1 / temperature)`` (a weaker, livelier player).
+    The search's settings (exploration, priors, widening, rollouts) are the
+    knowledge's (default: the game's registered knowledge).
     """
     moves = state.legal_moves()
     if not moves:
@@ -116,6 +198,8 @@ def search(
     know = knowledge if knowledge is not None else knowledge_for(state.game)
     rng = Rng(seed)
     if len(moves) == 1:
+        if memory is not None:
+            memory.take(key, state, 0)  # the kept tree would lead nowhere useful now
         return SearchResult(moves[0], 0, ((moves[0], 0, 0.0),), False)
     depth = know.max_rollout_plies if know.rollout_depth is None else min(know.rollout_depth, know.max_rollout_plies)
     tree = _Tree(know, rng, depth, clock, deadline)
@@ -126,16 +210,25 @@ def search(
     collecting = gc.isenabled()
     gc.disable()
     try:
+        started = clock() if clock is not None else 0.0
+        root = memory.take(key, state, REUSE_DEPTH) if memory is not None else None
+        if root is None:
+            root = Node(None, state, -1, 0.0)
+        root.move, root.mover = None, -1  # a root's own reward is nobody's
+        reused = root.visits
         if clock is None or deadline is None:
-            return _run(Node(None, state, -1, 0.0), tree, iterations, temperature, rng, None)
+            result = _run(root, tree, iterations, temperature, rng, None, reused)
+            if memory is not None:
+                memory.keep(key, _chosen(root, result.move))
+            return result
         # Freeing the tree takes a share of the time it took to grow (every node holds a
         # position), so the search stops early enough for that share to fit in the budget.
-        started = clock()
         share = _FREE_SHARE.get(state.game, DEFAULT_FREE_SHARE)
-        root = Node(None, state, -1, 0.0)
-        result = _run(root, tree, iterations, temperature, rng, started + (deadline - started) / (1.0 + share))
+        result = _run(root, tree, iterations, temperature, rng, started + (deadline - started) / (1.0 + share), reused)
         grown = clock()
-        del root, tree
+        # What is freed: the moves not chosen (and trees the memory pushes out); the chosen one is kept.
+        dropped = memory.keep(key, _chosen(root, result.move)) if memory is not None else []
+        del root, tree, dropped
         freed = clock()
         if grown > started:
             # Remember the worst recent share, forgetting slowly, so one quick free does not shorten the margin.
@@ -146,6 +239,20 @@ def search(
             gc.enable()
 
 
+# How many plies below a kept subtree's root the next position may lie (a player's move and the
+# replies of up to three opponents, with a round's tiling in between in Azul).
+REUSE_DEPTH = 5
+
+
+def _chosen(root: Node, move: Any) -> Node:
+    """Detach and return the child of ``root`` that ``move`` leads to (a fresh node if it was never expanded)."""
+    for child in root.children:
+        if child.move == move:
+            root.children = []
+            return child
+    return Node(move, root.state.play(move), -1, 0.0)
+
+
 # What freeing a game's tree cost, as a share of the time the search took, in this process.
 _FREE_SHARE: dict[str, float] = {}
 # The share assumed before any measurement (measured: 5% to 11% depending on the game).
@@ -153,7 +260,9 @@ DEFAULT_FREE_SHARE = 0.12
 FREE_SHARE_DECAY = 0.95
 
 
-def _run(root: Node, tree: _Tree, iterations: int, temperature: float, rng: Rng, stop: float | None) -> SearchResult:
+def _run(
+    root: Node, tree: _Tree, iterations: int, temperature: float, rng: Rng, stop: float | None, reused: int = 0
+) -> SearchResult:
     """Grow the tree from ``root`` until the iterations run out or the clock reaches ``stop``; return the choice."""
     clock = tree.clock
     done = 0
@@ -168,7 +277,7 @@ def _run(root: Node, tree: _Tree, iterations: int, temperature: float, rng: Rng,
     stats = tuple(
         (child.move, child.visits, child.total / child.visits if child.visits else 0.0) for child in root.children
     )
-    return SearchResult(move, done, stats, root.exact is not None)
+    return SearchResult(move, done, stats, root.exact is not None, reused)
 
 
 class _Tree:

@@ -1,20 +1,25 @@
 """Play the AI levels against each other and against a random player, in every registered game.
 
-Each pairing plays ``--games`` games; every deal (game seed) is played twice with
-the seats swapped, so neither side profits from moving first.  The table gives
-the first side's wins, draws and losses, its win rate with a 95% Wilson interval,
-and each side's time per move: mean, max, and how many moves overran their
-budget by more than 20% (wall-clock time, which is what the budget limits;
-the same figures in CPU time tell a busy machine's delays apart).
+Each pairing plays ``--games`` games in pairs: every deal (game seed) is played
+twice with the seats swapped, so neither side profits from the deal or from
+moving first.  The table gives the first side's wins, draws and losses, its win
+rate with a 95% Wilson interval, its score (a draw counting half) as an Elo
+difference with the same interval's error bars, and each side's time per move:
+mean, max, and how many moves overran their budget by more than 20% (wall-clock
+time, which is what the budget limits; the same figures in CPU time tell a busy
+machine's delays apart).  Every computer seat keeps its own tree between moves,
+as the bot's workers do.
 
     python -m bench.tournament [--game pond] [--games 20] [--scale 0.2] [--pair hard-easy] [--all-pairs]
                                [--players 4] [--level NAME=BASE,setting=value] [--quick] [--workers 2]
 
-By default the goal pairings (hard against random and against easy) play with
-budgets scaled to 0.2 of the real ones.  ``--scale`` multiplies every level's
-time budget (not its iteration cap, so a scaled run handicaps the stronger
-levels most); ``--all-pairs`` plays every pairing; ``--level`` defines a variant
-for tuning (see :func:`parse_level`); ``--quick`` is a smoke run.
+By default the goal pairings (hard against medium, medium against easy) play
+with budgets scaled to 0.2 of the real ones.  ``--scale`` multiplies the time
+budget of the levels that think for a time (hard); easy and medium are a fixed
+number of playouts and always play at their real budgets, so ``--scale 1`` is
+the real thing and a smaller scale handicaps only hard.  ``--all-pairs`` plays
+every pairing; ``--level`` defines a variant for tuning (see
+:func:`parse_level`); ``--quick`` is a smoke run.
 """
 
 from __future__ import annotations
@@ -30,13 +35,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from ai import BUDGET_SHARE, LEVELS, Level, analyse, search_seed
+from ai import BUDGET_SHARE, LEVELS, Level, SearchMemory, analyse, search_seed
 from engines import GAMES
 
 # A move over its budget by more than this share counts as an overrun.
 OVERRUN = 0.2
-# The pairings the goals are about (hard beats random in 95% of games, and easy in 70%).
-GOAL_PAIRINGS = (("hard", "random"), ("hard", "easy"))
+# The pairings the goals are about: each level wins 80% of its games against the one below.
+GOAL_PAIRINGS = (("hard", "medium"), ("medium", "easy"))
 ALL_PAIRINGS = (
     ("hard", "random"),
     ("medium", "random"),
@@ -45,9 +50,8 @@ ALL_PAIRINGS = (
     ("hard", "medium"),
     ("medium", "easy"),
 )
-QUICK_PAIRINGS = GOAL_PAIRINGS
-# By default budgets are a fifth of the real ones, so the goal pairings of every game take about
-# 20 minutes on two cores; pass scale=1.0 for the real budgets.
+QUICK_PAIRINGS = (("medium", "easy"), ("easy", "random"))
+# By default hard's budget is a fifth of its real one, for quick comparisons; pass scale=1.0 for the real budgets.
 DEFAULT_SCALE = 0.2
 QUICK_GAMES = 4
 QUICK_SCALE = 0.05
@@ -64,17 +68,37 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def elo(score: float) -> float:
+    """Return the Elo difference that expects ``score`` (a share of the points), clamped at ±800.
+
+    >>> round(elo(0.5)), round(elo(0.8)), round(elo(0.2)), elo(1.0)
+    (0, 241, -241, 800.0)
+    """
+    if score <= 0.0 or score >= 1.0:
+        return math.copysign(800.0, score - 0.5)
+    return max(-800.0, min(800.0, -400.0 * math.log10(1.0 / score - 1.0)))
+
+
 def scaled_level(level: Level, scale: float) -> Level:
-    """Return ``level`` with its time budget multiplied by ``scale`` (its iteration cap kept)."""
+    """Return ``level`` with its time budget multiplied by ``scale`` if time is what limits it.
+
+    A level of a fixed number of playouts keeps its real budget at any scale.
+    """
+    if level.budget != "time":
+        return level
     return replace(level, time_limit=level.time_limit * scale)
 
 
 def parse_level(text: str) -> Level:
     """Read a level variant for tuning, e.g. ``wide=hard,widening=1.5,temperature=0.5``.
 
-    A name that is a :class:`Level` field changes the level; any other changes
-    the game's knowledge (see ``ai.knowledge``).  Values are numbers,
-    ``none``, ``true`` or ``false``.
+    A name that is a :class:`Level` field changes the level (``budget`` takes
+    ``time`` or ``iterations``); ``GAME.iterations`` sets the cap in one game;
+    any other name changes the game's knowledge (see ``ai.knowledge``).  Values
+    are numbers, ``none``, ``true`` or ``false``.
+
+    >>> parse_level("m50=medium,querni.iterations=50").iterations_for("querni")
+    50
     """
     head, *settings = text.split(",")
     name, _, base = head.partition("=")
@@ -82,8 +106,14 @@ def parse_level(text: str) -> Level:
     fields = {f.name for f in dataclasses.fields(Level)}
     for setting in settings:
         key, _, raw = setting.partition("=")
+        if key == "budget":
+            level = replace(level, budget="time" if raw.strip() == "time" else "iterations")
+            continue
         value = _value(raw)
-        if key in fields:
+        game, dot, field = key.partition(".")
+        if dot and field == "iterations":
+            level = replace(level, game_iterations=(*level.game_iterations, (game, int(value))))
+        elif key in fields:
             level = replace(level, **{key: value})
         else:
             level = replace(level, tuning=(*level.tuning, (key, value)))
@@ -113,6 +143,8 @@ def play_game(
     times: dict[str, list[float]] = {name: [] for name in seats if name != "random"}
     cpu: dict[str, list[float]] = {name: [] for name in times}
     budgets = {name: levels[name] for name in times}
+    # Each seat keeps its own tree between its moves, as a bot worker does for a seat.
+    memories = {seat: SearchMemory(capacity=1) for seat, name in enumerate(seats) if name != "random"}
     ply = 0
     while state.outcome() is None:
         player = state.to_move
@@ -134,6 +166,8 @@ def play_game(
                 time_limit=level.time_limit,
                 clock=time.perf_counter,
                 started=started,
+                memory=memories[player],
+                key=player,
             )
             text = rebuilt.move_text(result.move)
             times[who].append(time.perf_counter() - started)
@@ -242,6 +276,10 @@ def _row(
         "win_rate": wins / total if total else 0.0,
         "ci_low": low,
         "ci_high": high,
+        # The score (a draw is half a point) as an Elo difference, with its Wilson interval's bounds.
+        "elo": elo((wins + draws / 2) / total) if total else 0.0,
+        "elo_low": elo(wilson(wins + draws / 2, total)[0]) if total else -800.0,
+        "elo_high": elo(wilson(wins + draws / 2, total)[1]) if total else 800.0,
         "mean_plies": plies / total if total else 0.0,
         "scale": scale,
     }
@@ -266,6 +304,7 @@ def format_row(row: dict[str, Any]) -> str:
         f"{row['game']:<7} {row['players']}p {row['first']:>6} vs {row['second']:<6} "
         f"{row['wins']:>3}-{row['draws']}-{row['losses']:<3} "
         f"win {100 * row['win_rate']:5.1f}% [{100 * row['ci_low']:5.1f}, {100 * row['ci_high']:5.1f}]  "
+        f"Elo {row['elo']:+4.0f} [{row['elo_low']:+4.0f}, {row['elo_high']:+4.0f}]  "
         f"{row['mean_plies']:5.1f} plies"
     )
     for side in ("first", "second"):
@@ -283,10 +322,10 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 5%% budgets, two pairings")
+    parser.add_argument("--workers", "--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument(
         "--scale", type=float, default=DEFAULT_SCALE, help=f"multiply every time budget (default {DEFAULT_SCALE})"
     )
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--players", type=int, default=2, help="seats per game where the game allows")
     parser.add_argument("--pair", action="append", help="a pairing like hard-easy (repeatable)")
     parser.add_argument("--all-pairs", action="store_true", help="every pairing of the levels and random")
@@ -306,8 +345,13 @@ def main() -> None:
             if name not in known:
                 parser.error(f"unknown player {name!r}")
     scale = min(args.scale, QUICK_SCALE) if args.quick else args.scale
-    budgets = ", ".join(f"{name} {level.time_limit * scale:g} s" for name, level in LEVELS.items())
-    print(f"budgets x{scale:g}: {budgets} (the search stops at {BUDGET_SHARE:.0%} of its budget)", flush=True)
+    budgets = ", ".join(
+        f"{name} {level.time_limit * scale:g} s"
+        if level.budget == "time"
+        else f"{name} {level.iterations} playouts" + "".join(f" ({g} {n})" for g, n in level.game_iterations)
+        for name, level in LEVELS.items()
+    )
+    print(f"budgets x{scale:g}: {budgets} (the search stops at {BUDGET_SHARE:.0%} of its time)", flush=True)
     show = None if args.json else lambda row: print(format_row(row), flush=True)
     rows = run(
         args.game, args.games, args.quick, args.scale, args.workers, args.players, pairings, args.seed, show, extra

@@ -28,12 +28,18 @@ log = logging.getLogger(__name__)
 TIME_BUDGETS = {name: level.time_limit for name, level in LEVELS.items()}
 
 
-def think(game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None) -> str:
-    """Run the search for one move (in a worker process); return the move's text."""
+def think(
+    game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None, seat: tuple
+) -> str:
+    """Run the search for one move (in a worker process); return the move's text.
+
+    ``seat`` (match id and seat) lets the worker start from the tree of this seat's last move when it
+    searched that one too.
+    """
     from ai import think as search
 
     clock = time.perf_counter if budget is not None else None
-    return search(game, state_json, level, seed, time_limit=budget, clock=clock, iterations=iterations)
+    return search(game, state_json, level, seed, time_limit=budget, clock=clock, iterations=iterations, reuse=seat)
 
 
 def _warm() -> None:
@@ -115,7 +121,8 @@ class ComputerPlayers:
     async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]
         seed = search_seed(record.seed, state.ply)
-        return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations)
+        seat = (record.id, state.to_move)
+        return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations, seat)
 
     def close(self) -> None:
         """Stop thinking: cancel the turns in progress and the workers."""

@@ -447,6 +447,19 @@ def test_tournament_helpers() -> None:
     level = tournament.parse_level("wide=hard,widening=1.5,temperature=0.5,rollout_depth=none")
     assert level.name == "wide" and level.temperature == 0.5 and level.time_limit == LEVELS["hard"].time_limit
     assert level.tuning == (("widening", 1.5), ("rollout_depth", None))
+    fixed = tournament.parse_level("m50=medium,querni.iterations=50,iterations=300,budget=time")
+    assert fixed.iterations_for("querni") == 50 and fixed.iterations_for("pond") == 300 and fixed.budget == "time"
+    # Elo from a score, and error bars from the score's interval.
+    assert round(tournament.elo(0.75)) == 191 and tournament.elo(0.5) == 0.0
+    assert tournament.elo(0.0) == -800.0 and tournament.elo(1.0) == 800.0
+
+
+def test_a_scaled_tournament_shortens_only_the_levels_that_think_for_a_time() -> None:
+    from bench import tournament
+
+    assert tournament.scaled_level(LEVELS["hard"], 0.2).time_limit == pytest.approx(0.6)
+    assert tournament.scaled_level(LEVELS["medium"], 0.2) == LEVELS["medium"]  # 500 playouts at any scale
+    assert tournament.scaled_level(LEVELS["easy"], 0.2) == LEVELS["easy"]
 
 
 def test_tournament_runs_a_tiny_match() -> None:
@@ -456,14 +469,18 @@ def test_tournament_runs_a_tiny_match() -> None:
     (row,) = rows
     assert row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2
     assert row["first_moves"] > 0 and row["second_moves"] == 0
-    assert "pond" in tournament.format_row(row)
+    assert -800 <= row["elo_low"] <= row["elo"] <= row["elo_high"] <= 800
+    assert "pond" in tournament.format_row(row) and "Elo" in tournament.format_row(row)
 
 
 def test_levels_are_defined_once_with_their_budgets_and_labels() -> None:
     assert LEVEL_NAMES == ("easy", "medium", "hard")
     budgets = [LEVELS[name].time_limit for name in LEVEL_NAMES]
-    caps = [LEVELS[name].iterations for name in LEVEL_NAMES]
-    assert budgets == sorted(budgets) and caps == sorted(caps) and len(set(budgets)) == 3
+    assert budgets == sorted(budgets) and budgets[-1] > budgets[-2]
+    for game in GAMES:
+        caps = [LEVELS[name].iterations_for(game) for name in LEVEL_NAMES]
+        assert caps == sorted(caps) and len(set(caps)) == 3, game
+    assert [LEVELS[name].budget for name in LEVEL_NAMES] == ["iterations", "iterations", "time"]
     assert [LEVELS[name].label for name in LEVEL_NAMES] == ["Tabula (easy)", "Tabula (medium)", "Tabula (hard)"]
 
 
@@ -478,3 +495,39 @@ def test_the_search_seed_differs_on_every_ply_of_every_game(name: str) -> None:
         state = state.play(rng.choice(state.legal_moves()))
     assert len(seeds) > 10 and len(set(seeds)) == len(seeds)
     assert all(0 <= seed < 2**63 for seed in seeds) and search_seed(12, 0) != search_seed(11, 0)
+
+
+# -- tree reuse -----------------------------------------------------------------------------------------------------
+
+
+def play_with_memory(name: str, players: int, seed: int, plies: int) -> tuple[list[Any], list[int], list[GameState]]:
+    """Let one searcher with a tree memory play every seat; return its moves, reused playouts and positions."""
+    from ai.mcts import SearchMemory
+
+    memory = SearchMemory()
+    state = GAMES[name].new(players=players, seed=seed)
+    moves, reused, positions = [], [], []
+    for ply in range(plies):
+        if state.outcome() is not None:
+            break
+        result = search(state, iterations=150, seed=ply, memory=memory, key=state.to_move)
+        moves.append(result.move)
+        reused.append(result.reused)
+        positions.append(state)
+        state = state.play(result.move)
+    return moves, reused, positions
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_reused_tree_is_deterministic_for_a_seed_and_is_used(name: str) -> None:
+    first = play_with_memory(name, 2, 3, 16)
+    again = play_with_memory(name, 2, 3, 16)
+    assert first[0] == again[0] and first[1] == again[1]
+    assert sum(first[1]) > 0  # later moves started from what earlier searches learnt
+
+
+def test_azul_never_reuses_a_tree_across_a_rounds_end() -> None:
+    _, reused, positions = play_with_memory("azul", 2, 11, 60)
+    starts = [i for i, state in enumerate(positions) if state.last is not None and state.last.round_ended]
+    assert starts and all(reused[i] == 0 for i in starts)  # the bag's new factories were never searched
+    assert any(reused[i] > 0 for i in range(len(reused)) if i not in starts)

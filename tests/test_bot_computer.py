@@ -110,9 +110,31 @@ async def test_the_computer_thinks_in_a_worker_process_within_its_budget() -> No
 
     state = GAMES["pond"].new()
     started = time.perf_counter()
-    text = think("pond", state.to_json(), "easy", 5, 0.2, None)
+    text = think("pond", state.to_json(), "easy", 5, 0.2, None, (1, 0))
     assert time.perf_counter() - started < 0.2 * 1.2 + 0.15
     assert state.parse_move(text) in state.legal_moves()
+
+
+async def test_a_worker_keeps_a_hard_seats_tree_for_its_next_move() -> None:
+    import time
+
+    import ai
+    from bot.computer import think
+    from engines import GAMES
+
+    ai.MEMORY.clear()
+    state = GAMES["pond"].new(variant="mini")
+    text = think("pond", state.to_json(), "hard", 5, 0.3, None, (7, 0))
+    assert len(ai.MEMORY) == 1  # the seat's tree is kept for its next move ...
+    after = state.play(text)
+    after = after.play(after.legal_moves()[0])
+    search_started = time.perf_counter()
+    result = ai.analyse(
+        after, level="hard", seed=6, time_limit=0.3, clock=time.perf_counter, memory=ai.MEMORY, key=(7, 0)
+    )
+    assert result.reused > 0 and time.perf_counter() - search_started < 0.3 * 1.2  # ... and searched further
+    think("pond", state.to_json(), "medium", 5, 1.0, None, (8, 0))
+    assert len(ai.MEMORY) == 1  # medium is a fixed amount of search, kept fresh every move
 
 
 async def test_azul_seats_can_be_filled_by_the_computer(world: World) -> None:

@@ -28,7 +28,7 @@ OPPONENT_NAMES = ("opponent", "opponent2", "opponent3", "opponent4", "opponent5"
 
 DIFFICULTIES = [
     app_commands.Choice(name="Easy: quick and forgiving", value="easy"),
-    app_commands.Choice(name="Medium: thinks about a second", value="medium"),
+    app_commands.Choice(name="Medium: a steady, quick player", value="medium"),
     app_commands.Choice(name="Hard: thinks about three seconds", value="hard"),
 ]
 
