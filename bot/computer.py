@@ -29,12 +29,12 @@ TIME_BUDGETS = {name: level.time_limit for name, level in LEVELS.items()}
 
 
 def think(
-    game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None, seat: tuple
+    game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None, seat: tuple | None
 ) -> str:
     """Run the search for one move (in a worker process); return the move's text.
 
-    ``seat`` (match id and seat) lets the worker start from the tree of this seat's last move when it
-    searched that one too.
+    ``seat`` (match id and seat; None for none) lets the worker start from the tree of this seat's last
+    move when it searched that one too.
     """
     from ai import think as search
 
@@ -121,7 +121,9 @@ class ComputerPlayers:
     async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]
         seed = search_seed(record.seed, state.ply)
-        seat = (record.id, state.to_move)
+        # A seat's tree is kept for its next move when thinking for a time (a fixed iteration budget, for
+        # tests, searches afresh so that a move depends only on its position and seed).
+        seat = (record.id, state.to_move) if budget is not None else None
         return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations, seat)
 
     def close(self) -> None:
