@@ -37,7 +37,7 @@ afresh.  ``think`` raises ``ValueError`` for an unknown game or level and
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from ai.knowledge import knowledge_for
@@ -59,21 +59,29 @@ class Level:
     # What limits the level: its time ("time"; the cap only guards a fast machine) or its iteration
     # cap ("iterations"; the time limit is only a safety net for a slow one).
     budget: Literal["time", "iterations"] = "time"
-    # Iteration caps of particular games where the level's own does not fit, e.g. (("querni", 100),).
-    game_iterations: tuple[tuple[str, int], ...] = ()
+    # Settings for particular games where the level's own do not fit: (game, field, value), e.g.
+    # (("querni", "iterations", 100),).
+    per_game: tuple[tuple[str, str, Any], ...] = ()
 
     @property
     def label(self) -> str:
         """Return the name a computer seat of this level goes by, e.g. ``Tabula (medium)``."""
         return f"Tabula ({self.name})"
 
-    def iterations_for(self, game: str) -> int:
-        """Return this level's iteration cap in ``game``.
+    def for_game(self, game: str) -> Level:
+        """Return this level as it plays ``game`` (with that game's own settings).
 
-        >>> LEVELS["medium"].iterations_for("querni"), LEVELS["medium"].iterations_for("azul")
+        >>> LEVELS["medium"].for_game("querni").iterations, LEVELS["medium"].for_game("azul").iterations
         (100, 500)
         """
-        return dict(self.game_iterations).get(game, self.iterations)
+        changes = {name: value for which, name, value in self.per_game if which == game}
+        if not changes:
+            return self
+        return replace(self, per_game=(), **changes)
+
+    def iterations_for(self, game: str) -> int:
+        """Return this level's iteration cap in ``game``."""
+        return self.for_game(game).iterations
 
 
 # Every level, easiest first: the one place they are defined (the bot and the benchmarks read them here).
@@ -81,8 +89,10 @@ class Level:
 # its whole time.  Querni's search learns ten times faster per playout than the others', so its
 # caps are a tenth (at the others' caps easy and medium would play Querni almost as well as hard).
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 0.5, 30, temperature=1.0, budget="iterations", game_iterations=(("querni", 10),)),
-    "medium": Level("medium", 1.0, 500, temperature=0.0, budget="iterations", game_iterations=(("querni", 100),)),
+    "easy": Level("easy", 0.5, 30, temperature=1.0, budget="iterations", per_game=(("querni", "iterations", 10),)),
+    "medium": Level(
+        "medium", 1.0, 500, temperature=0.0, budget="iterations", per_game=(("querni", "iterations", 100),)
+    ),
     "hard": Level("hard", 3.0, 100_000, temperature=0.0),
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -134,7 +144,7 @@ def analyse(
     ``key`` reuse the tree of the player's previous move (see :class:`SearchMemory`)
     at a level limited by time.
     """
-    chosen = level_named(level)
+    chosen = level_named(level).for_game(state.game)
     if time_limit is not None and clock is None:
         raise ValueError("A time limit needs a clock, e.g. clock=time.perf_counter.")
     deadline = None
@@ -146,7 +156,7 @@ def analyse(
     know = knowledge_for(state.game, chosen.tuning, generic=not chosen.knowledge)
     return search(
         state,
-        iterations=chosen.iterations_for(state.game) if iterations is None else iterations,
+        iterations=chosen.iterations if iterations is None else iterations,
         seed=seed,
         knowledge=know,
         temperature=chosen.temperature,

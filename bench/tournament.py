@@ -93,12 +93,13 @@ def parse_level(text: str) -> Level:
     """Read a level variant for tuning, e.g. ``wide=hard,widening=1.5,temperature=0.5``.
 
     A name that is a :class:`Level` field changes the level (``budget`` takes
-    ``time`` or ``iterations``); ``GAME.iterations`` sets the cap in one game;
-    any other name changes the game's knowledge (see ``ai.knowledge``).  Values
-    are numbers, ``none``, ``true`` or ``false``.
+    ``time`` or ``iterations``); ``GAME.FIELD`` changes a field in one game
+    only; any other name changes the game's knowledge (see ``ai.knowledge``).
+    Values are numbers, ``none``, ``true`` or ``false``.
 
-    >>> parse_level("m50=medium,querni.iterations=50").iterations_for("querni")
-    50
+    >>> level = parse_level("m50=medium,querni.iterations=50,querni.temperature=0.5")
+    >>> level.for_game("querni").iterations, level.for_game("querni").temperature, level.for_game("pond").iterations
+    (50, 0.5, 500)
     """
     head, *settings = text.split(",")
     name, _, base = head.partition("=")
@@ -111,8 +112,8 @@ def parse_level(text: str) -> Level:
             continue
         value = _value(raw)
         game, dot, field = key.partition(".")
-        if dot and field == "iterations":
-            level = replace(level, game_iterations=(*level.game_iterations, (game, int(value))))
+        if dot and field in fields:
+            level = replace(level, per_game=(*level.per_game, (game, field, value)))
         elif key in fields:
             level = replace(level, **{key: value})
         else:
@@ -142,7 +143,7 @@ def play_game(
     chooser = random.Random(seed * 7919 + 1)
     times: dict[str, list[float]] = {name: [] for name in seats if name != "random"}
     cpu: dict[str, list[float]] = {name: [] for name in times}
-    budgets = {name: levels[name] for name in times}
+    budgets = {name: levels[name].for_game(game) for name in times}
     # Each seat keeps its own tree between its moves, as a bot worker does for a seat.
     memories = {seat: SearchMemory(capacity=1) for seat, name in enumerate(seats) if name != "random"}
     ply = 0
@@ -348,7 +349,8 @@ def main() -> None:
     budgets = ", ".join(
         f"{name} {level.time_limit * scale:g} s"
         if level.budget == "time"
-        else f"{name} {level.iterations} playouts" + "".join(f" ({g} {n})" for g, n in level.game_iterations)
+        else f"{name} {level.iterations} playouts"
+        + "".join(f" ({game} {field} {value})" for game, field, value in level.per_game)
         for name, level in LEVELS.items()
     )
     print(f"budgets x{scale:g}: {budgets} (the search stops at {BUDGET_SHARE:.0%} of its time)", flush=True)
