@@ -210,7 +210,6 @@ def search(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        started = clock() if clock is not None else 0.0
         root = memory.take(key, state, REUSE_DEPTH) if memory is not None else None
         if root is None:
             root = Node(None, state, -1, 0.0)
@@ -221,18 +220,24 @@ def search(
             if memory is not None:
                 memory.keep(key, _chosen(root, result.move))
             return result
-        # Freeing the tree takes a share of the time it took to grow (every node holds a
-        # position), so the search stops early enough for that share to fit in the budget.
-        share = _FREE_SHARE.get(state.game, DEFAULT_FREE_SHARE)
-        result = _run(root, tree, iterations, temperature, rng, started + (deadline - started) / (1.0 + share), reused)
+        # Freeing the tree takes time in proportion to its size (every node holds a position), so the
+        # search stops early enough for freeing what it will drop to fit in the budget.
+        cost = _FREE_COST.get(state.game, DEFAULT_FREE_COST)
+        result = _run(root, tree, iterations, temperature, rng, deadline, reused, cost, memory is not None)
         grown = clock()
         # What is freed: the moves not chosen (and trees the memory pushes out); the chosen one is kept.
-        dropped = memory.keep(key, _chosen(root, result.move)) if memory is not None else []
-        del root, tree, dropped
+        dropped_visits = root.visits
+        if memory is not None:
+            kept = _chosen(root, result.move)
+            dropped_visits -= kept.visits
+            dropped = memory.keep(key, kept)
+            dropped_visits += sum(gone.visits for gone in dropped)
+            del kept, dropped
+        del root, tree
         freed = clock()
-        if grown > started:
-            # Remember the worst recent share, forgetting slowly, so one quick free does not shorten the margin.
-            _FREE_SHARE[state.game] = max((freed - grown) / (grown - started), share * FREE_SHARE_DECAY)
+        if dropped_visits >= MEASURE_FREE_FROM:
+            # Remember the worst recent cost, forgetting slowly, so one quick free does not shorten the margin.
+            _FREE_COST[state.game] = max((freed - grown) / dropped_visits, cost * FREE_COST_DECAY)
         return result
     finally:
         if collecting:
@@ -253,22 +258,46 @@ def _chosen(root: Node, move: Any) -> Node:
     return Node(move, root.state.play(move), -1, 0.0)
 
 
-# What freeing a game's tree cost, as a share of the time the search took, in this process.
-_FREE_SHARE: dict[str, float] = {}
-# The share assumed before any measurement (measured: 5% to 11% depending on the game).
-DEFAULT_FREE_SHARE = 0.12
-FREE_SHARE_DECAY = 0.95
+# What freeing a game's tree cost per playout (a playout adds at most one node), in this process.
+_FREE_COST: dict[str, float] = {}
+# The cost assumed before any measurement (measured: 5 to 15 microseconds, 25 on a busy machine).
+DEFAULT_FREE_COST = 25e-6
+FREE_COST_DECAY = 0.95
+# Trees smaller than this are freed too fast to measure the cost per playout well.
+MEASURE_FREE_FROM = 2000
+# How often (in playouts) the search looks again at how much of its tree it will drop.
+DROP_CHECK_EVERY = 32
 
 
 def _run(
-    root: Node, tree: _Tree, iterations: int, temperature: float, rng: Rng, stop: float | None, reused: int = 0
+    root: Node,
+    tree: _Tree,
+    iterations: int,
+    temperature: float,
+    rng: Rng,
+    stop: float | None,
+    reused: int = 0,
+    free_cost: float = 0.0,
+    keeps_best: bool = False,
 ) -> SearchResult:
-    """Grow the tree from ``root`` until the iterations run out or the clock reaches ``stop``; return the choice."""
+    """Grow the tree from ``root`` until the iterations run out or the clock reaches ``stop``; return the choice.
+
+    The search stops ``free_cost`` seconds per playout it will drop before ``stop``: every playout
+    of the tree, or, when the best move's subtree is kept (``keeps_best``), those of the others.
+    """
     clock = tree.clock
     done = 0
+    dropping = root.visits
     while done < iterations:
-        if stop is not None and clock is not None and clock() >= stop:
-            break
+        if stop is not None and clock is not None:
+            if not keeps_best:
+                dropping = root.visits
+            elif done % DROP_CHECK_EVERY == 0:
+                dropping = root.visits - max((child.visits for child in root.children), default=0)
+            else:
+                dropping += 1
+            if clock() + free_cost * dropping >= stop:
+                break
         tree.iterate(root)
         done += 1
         if root.exact is not None:
