@@ -246,8 +246,9 @@ def think(
 
 
 # The trees this process keeps for the next move of the players it serves (a few: each may hold
-# tens of thousands of positions).
-MEMORY = SearchMemory(capacity=4)
+# tens of thousands of positions).  ``think(reuse=...)`` is for a worker process that only searches:
+# its kept trees are frozen out of the cyclic collector's sight (see SearchMemory).
+MEMORY = SearchMemory(capacity=4, freeze=True)
 
 
 __all__ = [

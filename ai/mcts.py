@@ -117,8 +117,13 @@ class SearchMemory:
     (True, 50)
     """
 
-    def __init__(self, capacity: int = 4) -> None:
+    def __init__(self, capacity: int = 4, *, freeze: bool = False) -> None:
         self.capacity = capacity
+        # Kept trees are tens of thousands of objects that the cyclic collector would walk again and
+        # again (a quarter of a second, at random moments, some of them after a move's search and so
+        # over its budget).  They hold no cycles, so in a process that does nothing but search (a
+        # worker) ``freeze`` hands them to ``gc.freeze()``: reference counting still frees them.
+        self.freeze = freeze
         self._trees: OrderedDict[Hashable, Node] = OrderedDict()
 
     def __len__(self) -> int:
@@ -135,6 +140,8 @@ class SearchMemory:
         """Keep ``node`` (a chosen move's subtree) under ``key``; return the trees pushed out, for freeing."""
         self._trees[key] = node
         self._trees.move_to_end(key)
+        if self.freeze:
+            gc.freeze()
         dropped = []
         while len(self._trees) > self.capacity:
             dropped.append(self._trees.popitem(last=False)[1])

@@ -145,7 +145,7 @@ def play_game(
     cpu: dict[str, list[float]] = {name: [] for name in times}
     budgets = {name: levels[name].for_game(game) for name in times}
     # Each seat keeps its own tree between its moves, as a bot worker does for a seat.
-    memories = {seat: SearchMemory(capacity=1) for seat, name in enumerate(seats) if name != "random"}
+    memories = {seat: SearchMemory(capacity=1, freeze=True) for seat, name in enumerate(seats) if name != "random"}
     ply = 0
     while state.outcome() is None:
         player = state.to_move

@@ -121,9 +121,10 @@ class ComputerPlayers:
     async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]
         seed = search_seed(record.seed, state.ply)
-        # A seat's tree is kept for its next move when thinking for a time (a fixed iteration budget, for
-        # tests, searches afresh so that a move depends only on its position and seed).
-        seat = (record.id, state.to_move) if budget is not None else None
+        # A seat's tree is kept for its next move when thinking for a time in a worker process (a fixed
+        # iteration budget, for tests, searches afresh so that a move depends only on its position and
+        # seed; the bot's own process never keeps trees, see ai.MEMORY).
+        seat = (record.id, state.to_move) if budget is not None and self.workers.processes > 0 else None
         return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations, seat)
 
     def close(self) -> None:
