@@ -79,10 +79,6 @@ class Level:
             return self
         return replace(self, per_game=(), **changes)
 
-    def iterations_for(self, game: str) -> int:
-        """Return this level's iteration cap in ``game``."""
-        return self.for_game(game).iterations
-
 
 # Every level, easiest first: the one place they are defined (the bot and the benchmarks read them here).
 # Easy and medium are fixed amounts of search (so they play alike on any machine); hard thinks for

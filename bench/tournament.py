@@ -265,6 +265,8 @@ def _row(
             cpu.setdefault(name, []).extend(values)
     total = len(results)
     low, high = wilson(wins, total)
+    score = wins + draws / 2  # a draw is half a point
+    score_low, score_high = wilson(score, total)
     row: dict[str, Any] = {
         "game": game,
         "players": players,
@@ -277,10 +279,10 @@ def _row(
         "win_rate": wins / total if total else 0.0,
         "ci_low": low,
         "ci_high": high,
-        # The score (a draw is half a point) as an Elo difference, with its Wilson interval's bounds.
-        "elo": elo((wins + draws / 2) / total) if total else 0.0,
-        "elo_low": elo(wilson(wins + draws / 2, total)[0]) if total else -800.0,
-        "elo_high": elo(wilson(wins + draws / 2, total)[1]) if total else 800.0,
+        # The score as an Elo difference, with its Wilson interval's bounds.
+        "elo": elo(score / total) if total else 0.0,
+        "elo_low": elo(score_low),
+        "elo_high": elo(score_high),
         "mean_plies": plies / total if total else 0.0,
         "scale": scale,
     }

@@ -448,7 +448,8 @@ def test_tournament_helpers() -> None:
     assert level.name == "wide" and level.temperature == 0.5 and level.time_limit == LEVELS["hard"].time_limit
     assert level.tuning == (("widening", 1.5), ("rollout_depth", None))
     fixed = tournament.parse_level("m50=medium,querni.iterations=50,iterations=300,budget=time")
-    assert fixed.iterations_for("querni") == 50 and fixed.iterations_for("pond") == 300 and fixed.budget == "time"
+    assert fixed.for_game("querni").iterations == 50 and fixed.for_game("pond").iterations == 300
+    assert fixed.budget == "time"
     # Elo from a score, and error bars from the score's interval.
     assert round(tournament.elo(0.75)) == 191 and tournament.elo(0.5) == 0.0
     assert tournament.elo(0.0) == -800.0 and tournament.elo(1.0) == 800.0
@@ -478,7 +479,7 @@ def test_levels_are_defined_once_with_their_budgets_and_labels() -> None:
     budgets = [LEVELS[name].time_limit for name in LEVEL_NAMES]
     assert budgets == sorted(budgets) and budgets[-1] > budgets[-2]
     for game in GAMES:
-        caps = [LEVELS[name].iterations_for(game) for name in LEVEL_NAMES]
+        caps = [LEVELS[name].for_game(game).iterations for name in LEVEL_NAMES]
         assert caps == sorted(caps) and len(set(caps)) == 3, game
     assert [LEVELS[name].budget for name in LEVEL_NAMES] == ["iterations", "iterations", "time"]
     assert [LEVELS[name].label for name in LEVEL_NAMES] == ["Tabula (easy)", "Tabula (medium)", "Tabula (hard)"]
