@@ -608,7 +608,7 @@ class Announcer:
 
     async def _entry(self, announcement: Announcement, turn: Turn | None) -> LogEntry | None:
         if turn is not None:
-            return LogEntry(announcement.seq, TurnKind(turn.kind), turn.seat, 0, turn.text, 0.0)
+            return LogEntry(announcement.seq, TurnKind(turn.kind), turn.seat, turn.user_id, turn.text, 0.0)
         if announcement.seq <= 0:
             return None
         entries = await self.matches.log(announcement.match_id, announcement.seq)

@@ -14,7 +14,7 @@ import i18n
 from bot.service import Turn, computer_level
 from bot.storage import MatchRecord
 from engines import GAMES, GameState
-from engines.base import ABANDONED, AGREED
+from engines.base import AGREED, TIMEOUT, legacy_forfeit_code
 from i18n.catalog import DEFAULT, gettext, pgettext
 
 MESSAGE_LIMIT = 2000
@@ -193,25 +193,25 @@ def result_text(record: MatchRecord, state: GameState, language: str = DEFAULT) 
     return f"{headline} {i18n.result_text(state, names, locale=language)}"
 
 
-def forfeit_line(record: MatchRecord, seat: int, text: str, language: str = DEFAULT) -> str:
-    """Say a logged forfeit in ``language``; the log keeps its English sentence, which names who left and how.
+def forfeit_line(record: MatchRecord, seat: int, text: str, language: str = DEFAULT, user_id: int = 0) -> str:
+    """Say a logged forfeit of ``seat`` in ``language``: ``text`` is its code, ``user_id`` the row's user.
 
-    The sentence is matched against the ones the service writes (resigned, or ran out of time with a
-    claimer); anything else is shown as logged.
+    A lost deadline's claimer is the row's user (a two-player game's is the other player when not known);
+    a draw by agreement was offered by the other player.  Rows logged before forfeits were codes hold the
+    bot's English sentence: :func:`~engines.base.legacy_forfeit_code` reads them.
     """
     names = [seat.name for seat in record.players]
     players = len(names)
-    if text == i18n.forfeit_text("forfeit", names[seat], players=players):
-        return i18n.forfeit_text("forfeit", names[seat], players=players, locale=language)
-    for claimer in names:
-        if text == i18n.forfeit_text("timeout", names[seat], claimer, players=players):
-            return i18n.forfeit_text("timeout", names[seat], claimer, players=players, locale=language)
-    # Ended by itself (the deadline passed twice over, nobody claimed), and drawn by agreement (logged as its code).
-    if text == ABANDONED:
-        return i18n.forfeit_text(ABANDONED, names[seat], players=players, locale=language)
-    if text == AGREED and players == 2:
-        return i18n.forfeit_text(AGREED, names[seat], names[1 - seat], players=players, locale=language)
-    return text
+    how = legacy_forfeit_code(text)
+    claimer = None
+    if how == TIMEOUT:
+        by = record.seat_of(user_id) if user_id else None
+        if by is None and players == 2:
+            by = 1 - seat
+        claimer = names[by] if by is not None and by != seat else None
+    elif how == AGREED and players == 2:
+        claimer = names[1 - seat]
+    return i18n.forfeit_text(how, names[seat], claimer, players=players, locale=language)
 
 
 def start_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
@@ -228,7 +228,7 @@ def turn_text(turn: Turn, extra: Sequence[str] = (), language: str = DEFAULT) ->
     if turn.kind == "move":
         lines = [i18n.summary_text(state, names, locale=language)]
     else:
-        lines = [forfeit_line(record, turn.seat, turn.text, language)]
+        lines = [forfeit_line(record, turn.seat, turn.text, language, turn.user_id)]
     lines.append(gettext(language, "Score: {scores}", scores=scores_text(record, state)))
     if turn.finished:
         lines.append(result_text(record, state, language))

@@ -99,7 +99,7 @@ def turn_text(
 ) -> str:
     """The text of the board after the move or forfeit ``entry``."""
     shown = safe_record(record)
-    turn = Turn(shown, state, entry.seat, entry.kind, entry.text)
+    turn = Turn(shown, state, entry.seat, entry.kind, entry.text, user_id=entry.user_id)
     return formatting.turn_text(turn, extra, language)
 
 

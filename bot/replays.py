@@ -25,9 +25,11 @@ from typing import Any, Protocol, TypeVar
 
 import discord
 
+import i18n
 from bot.match_store import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.service import Refusal
 from engines import GameState
+from engines.base import FORFEIT, TIMEOUT, legacy_forfeit_code
 from engines.record import Forfeit, GameRecord, Ply, format_record, ply_text, replay, result_of
 from i18n.catalog import DEFAULT, pgettext
 from i18n.describe import alt_text
@@ -84,9 +86,32 @@ def board_alt(record: MatchRecord, state: GameState, language: str = DEFAULT) ->
 # -- the record and the pictures (worker side: pure, picklable arguments) --------------------------------------------
 
 
-def plies_of(entries: Sequence[LogEntry]) -> tuple[Ply, ...]:
-    """The move log as record plies: moves as written, forfeits with their seat and reason."""
-    return tuple(entry.text if entry.kind == TurnKind.MOVE else Forfeit(entry.seat, entry.text) for entry in entries)
+def plies_of(entries: Sequence[LogEntry], record: MatchRecord | None = None) -> tuple[Ply, ...]:
+    """The move log as record plies: moves as written, forfeits with their seat and code.
+
+    A lost deadline's claimer is the row's user (found among ``record``'s players).  Rows logged
+    before forfeits were codes hold a sentence: :func:`~engines.base.legacy_forfeit_code` reads it.
+    """
+    plies: list[Ply] = []
+    for entry in entries:
+        if entry.kind == TurnKind.MOVE:
+            plies.append(entry.text)
+            continue
+        how = legacy_forfeit_code(entry.text)
+        by = record.seat_of(entry.user_id) if record is not None and how == TIMEOUT else None
+        plies.append(Forfeit(entry.seat, how, None if by == entry.seat else by))
+    return tuple(plies)
+
+
+def ply_caption(ply: Ply, names: Sequence[str]) -> str:
+    """A ply as a replay shows it: a move as written, a resignation or a claim as the record line with its
+    sentence, as the log's rows once read (``forfeit 2: Bo resigned.``); other forfeits as their record line."""
+    if not isinstance(ply, Forfeit) or ply.reason not in (FORFEIT, TIMEOUT):
+        return ply_text(ply)
+    by = 1 - ply.seat if ply.by is None and len(names) == 2 else ply.by
+    claimer = None if by is None else names[by]
+    sentence = i18n.forfeit_text(ply.reason, names[ply.seat], claimer, players=len(names))
+    return f"forfeit {ply.seat + 1}: {sentence}"
 
 
 def game_record(record: MatchRecord, plies: Sequence[Ply]) -> GameRecord:
@@ -113,7 +138,8 @@ def build_replay(game: GameRecord, language: str = DEFAULT) -> tuple[bytes, str,
     from render.replay import replay_gif
 
     states = replay(game)
-    gif = replay_gif(states, players=list(game.names), moves=[ply_text(ply) for ply in game.plies], locale=language)
+    moves = [ply_caption(ply, game.names) for ply in game.plies]
+    gif = replay_gif(states, players=list(game.names), moves=moves, locale=language)
     return gif, format_record(replace(game, result=result_of(states[-1]))), states
 
 
@@ -244,7 +270,7 @@ class Replays:
             self._building[match_id] = pending
             try:
                 record = await self.finished(match_id, guild_id)
-                game = game_record(record, plies_of(await self.matches.log(match_id)))
+                game = game_record(record, plies_of(await self.matches.log(match_id), record))
                 rebuilt = self._remember(Rebuilt(record, game, await self.workers.run(positions, game)))
                 pending.set_result(rebuilt)
             except BaseException as error:
@@ -265,7 +291,7 @@ class Replays:
         """Answer ``/history match:N``: the animated replay, the record file and the step buttons."""
         record = await self.finished(match_id, interaction.guild_id)
         await interaction.response.defer(thinking=True)
-        game = game_record(record, plies_of(await self.matches.log(match_id)))
+        game = game_record(record, plies_of(await self.matches.log(match_id), record))
         language = await self.languages.language(record.guild_id)
         self._language[record.id] = language
         gif, text, states = await self.workers.run(build_replay, game, language)
@@ -359,7 +385,7 @@ class Replays:
         board = self._board(rebuilt, ply)
         self._prefetch(rebuilt, ply, step)
         png = await asyncio.shield(board)
-        move = ply_text(rebuilt.game.plies[ply - 1]) if ply > 0 else ""
+        move = ply_caption(rebuilt.game.plies[ply - 1], rebuilt.game.names) if ply > 0 else ""
         content = position_line(language, match_id, ply, rebuilt.plies, move)
         picture = discord.File(
             io.BytesIO(png), filename=BOARD_FILE, description=alt_text(state, rebuilt.names, language)

@@ -49,7 +49,7 @@ from bot.match_store import (
 from bot.rating_store import RatingRow, Ratings
 from bot.settings_store import GuildSettings
 from engines import GAMES, GameError, GameState
-from engines.base import ABANDONED, AGREED
+from engines.base import ABANDONED, AGREED, FORFEIT, TIMEOUT, legacy_forfeit_code
 from i18n.catalog import DEFAULT, gettext
 from i18n.errors import error_text
 
@@ -156,8 +156,9 @@ class Turn:
     state: GameState
     seat: int
     kind: TurnKind
-    text: str  # the move's canonical text, or the forfeit's reason
+    text: str  # the move's canonical text, or the forfeit's code (engines.base.FORFEIT_CODES)
     announcements: tuple[Announcement, ...] = ()
+    user_id: int = 0  # who did it (a claim's claimer; 0: not known)
 
     @property
     def finished(self) -> bool:
@@ -422,7 +423,10 @@ class MatchService:
         spec = GAMES[record.game]
         state = spec.new(players=len(record.players), seed=record.seed, **record.options)
         for entry in await self.store.log(record.id, upto):
-            state = state.play(entry.text) if entry.kind == TurnKind.MOVE else state.forfeit(entry.seat, entry.text)
+            if entry.kind == TurnKind.MOVE:
+                state = state.play(entry.text)
+            else:  # rows written before forfeits were codes hold a sentence: read by the legacy reader
+                state = state.forfeit(entry.seat, legacy_forfeit_code(entry.text))
         return state
 
     # -- challenges -----------------------------------------------------------------
@@ -599,7 +603,7 @@ class MatchService:
         async with self._match(found.id):
             record = await self._fresh(found.id, game)
             seat = self._seat(record, user_id)
-            return await self._forfeit(record, seat, user_id, f"{escape_name(record.players[seat].name)} resigned.")
+            return await self._forfeit(record, seat, user_id, FORFEIT)
 
     async def claim(
         self, channel_id: int, user_id: int, *, game: str | None = None, guild_id: int | None = None
@@ -613,22 +617,20 @@ class MatchService:
             late = state.to_move
             if late is None or late == seat:
                 raise Refusal("It is your turn: you can't claim a win on your own time. Make a move instead.")
-            # The reason is a sentence shown in chat (and kept in the log): the names in it are escaped.
-            name, claimer = escape_name(record.players[late].name), escape_name(record.players[seat].name)
             if record.deadline is None or self.clock() < record.deadline:
                 stamp = "<t:" + str(int(record.deadline or 0)) + ":R>"
                 raise Refusal(
-                    "{player} still has time to move: the deadline is {deadline}.", player=name, deadline=stamp
+                    "{player} still has time to move: the deadline is {deadline}.",
+                    player=escape_name(record.players[late].name),
+                    deadline=stamp,
                 )
-            if len(record.players) == 2:
-                reason = f"{name} ran out of time; {claimer} claimed the win."
-            else:
-                reason = f"{name} ran out of time and leaves the game ({claimer} claimed it)."
-            return await self._forfeit(record, late, user_id, reason)
+            # Logged as its code under the late player's seat; the claimer is the row's user.
+            return await self._forfeit(record, late, user_id, TIMEOUT)
 
-    async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, reason: str) -> Turn:
+    async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, how: str) -> Turn:
+        """Log ``seat`` leaving the game as ``how``, a forfeit code (``user_id`` is who did it: a claim's claimer)."""
         state = self.state_of(record)
-        return await self._commit(record, state.forfeit(seat, reason), seat, user_id, TurnKind.FORFEIT, reason)
+        return await self._commit(record, state.forfeit(seat, how), seat, user_id, TurnKind.FORFEIT, how)
 
     async def _commit(
         self, record: MatchRecord, after: GameState, seat: int, user_id: int, kind: TurnKind, text: str
@@ -646,7 +648,7 @@ class MatchService:
             record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )
         self._remember(updated, after)
-        return Turn(updated, after, seat, kind, text, tuple(announced))
+        return Turn(updated, after, seat, kind, text, tuple(announced), user_id)
 
     async def _to_cancel(self, channel_id: int, user_id: int) -> MatchRecord:
         """The open match ``/… cancel`` in ``channel_id`` means: the thread's, the channel's only one,

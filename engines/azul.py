@@ -90,9 +90,10 @@ from engines.base import (
     check_forfeit,
     check_players,
     check_seed,
-    forfeit_kind,
+    forfeit_code,
     int_list,
     keyword_replace,
+    legacy_forfeit_code,
     load_saved,
     outcome_by_keys,
     resolve_options,
@@ -174,7 +175,7 @@ def _legacy_termination(reason: str) -> Termination:
         return Termination.ROUND_LIMIT
     if reason.startswith("Ended as no tile is left"):
         return Termination.NO_TILES
-    return Termination(forfeit_kind(reason))
+    return Termination(legacy_forfeit_code(reason))
 
 
 def seat_names(players: int) -> tuple[str, ...]:
@@ -823,9 +824,9 @@ class AzulState:
         check_forfeit(self.result, player, self.players)
         if player in self.left:
             raise IllegalMove("Player {number} has already left the game.", number=player + 1)
-        if forfeit_kind(how) not in (FORFEIT, TIMEOUT, ABANDONED):
+        if forfeit_code(how) not in (FORFEIT, TIMEOUT, ABANDONED):
             raise IllegalMove("Azul has no draw by agreement.")
-        kind = Termination(forfeit_kind(how))
+        kind = Termination(forfeit_code(how))
         left = (*self.left, player)
         event = AzulEvent(player, None, left=str(kind))
         remaining = [p for p in range(self.players) if p not in left]
@@ -1481,7 +1482,7 @@ def _event_from_json(data: Any, players: int, factories: int, version: int = SAV
         raise InvalidState("The saved last move's tile counts do not add up.")
     left = data["left"]
     if version == 1 and isinstance(left, str) and left:
-        left = forfeit_kind(left)  # format 1 kept the bot's sentence ("Bo resigned.")
+        left = legacy_forfeit_code(left)  # format 1 kept the bot's sentence ("Bo resigned.")
     if not isinstance(left, str) or (move is None) != bool(left) or left not in ("", FORFEIT, TIMEOUT, ABANDONED):
         raise InvalidState("The saved last move's leaving reason is malformed.")
     placements = []

@@ -170,16 +170,47 @@ def draw_of_two(scores: tuple[int, ...], termination: StrEnum) -> Outcome:
     return Outcome((0, 1), scores, termination, (1, 1))
 
 
-def forfeit_kind(how: str) -> str:
-    """Return :data:`FORFEIT` or :data:`TIMEOUT` for a forfeit given as a code (or, from old logs, a sentence).
+FORFEIT_CODES = (FORFEIT, TIMEOUT, ABANDONED, AGREED)
 
-    Move logs written before termination codes hold the bot's sentence ("Ana ran out of
-    time; Bo claimed the win."); only a lost deadline was worded with "ran out of time".
+
+def forfeit_code(how: str) -> str:
+    """Return ``how`` if it is a way of leaving (:data:`FORFEIT_CODES`); raise :class:`InvalidOption` otherwise.
+
+    A forfeit is given by its code only: any other text is refused, never searched for words.
+
+    >>> forfeit_code("timeout")
+    'timeout'
+    >>> forfeit_code("Ran out of time Rick resigned.")
+    Traceback (most recent call last):
+    ...
+    engines.base.InvalidOption: 'Ran out of time Rick resigned.' is not a way to leave a game.
     """
-    text = str(how).strip().lower()
-    if text in (FORFEIT, TIMEOUT, ABANDONED, AGREED):
-        return text
-    return TIMEOUT if "ran out of time" in text else FORFEIT
+    if isinstance(how, str) and how in FORFEIT_CODES:
+        return str(how)  # a Termination member comes back as its plain code
+    raise InvalidOption("{how!r} is not a way to leave a game.", how=how)
+
+
+def legacy_forfeit_code(stored: str) -> str:
+    """Return the code of a forfeit reason stored before forfeits were codes; codes pass through unchanged.
+
+    The one reader of old data: format-1 saves, move-log rows and match records written before this
+    change kept the bot's English sentence instead of the code.  The bot wrote exactly three sentences:
+    ``{name} resigned.``, ``{name} ran out of time; {claimer} claimed the win.`` and ``{name} ran out of
+    time and leaves the game ({claimer} claimed it).``; only a resignation ends with `` resigned.``, so a
+    name holding other words ("Ran out of time Rick resigned.") is read as what it was.  Nothing else
+    may call this on new data: new data is a code, given to :func:`forfeit_code`.
+
+    >>> legacy_forfeit_code("Ran out of time Rick resigned.")
+    'forfeit'
+    >>> legacy_forfeit_code("Bo ran out of time; Ana claimed the win."), legacy_forfeit_code("agreed")
+    ('timeout', 'agreed')
+    """
+    text = str(stored).strip()
+    if text.lower() in FORFEIT_CODES:
+        return text.lower()
+    if text.endswith(" resigned."):
+        return FORFEIT
+    return TIMEOUT if "ran out of time" in text.lower() else FORFEIT
 
 
 def check_forfeit(result: Outcome | None, player: Any, players: int) -> None:
@@ -195,7 +226,7 @@ def forfeit_of_two(player: int, scores: tuple[int, ...], how: str, codes: type[E
 
     ``how`` :data:`AGREED` is a draw by agreement instead (``player`` is the one who accepted it).
     """
-    kind = forfeit_kind(how)
+    kind = forfeit_code(how)
     if kind == AGREED:
         return draw_of_two(scores, codes(AGREED))
     return win_for(1 - player, scores, codes(kind))
@@ -274,7 +305,10 @@ class GameState(Protocol):
         """Return the state after ``move`` (a move value or its text)."""
 
     def forfeit(self, player: int, how: str = FORFEIT) -> GameState:
-        """Return the state after ``player`` leaves the game: ``how`` is ``forfeit`` (resigned) or ``timeout``."""
+        """Return the state after ``player`` leaves the game: ``how`` is one of :data:`FORFEIT_CODES`.
+
+        Any other ``how`` raises :class:`InvalidOption` (see :func:`forfeit_code`).
+        """
 
     def scores(self) -> tuple[int, ...]:
         """One int per player."""

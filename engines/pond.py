@@ -48,10 +48,10 @@ from engines.base import (
     check_players,
     check_seed,
     draw_of_two,
-    forfeit_kind,
     forfeit_of_two,
     int_list,
     keyword_replace,
+    legacy_forfeit_code,
     load_saved,
     outcome_by_keys,
     resolve_options,
@@ -164,7 +164,7 @@ def _legacy_termination(reason: str) -> Termination:
         return Termination.ELIMINATION
     if reason.startswith("Ended by the move limit"):
         return Termination.MOVE_LIMIT
-    return Termination(forfeit_kind(reason))
+    return Termination(legacy_forfeit_code(reason))
 
 
 class PondMove(NamedTuple):

@@ -66,10 +66,10 @@ from engines.base import (
     check_players,
     check_seed,
     draw_of_two,
-    forfeit_kind,
     forfeit_of_two,
     int_list,
     keyword_replace,
+    legacy_forfeit_code,
     load_saved,
     resolve_options,
     saved_options,
@@ -136,7 +136,7 @@ def _legacy_termination(reason: str) -> Termination:
         return Termination.NO_TRIPLE
     if reason.startswith("No chain was removed"):
         return Termination.NO_REMOVAL
-    return Termination(forfeit_kind(reason))
+    return Termination(legacy_forfeit_code(reason))
 
 
 # Verdicts of :func:`judge_removal`.

@@ -16,14 +16,18 @@ object (options can be lists or tables, as Summer's weights or Querni's layout):
     # date: 2026-12-01T09:10:00+00:00
     # winners: 1
     # scores: 7, 5
-    # termination: The target of 7 was reached: light wins 7 to 5.
+    # termination: forfeit
     place b2
     place c2
-    forfeit 2: Bo resigned.
+    forfeit 2: forfeit
 
 Seats are numbered from 1 in the text (``player 1``, ``winners``, ``forfeit 2``) and
 from 0 in the values.  A ply line is a move in the game's notation, or
-``forfeit N: reason`` for a player who left.  Unknown header keys are refused rather
+``forfeit N: CODE`` for a player who left, CODE being how (``forfeit``: resigned,
+``timeout``, ``abandoned``, ``agreed``), followed by ``by M`` when player M claimed a
+lost deadline (``forfeit 3: timeout by 1``).  Records written before forfeits were codes
+hold the bot's sentence there ("Bo resigned."): it is read with
+:func:`~engines.base.legacy_forfeit_code`.  Unknown header keys are refused rather
 than skipped: a mistyped ``sead`` must not silently replay a different Azul bag.
 
 Pure: strings in, strings and values out; the caller supplies the date.
@@ -47,12 +51,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engines import GAMES, GameError, GameState, Outcome
+from engines.base import FORFEIT_CODES, legacy_forfeit_code
 
 TITLE = "# Tabula match record"
 # The order header fields are written in; "player N" lines follow "players".
 FIELDS = ("game", "options", "seed", "players", "date", "winners", "scores", "termination")
 _KEY = re.compile(r"#\s*([A-Za-z][A-Za-z_]*(?: [0-9]+)?)\s*:(.*)")
 _FORFEIT = re.compile(r"forfeit\s+([0-9]+)\s*:(.*)", re.IGNORECASE)
+_HOW = re.compile(r"([a-z_]+)(?:\s+by\s+([0-9]+))?", re.IGNORECASE)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 _INT = re.compile(r"[+-]?[0-9]+")
 
@@ -63,10 +69,14 @@ class RecordError(GameError):
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """A ply where ``seat`` (0-based) left the game: resigned, or lost on time."""
+    """A ply where ``seat`` (0-based) left the game: ``reason`` is how, a code of :data:`~engines.base.FORFEIT_CODES`.
+
+    ``by`` is the seat that claimed a lost deadline (``None``: nobody, or not known).
+    """
 
     seat: int
     reason: str
+    by: int | None = None
 
 
 Ply = str | Forfeit
@@ -118,7 +128,8 @@ def apply_ply(state: GameState, ply: Ply) -> GameState:
 def ply_text(ply: Ply) -> str:
     """Return the line a ply is written as (a forfeit's seat counted from 1)."""
     if isinstance(ply, Forfeit):
-        return f"forfeit {ply.seat + 1}: {_one_line(ply.reason)}".rstrip()
+        by = "" if ply.by is None else f" by {ply.by + 1}"
+        return f"forfeit {ply.seat + 1}: {_one_line(ply.reason)}{by}".rstrip()
     return ply
 
 
@@ -334,12 +345,21 @@ def parse_record(text: str) -> GameRecord:
             seat = int(forfeit.group(1))
             if seat < 1:
                 raise RecordError("Line {line}: players are numbered from 1, not {seat}.", line=number, seat=seat)
-            plies.append(Forfeit(seat - 1, forfeit.group(2).strip()))
+            plies.append(_forfeit_ply(seat - 1, forfeit.group(2).strip()))
             continue
         move = line.split("#", 1)[0].strip()
         if move:
             plies.append(move)
     return _check(values, lines_of, names, tuple(plies))
+
+
+def _forfeit_ply(seat: int, text: str) -> Forfeit:
+    """Read the part of a forfeit line after the colon: ``CODE`` or ``CODE by M``, or an old record's sentence."""
+    how = _HOW.fullmatch(text)
+    if how is not None and how.group(1).lower() in FORFEIT_CODES:
+        by = None if how.group(2) is None else int(how.group(2)) - 1
+        return Forfeit(seat, how.group(1).lower(), by)
+    return Forfeit(seat, legacy_forfeit_code(text))
 
 
 def _header_value(key: str, value: str, line: int) -> Any:
@@ -423,6 +443,9 @@ def _check(
             raise RecordError(
                 "A forfeit names player {number}, but the game has {seats} players.", number=ply.seat + 1, seats=seats
             )
+        by = ply.by if isinstance(ply, Forfeit) and ply.by is not None else None
+        if isinstance(ply, Forfeit) and by is not None and (by < 0 or by == ply.seat or by >= (seats or by + 1)):
+            raise RecordError("A forfeit is claimed by player {number}, who can't claim it.", number=by + 1)
     return GameRecord(
         game=game,
         options=values.get("options", {}),

@@ -65,10 +65,10 @@ from engines.base import (
     check_forfeit,
     check_players,
     check_seed,
-    forfeit_kind,
     forfeit_of_two,
     int_list,
     keyword_replace,
+    legacy_forfeit_code,
     load_saved,
     outcome_by_keys,
     resolve_options,
@@ -137,7 +137,7 @@ def _legacy_termination(reason: str) -> Termination:
     ):
         if reason.startswith(start):
             return code
-    return Termination(forfeit_kind(reason))
+    return Termination(legacy_forfeit_code(reason))
 
 
 class SummerMove(NamedTuple):

@@ -95,7 +95,10 @@ def caption_text(state: Any, names: Sequence[str] | None = None, locale: str = D
 def forfeit_text(
     how: str, name: str, claimer: str | None = None, *, players: int = 2, locale: str = DEFAULT_LOCALE
 ) -> str:
-    """Return the sentence for a player leaving: ``how`` is ``forfeit`` (resigned) or ``timeout``.
+    """Return the sentence for a player leaving: ``how`` is a forfeit code (``forfeit``: resigned, ``timeout``, …).
+
+    Only codes are accepted (see :data:`engines.base.FORFEIT_CODES`); a sentence raises
+    :class:`~engines.base.InvalidOption` rather than being searched for words.
 
     ``claimer`` is who claimed a lost deadline.  With two players the leaver loses; with
     more, the leaver leaves and the others play on.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.base import ABANDONED, AGREED, FORFEIT, TIMEOUT, forfeit_kind
+from engines.base import ABANDONED, AGREED, FORFEIT, TIMEOUT, forfeit_code
 from i18n.catalog import pgettext
 
 
@@ -35,10 +35,11 @@ def sentence(text: str, locale: str = "en") -> str:
 def forfeit_sentence(how: str, name: str, claimer: str | None, *, players: int = 2, locale: str = "en") -> str:
     """Return the sentence for ``name`` resigning or running out of time (see :func:`i18n.forfeit_text`).
 
-    ``how`` :data:`ABANDONED` is a turn left twice its time, ended by itself (nobody claimed it), and
+    ``how`` is a forfeit code (any other text raises :class:`~engines.base.InvalidOption`).
+    :data:`ABANDONED` is a turn left twice its time, ended by itself (nobody claimed it), and
     :data:`AGREED` the draw ``name`` accepted (``claimer`` offered it).
     """
-    kind = forfeit_kind(how)
+    kind = forfeit_code(how)
     if kind == AGREED:
         if claimer is not None:
             return pgettext(
@@ -84,9 +85,10 @@ def is_agreed(termination: str) -> bool:
 
 def forfeit_reason(how: str, name: str, claimer: str | None, locale: str = "en") -> str:
     """Return the status line's short reason for a two-player game the loser left (no final stop)."""
-    if forfeit_kind(how) == FORFEIT:
+    kind = forfeit_code(how)
+    if kind == FORFEIT:
         return pgettext(locale, "game:common", "{name} resigned", name=name)
-    if forfeit_kind(how) == ABANDONED:
+    if kind == ABANDONED:
         return pgettext(locale, "game:common", "{name} ran out of time", name=name)
     return pgettext(
         locale, "game:common", "{name} ran out of time; {claimer} claimed the win", name=name, claimer=claimer
