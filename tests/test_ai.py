@@ -412,7 +412,7 @@ def test_bad_requests_are_refused() -> None:
         choose_move(state, time_limit=1.0)
     with pytest.raises(ValueError, match="game"):
         think("chess", state.to_json(), "easy", iterations=5)
-    over = state.forfeit(0, "Light left.")
+    over = state.forfeit(0, "forfeit")
     with pytest.raises(ValueError, match="over"):
         choose_move(over, iterations=5)
 

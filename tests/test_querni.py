@@ -597,7 +597,7 @@ def test_illegal_values_and_finished_games_are_refused_without_change() -> None:
     with pytest.raises(IllegalMove, match="at least 3"):
         state.play("x4-5")
     assert state.to_json() == before
-    over = state.forfeit(0, "Blue resigned.")
+    over = state.forfeit(0, "forfeit")
     with pytest.raises(IllegalMove, match="over"):
         over.play("pass")
     assert summary_text(over) == "Blue resigned."

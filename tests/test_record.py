@@ -108,9 +108,9 @@ def test_a_different_seed_is_a_different_azul_game() -> None:
 
 def test_forfeits_are_plies_and_round_trip() -> None:
     move = first_move("azul", 3, 2)
-    record = new_record("azul", [move, Forfeit(1, "Bo resigned: #2 left.")], seed=2, players=3)
+    record = new_record("azul", [move, Forfeit(1, "timeout", by=0), Forfeit(2, "forfeit")], seed=2, players=3)
     text = format_record(record)
-    assert "forfeit 2: Bo resigned: #2 left." in text.splitlines()
+    assert text.splitlines()[-2:] == ["forfeit 2: timeout by 1", "forfeit 3: forfeit"]
     parsed = parse_record(text)
     assert parsed == record
     assert replay(parsed)[-1].to_json() == replay(record)[-1].to_json()
@@ -118,8 +118,33 @@ def test_forfeits_are_plies_and_round_trip() -> None:
     assert ply_text(Forfeit(1, "Bo resigned.\nBye")) == "forfeit 2: Bo resigned. Bye"
 
 
+def test_a_forfeit_is_replayed_from_its_code_never_from_words() -> None:
+    record = new_record("pond", ["place b2"], names=("Ana", "Bo"))
+    with pytest.raises(RecordError, match="not a way to leave a game"):
+        replay(dataclasses.replace(record, plies=("place b2", Forfeit(0, "Ran out of time Rick resigned."))))
+    with pytest.raises(RecordError, match="claimed by player 2, who can't claim it"):
+        parse_record(HEADER + "forfeit 2: timeout by 2\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "ply", "termination"),
+    [
+        ("forfeit 1: Ana resigned.", Forfeit(0, "forfeit"), "forfeit"),
+        ("forfeit 1: Ran out of time Rick resigned.", Forfeit(0, "forfeit"), "forfeit"),
+        ("forfeit 1: Ana ran out of time; Bo claimed the win.", Forfeit(0, "timeout"), "timeout"),
+        ("forfeit 1: abandoned", Forfeit(0, "abandoned"), "abandoned"),
+        ("forfeit 1: Timeout by 2", Forfeit(0, "timeout", by=1), "timeout"),
+    ],
+)
+def test_records_written_before_codes_still_replay(line: str, ply: Forfeit, termination: str) -> None:
+    parsed = parse_record(HEADER + "place b2\n" + line + "\n")
+    assert parsed.plies == ("place b2", ply)
+    outcome = replay(parsed)[-1].outcome()
+    assert outcome is not None and outcome.termination == termination
+
+
 def test_a_two_player_forfeit_records_the_result() -> None:
-    record = new_record("pond", ["place b2", Forfeit(0, "Ana resigned.")], names=("Ana", "Bo"))
+    record = new_record("pond", ["place b2", Forfeit(0, "forfeit")], names=("Ana", "Bo"))
     assert record.result is not None and record.result.winners == (1,)
     text = format_record(record)
     assert "# winners: 2" in text

@@ -253,7 +253,7 @@ def test_the_player_to_move_has_the_bar_and_a_player_who_left_a_dark_panel() -> 
     for player in range(4):
         assert near(bar_at(image, state, player), THEME.mark) == (player == state.turn)
     gone = state.turn
-    after = state.forfeit(gone, "Ana resigned.")
+    after = state.forfeit(gone, "forfeit")
     image = card(after)
     assert near(bar_at(image, after, after.turn), THEME.mark) and after.turn != gone
     lay = card_layout(after)
@@ -386,9 +386,9 @@ def test_status_and_last_lines() -> None:
     state = azul.new(players=3, seed=4, first_player=1)
     assert status_text(state, NAMES) == "Round 1 · Bo to move"
     assert last_text(state, NAMES).startswith("A new game")
-    left = state.forfeit(2, "Cy resigned.")
+    left = state.forfeit(2, "forfeit")
     assert last_text(left, NAMES) == "Cy left the game; the others play on."
-    over = left.forfeit(0, "Ana resigned.")
+    over = left.forfeit(0, "forfeit")
     assert status_text(over, NAMES) == "Bo wins with 0 · the last player left"
     assert last_text(over, NAMES) == "Ana left the game."
 

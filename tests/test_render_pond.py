@@ -203,7 +203,7 @@ def test_status_line_texts() -> None:
     assert status_text(level, NAMES) == "Draw 10 – 10 · target reached"
     limit = play("place a1", "place d4", "place b3", max_plies=3)
     assert status_text(limit, NAMES) == "Draw 0 – 0 · ended by the move limit (3 moves)"
-    resigned = play("place b2").forfeit(1, "Bo resigned.")
+    resigned = play("place b2").forfeit(1, "forfeit")
     assert status_text(resigned, NAMES) == "Ana wins · Bo resigned"
 
 

@@ -300,7 +300,6 @@ def test_a_long_draw_limit_gets_a_continuous_bar() -> None:
 STRANDING = {"a1": "B1", "b1": "B2", "c1": "B3", "d1": "B4", "e1": "B5", "a3": "B9", "b3": "B10", "c3": "B11"}
 FIVE_IN_A_ROW = {"a1": "B1", "b1": "B2", "c1": "B3", "d1": "B4", "e1": "B5", "j7": "R1"}
 CLEARING = {"c3": "B1", "d4": "B2", "e4": "B3", "j7": "R1"}
-TIMED_OUT = "Ana ran out of time; Bo claimed the win."
 
 
 @pytest.mark.parametrize(
@@ -316,10 +315,10 @@ TIMED_OUT = "Ana ran out of time; Bo claimed the win."
             q.new(seed=3, draw_plies=1, draw_count="moves").play("pass").play("pass"),
             "Draw 0 – 0 · no chain removed for 1 full move",
         ),
-        (q.new(seed=3).play("pass").forfeit(1, "Bo resigned."), "Ana wins · Bo resigned"),
+        (q.new(seed=3).play("pass").forfeit(1, "forfeit"), "Ana wins · Bo resigned"),
         # A forfeit right after the loser's own safe removal is still told as a forfeit.
         (
-            q.new(layout=EXAMPLE_2 | {"j7": "R1"}).play("x4-6").forfeit(0, TIMED_OUT),
+            q.new(layout=EXAMPLE_2 | {"j7": "R1"}).play("x4-6").forfeit(0, "timeout"),
             "Bo wins · Ana ran out of time; Bo claimed the win",
         ),
     ],

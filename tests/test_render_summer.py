@@ -335,7 +335,7 @@ def test_status_lines_for_the_move_limit_and_forfeits() -> None:
     limit = play("a1-a2", "a3-a2", "b1-b2", max_plies=3, **THREE)
     assert limit.outcome() is not None
     assert status_text(limit, NAMES).endswith("· move limit reached")
-    resigned = play("a1-b1", **THREE).forfeit(0, "Ana resigned.")
+    resigned = play("a1-b1", **THREE).forfeit(0, "forfeit")
     assert status_text(resigned, NAMES) == "Bo wins · Ana resigned"
 
 

@@ -219,13 +219,13 @@ def test_move_limit_scores_the_position_and_says_so() -> None:
 
 def test_forfeit_scores_the_goal_rows() -> None:
     state = end_position().play("c3-c4")
-    ended = state.forfeit(1, "Black resigned.")
+    ended = state.forfeit(1, "forfeit")
     outcome = ended.outcome()
     assert outcome is not None and outcome.winners == (0,) and outcome.scores == (6, 3)
     with pytest.raises(IllegalMove):
-        ended.forfeit(0, "again")
+        ended.forfeit(0)
     with pytest.raises(IllegalMove):
-        state.forfeit(2, "nobody")
+        state.forfeit(2)
 
 
 # -- moves and geometry -----------------------------------------------------------
