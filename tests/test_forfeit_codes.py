@@ -20,8 +20,10 @@ from bot.replays import plies_of, ply_caption
 from bot.storage import MatchStore
 from engines import GAMES, InvalidOption
 from engines.base import ABANDONED, FORFEIT, FORFEIT_CODES, TIMEOUT, legacy_forfeit_code
-from tests.bot_world import BO, World, only
+from engines.record import Forfeit, ply_text
+from tests.bot_world import BO, CY, World, only
 from tests.harness import Person
+from tests.test_bot_azul import start_azul
 
 RICK = "Ran out of time Rick"
 LOCALES = ("en", "ru", "fr")
@@ -144,6 +146,11 @@ async def test_ran_out_of_time_rick_resigns_and_is_announced_as_resigned(world: 
     state = await world.bot.service.replay(record)
     outcome = state.outcome()
     assert outcome is not None and outcome.termination == FORFEIT
+    # The replay's caption says it as the log's row once did, and the record file holds the code.
+    (ply,) = plies_of(entries, record)
+    number = record.players.index(next(p for p in record.players if p.user_id == RICK_PERSON.id)) + 1
+    assert ply_caption(ply, [seat.name for seat in record.players]) == f"forfeit {number}: {RICK} resigned."
+    assert ply_text(ply) == f"forfeit {number}: forfeit"
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -160,3 +167,27 @@ async def test_a_claim_on_ran_out_of_time_rick_reads_as_before(world: World, loc
     entries = await world.bot.service.store.log(record.id)
     assert (entries[-1].seat, entries[-1].text, entries[-1].user_id) == (1, TIMEOUT, first.id)
     assert i18n.forfeit_text(TIMEOUT, late.name, first.name, locale=locale) in posted.content
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_claim_in_a_three_player_game_names_its_claimer_from_the_log(world: World, locale: str) -> None:
+    channel = 622
+    seats = await start_azul(world, channel, BO, CY)  # its challenge is checked in English
+    world.discord.guild_locale = DISCORD_LOCALES[locale]
+    record = await world.bot.service.store.open_match(channel)
+    assert record is not None
+    _, state = await world.bot.service.running(channel, "azul")
+    late = state.to_move
+    assert late is not None
+    claimer = seats[(late + 2) % 3]  # not the next player: the claimer is who claimed, not a guess
+    world.clock.advance(24 * 3600 + 5)
+    posted = only(await world.command(claimer, channel, "azul", "claim"), "followup")
+    entries = await world.bot.service.store.log(record.id)
+    assert (entries[-1].seat, entries[-1].text, entries[-1].user_id) == (late, TIMEOUT, claimer.id)
+    said = i18n.forfeit_text(TIMEOUT, seats[late].name, claimer.name, players=3, locale=locale)
+    assert said in posted.content
+    (ply,) = plies_of(entries, record)
+    assert ply == Forfeit(late, TIMEOUT, by=seats.index(claimer))
+    assert ply_caption(ply, [p.name for p in seats]) == f"forfeit {late + 1}: " + i18n.forfeit_text(
+        TIMEOUT, seats[late].name, claimer.name, players=3
+    )
