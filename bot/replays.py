@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar
 import discord
 
 import i18n
+from bot.escaping import escape_name
 from bot.match_store import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.service import Refusal
 from engines import GameState
@@ -105,12 +106,13 @@ def plies_of(entries: Sequence[LogEntry], record: MatchRecord | None = None) -> 
 
 def ply_caption(ply: Ply, names: Sequence[str]) -> str:
     """A ply as a replay shows it: a move as written, a resignation or a claim as the record line with its
-    sentence, as the log's rows once read (``forfeit 2: Bo resigned.``); other forfeits as their record line."""
+    sentence, as the log's rows once read (``forfeit 2: Bo resigned.``, names escaped); other forfeits as
+    their record line."""
     if not isinstance(ply, Forfeit) or ply.reason not in (FORFEIT, TIMEOUT):
         return ply_text(ply)
     by = 1 - ply.seat if ply.by is None and len(names) == 2 else ply.by
-    claimer = None if by is None else names[by]
-    sentence = i18n.forfeit_text(ply.reason, names[ply.seat], claimer, players=len(names))
+    claimer = None if by is None else escape_name(names[by])
+    sentence = i18n.forfeit_text(ply.reason, escape_name(names[ply.seat]), claimer, players=len(names))
     return f"forfeit {ply.seat + 1}: {sentence}"
 
 
