@@ -90,7 +90,7 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
     assert event is not None
     who, other = names[event.player], names[1 - event.player]
     resident = abs(event.resident)
-    survivor = abs(event.result) - event.modifier if event.result else -event.modifier
+    survivor = event.survivor
     plus = state.terrain[event.move.to] > 0
     now = abs(event.result)
     if event.action == MOVED:
@@ -119,7 +119,7 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
             survivor=survivor,
         )
     elif event.action == DESTROYED:
-        if event.resident * (1 if event.player == 0 else -1) > 0:
+        if event.onto_own:
             text = pgettext(
                 locale, "game:summer", " onto its own {resident}: equal weights, both removed", resident=resident
             )
@@ -131,7 +131,7 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
                 other=other,
                 resident=resident,
             )
-    elif event.zeroed or (event.result > 0) == (event.player == 0):
+    elif event.survivor_owner == event.player:
         text = pgettext(
             locale,
             "game:summer",
@@ -253,9 +253,9 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     head = f"{names[event.player]} {cells[event.move.frm]}-{cells[event.move.to]}"
     weight, other = event.weight, abs(event.resident)
     change = _change(event.modifier, event.result, event.zeroed, locale)
-    # The merged or surviving weight before the cell's ±1; a piece the −1 took to 0 weighed 1.
-    survivor = 1 if event.zeroed else abs(event.result) - event.modifier
-    own = event.resident * (1 if event.player == 0 else -1) > 0
+    # The merged or surviving weight before the cell's ±1 (the engine's: a piece the −1 took to 0 weighed 1).
+    survivor = event.survivor
+    own = event.onto_own
     them = names[1 - event.player]
     if event.action == MOVED:
         return f"{head} ({weight})" + (f":{change[1:]}" if change else "")
@@ -302,7 +302,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
             survivor=survivor,
             change=change,
         )
-    if event.zeroed or (event.result > 0) == (event.player == 0):
+    if event.survivor_owner == event.player:
         return pgettext(
             locale,
             "game:summer",
