@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from bot.ui import user_language
 from engines import GameError
-from engines.querni import DEFAULT_DRAW_PLIES, NEAR_SET
+from engines.querni import DEFAULT_DRAW_PLIES
 from i18n.catalog import DEFAULT, gettext, ngettext
 
 if TYPE_CHECKING:
@@ -74,12 +74,8 @@ def labelled(items: Iterable[tuple[str, str]], typed: str) -> list[app_commands.
 
 
 def chain_squares(state: QuerniState, move: QuerniMove) -> str:
-    """Name the squares of ``move``'s chain, as they stand once its piece (if any) has moved."""
-    squares = []
-    for number in range(move.lo, move.hi + 1):
-        cell = state.square_of(state.turn, number)
-        squares.append(move.to if cell == move.frm and move.frm >= 0 else cell)
-    return " ".join(state.cell_name(cell) for cell in squares)
+    """Name the squares of ``move``'s chain, as they stand once its piece (if any) has moved (the engine says)."""
+    return " ".join(state.cell_name(cell) for cell in state.removal_squares(move))
 
 
 def source_choices(state: QuerniState, typed: str, language: str = DEFAULT) -> list[app_commands.Choice[str]]:
@@ -137,16 +133,16 @@ def _square(state: QuerniState, text: str) -> int | None:
 
 def _route(state: QuerniState, move: QuerniMove, name_start: bool, language: str = DEFAULT) -> str:
     """Return a target's label: ``e5 · 2 jumps c3-e5-g5`` or ``d3 · step``."""
-    landings = state.path(move)
+    route = state.route(move)
     target = state.cell_name(move.to)
-    if len(landings) == 2 and move.to in NEAR_SET[move.frm]:
+    if route.stepped:
         if name_start:
             how = gettext(language, "step from {square}", square=state.cell_name(move.frm))
         else:
             how = gettext(language, "step")
     else:
-        path = "-".join(state.cell_name(c) for c in landings)
-        how = ngettext(language, "{n} jump {path}", "{n} jumps {path}", len(landings) - 1, path=path)
+        path = "-".join(state.cell_name(c) for c in route.path)
+        how = ngettext(language, "{n} jump {path}", "{n} jumps {path}", route.jumps, path=path)
     return f"{target} · {how}"
 
 
