@@ -427,6 +427,16 @@ class SummerState:
         rank, file = divmod(cell, self.size)
         return rank, file
 
+    def pieces_left(self, player: int) -> int:
+        """Return how many pieces ``player`` (0 White, 1 Black) still has on the board."""
+        return sum(map(_POSITIVE if player == 0 else _NEGATIVE, self.board))
+
+    def pieces_home(self, player: int) -> int:
+        """Return how many of ``player``'s pieces stand on its goal row (the opponent's start row)."""
+        size = self.size
+        row = self.board[size * size - size :] if player == 0 else self.board[:size]
+        return sum(map(_POSITIVE if player == 0 else _NEGATIVE, row))
+
     def goal_distance(self, cell: int, player: int) -> int:
         """Return how many ranks a piece of ``player`` on ``cell`` still has to cross to reach its goal row."""
         rank, _ = self.rank_file(cell)

@@ -171,6 +171,15 @@ def test_owner_of_reads_the_sign_of_a_piece() -> None:
     assert [summer.owner_of(v) for v in (1, 12, -1, -7)] == [0, 0, 1, 1]
 
 
+def test_pieces_left_and_home_count_each_side() -> None:
+    state = position(interior(4, "+-+-"), {"a1": "B2", "b1": "W3", "c4": "W1", "d4": "B4", "b3": "B1"}, last="b4-b3")
+    assert [state.pieces_left(p) for p in (0, 1)] == [2, 3]
+    # White's goal row is rank 4 (c4), Black's rank 1 (a1); the pieces of the other side there do not count.
+    assert [state.pieces_home(p) for p in (0, 1)] == [1, 1]
+    start = summer.new(size=5, seed=2)
+    assert [start.pieces_left(p) for p in (0, 1)] == [5, 5] and [start.pieces_home(p) for p in (0, 1)] == [0, 0]
+
+
 def test_goal_distance_counts_the_ranks_still_to_cross() -> None:
     for shape in ("square", "hex"):
         state = summer.new(size=5, board=shape, seed=3)
