@@ -53,20 +53,20 @@ def _fill(pieces: list[tuple[int, int]], budget: int) -> float:
 
 def expected_totals(state: SummerState) -> tuple[float, float]:
     """Estimate each side's final weight on its goal row by the race model above."""
-    size = state.size
     board = state.board
-    last = size - 1
+    # The engine's table of the ranks each side's piece on a cell still has to cross.
+    white_distance, black_distance = state.geometry.goal_distance
     home = [0.0, 0.0]
     travelling: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
     for cell, value in enumerate(board):
         if value > 0:
-            distance = last - cell // size
+            distance = white_distance[cell]
             if distance:
                 travelling[0].append((value, distance))
             else:
                 home[0] += value
         elif value < 0:
-            distance = cell // size
+            distance = black_distance[cell]
             if distance:
                 travelling[1].append((-value, distance))
             else:
@@ -117,12 +117,11 @@ class SummerKnowledge(Knowledge[SummerState]):
         return self.lookahead_priors(state, children, 2)
 
     def rollout_move(self, state: SummerState, moves: Sequence[Any], rng: Rng) -> Any:
-        size = state.size
-        sign = 1 if state.to_move == 0 else -1
+        distance = state.geometry.goal_distance[state.turn]
         first = moves[rng.below(len(moves))]
         second = moves[rng.below(len(moves))]
-        # Ranks advance by +1 for White and -1 for Black; sideways moves stay on the rank.
-        if sign * (second.to // size - second.frm // size) > sign * (first.to // size - first.frm // size):
+        # A forward move brings the piece one rank nearer its goal row; a sideways one none.
+        if distance[second.frm] - distance[second.to] > distance[first.frm] - distance[first.to]:
             return second
         return first
 

@@ -70,12 +70,22 @@ FACE = (-1, 0, 1, 2, 0, 1, 2)
 DEVELOP = (0, 2, 3, 1, 5, 6, 4)
 EGG = (1, 4)
 
-# variant -> (board size, eggs per player, target).  Light moves first (DECIDED).
-VARIANTS = {"standard": (4, 13, 10), "mini": (4, 10, 7), "large": (5, 14, 10)}
+
+class Variant(NamedTuple):
+    """One variant's board and piece counts."""
+
+    size: int  # the board is size x size cells
+    spawn: int  # eggs per player
+    target: int  # scored pieces that end the game
+
+
+# Light moves first (DECIDED).
+VARIANTS = {"standard": Variant(4, 13, 10), "mini": Variant(4, 10, 7), "large": Variant(5, 14, 10)}
+DEFAULT_VARIANT = "standard"
 DEFAULT_MAX_PLIES = 300
 
 OPTIONS = (
-    OptionSpec("variant", "standard", "Board and piece counts: standard, mini or large.", tuple(VARIANTS)),
+    OptionSpec("variant", DEFAULT_VARIANT, "Board and piece counts: standard, mini or large.", tuple(VARIANTS)),
     OptionSpec("spawn", None, "Eggs per player (default: the variant's).", minimum=1, maximum=25),
     OptionSpec("target", None, "Scored pieces that end the game (default: the variant's).", minimum=1, maximum=25),
     OptionSpec(
@@ -141,7 +151,7 @@ class Geometry:
         self.windows_by_cell = tuple(tuple(w for w in windows if i in w) for i in range(self.cells))
 
 
-GEOMETRY = {size: Geometry(size) for size in (4, 5)}
+GEOMETRY = {size: Geometry(size) for size in sorted({variant.size for variant in VARIANTS.values()})}
 
 
 class Termination(StrEnum):

@@ -398,6 +398,37 @@ def _stranding(where: tuple[int, ...] | list[int], base: int, isolation: str) ->
     return None if has_chain_left(present) else ()
 
 
+def jumped_squares(path: tuple[int, ...]) -> tuple[int, ...]:
+    """Return the squares a path of landings jumped over, one per jump (empty for a step)."""
+    out = []
+    for a, b in pairwise(path):
+        if b not in NEAR_SET[a]:
+            out.append(((a // WIDTH + b // WIDTH) // 2) * WIDTH + (a % WIDTH + b % WIDTH) // 2)
+    return tuple(out)
+
+
+def is_step(path: tuple[int, ...]) -> bool:
+    """Tell whether a path of landings is one step (a jump always lands two squares away)."""
+    return len(path) == 2 and path[1] in NEAR_SET[path[0]]
+
+
+class Route(NamedTuple):
+    """How a move's piece gets to its square: every landing, start first, and the squares it jumped over."""
+
+    path: tuple[int, ...]
+    jumped: tuple[int, ...]
+
+    @property
+    def stepped(self) -> bool:
+        """Tell whether the piece gets there by one step rather than by jumps."""
+        return is_step(self.path)
+
+    @property
+    def jumps(self) -> int:
+        """Return how many jumps it takes (0 for a step)."""
+        return len(self.jumped)
+
+
 @dataclass(frozen=True, slots=True)
 class QuerniEvent:
     """What one ply did, kept in the state for the summary line and the picture.
@@ -418,12 +449,12 @@ class QuerniEvent:
     @property
     def jumped(self) -> tuple[int, ...]:
         """Return the squares jumped over, one per jump (empty for a step)."""
-        path = self.path
-        out = []
-        for a, b in pairwise(path):
-            if b not in NEAR_SET[a]:
-                out.append(((a // WIDTH + b // WIDTH) // 2) * WIDTH + (a % WIDTH + b % WIDTH) // 2)
-        return tuple(out)
+        return jumped_squares(self.path)
+
+    @property
+    def stepped(self) -> bool:
+        """Tell whether the piece moved by one step (``False`` for jumps, or when no piece moved)."""
+        return is_step(self.path)
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-safe dict of this event."""
@@ -584,6 +615,31 @@ class QuerniState:
             return ()
         self._check_piece_move(move)
         return _path(self.board, move.frm, move.to)
+
+    def route(self, move: QuerniMove | str) -> Route:
+        """Return how ``move``'s piece gets there: its landings and the squares it jumps (a step, or jumps).
+
+        Raise :class:`IllegalMove` if the piece cannot get there; an empty route if no piece moves.
+        """
+        path = self.path(move)
+        return Route(path, jumped_squares(path))
+
+    def removal_squares(self, move: QuerniMove | str) -> tuple[int, ...]:
+        """Return the squares of ``move``'s chain, lowest number first, as they stand once its piece has moved.
+
+        Empty if the turn removes nothing; -1 stands for a number no longer on the board.
+        """
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if move.lo < 0:
+            return ()
+        where = self.where()
+        base = self.turn * PIECES
+        squares = []
+        for number in range(move.lo, move.hi + 1):
+            square = where[base + number]
+            squares.append(move.to if move.frm >= 0 and square == move.frm else square)
+        return tuple(squares)
 
     # -- notation -------------------------------------------------------------
 

@@ -163,6 +163,10 @@ class Geometry:
             targets.append(per_cell)
             moves.append(tuple(tuple(SummerMove(cell, to) for to in tos) for cell, tos in enumerate(per_cell)))
         self.targets = (targets[0], targets[1])
+        # Per player and cell, the ranks a piece there still has to cross to reach its goal row
+        # (White's is rank N, Black's rank 1); 0 on the goal row itself.
+        ranks = [cell // size for cell in range(self.cells)]
+        self.goal_distance = (tuple(size - 1 - rank for rank in ranks), tuple(ranks))
         # Per player and cell, the moves of a piece there, sorted; legal_moves() concatenates them.
         self.moves = (moves[0], moves[1])
 
@@ -218,6 +222,11 @@ def piece_from_code(code: Any) -> int:
     raise InvalidState("{code!r} is not a Summer piece.", code=str(code)[:12])
 
 
+def owner_of(value: int) -> int:
+    """Return the side of a signed piece value: 0 White (positive), 1 Black (negative)."""
+    return 0 if value > 0 else 1
+
+
 def resolve(player: int, weight: int, resident: int, cell: int, field_mode: bool) -> tuple[str, int, int, bool]:
     """Resolve a piece of ``weight`` landing on a cell holding ``resident`` (signed; 0 empty).
 
@@ -259,7 +268,8 @@ class SummerEvent:
     that stood on the target (0 if empty), ``modifier`` the cell's ±1 as applied
     to the mover's surviving piece (0 if none was applied), ``result`` the signed
     piece left on the target (0 if none) and ``zeroed`` whether the mover's piece
-    reached weight 0 and was removed.
+    reached weight 0 and was removed.  The properties say the rest as data for the
+    text layer and the picture: whose pieces met, what survived and what was removed.
     """
 
     player: int
@@ -270,6 +280,48 @@ class SummerEvent:
     modifier: int
     result: int
     zeroed: bool
+
+    @property
+    def resident_owner(self) -> int | None:
+        """Return who owned the piece that stood on the target (0 White, 1 Black), or ``None`` if it was empty."""
+        return None if self.resident == 0 else owner_of(self.resident)
+
+    @property
+    def onto_own(self) -> bool:
+        """Tell whether the mover landed on a piece of its own (a merge, or equal weights removing both)."""
+        return self.resident_owner == self.player
+
+    @property
+    def survivor(self) -> int:
+        """Return the weight the merge or collision left on the target, before the cell's ±1 (0 if none).
+
+        A piece the cell's −1 then took to 0 weighed 1 here.
+        """
+        return abs(self.result) - self.modifier
+
+    @property
+    def survivor_owner(self) -> int | None:
+        """Return whose piece the merge or collision left on the target (even if the cell's −1 then removed it).
+
+        ``None`` when equal weights removed both pieces.
+        """
+        if self.zeroed:
+            return self.player
+        return None if self.result == 0 else owner_of(self.result)
+
+    @property
+    def removed_piece(self) -> tuple[int, int] | None:
+        """Return ``(owner, weight)`` of the piece removed on the target (the one to show crossed out), or ``None``.
+
+        When equal weights removed both pieces it is the one that stood there; when the cell's −1
+        took the mover's piece to 0, it is that piece at the weight it had just before (the survivor's).
+        A mover beaten in a collision never stood on the target, so it is not named here.
+        """
+        if self.action == DESTROYED:
+            return owner_of(self.resident), abs(self.resident)
+        if self.zeroed:
+            return self.player, self.survivor
+        return None
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-safe dict of this event (cells as indexes, pieces as signed weights)."""
@@ -374,6 +426,21 @@ class SummerState:
         """Return ``(rank, file)`` of ``cell``, both counted from 0 (rank 0 is White's start row)."""
         rank, file = divmod(cell, self.size)
         return rank, file
+
+    def pieces_left(self, player: int) -> int:
+        """Return how many pieces ``player`` (0 White, 1 Black) still has on the board."""
+        return sum(map(_POSITIVE if player == 0 else _NEGATIVE, self.board))
+
+    def pieces_home(self, player: int) -> int:
+        """Return how many of ``player``'s pieces stand on its goal row (the opponent's start row)."""
+        size = self.size
+        row = self.board[size * size - size :] if player == 0 else self.board[:size]
+        return sum(map(_POSITIVE if player == 0 else _NEGATIVE, row))
+
+    def goal_distance(self, cell: int, player: int) -> int:
+        """Return how many ranks a piece of ``player`` on ``cell`` still has to cross to reach its goal row."""
+        rank, _ = self.rank_file(cell)
+        return self.size - 1 - rank if player == 0 else rank
 
     @property
     def pieces(self) -> tuple[tuple[int, int] | None, ...]:
@@ -543,7 +610,7 @@ class SummerState:
         value = self.board[frm]
         if value == 0:
             return IllegalMove("There is no piece on {cell}.", cell=names[frm])
-        owner = 0 if value > 0 else 1
+        owner = owner_of(value)
         if owner != self.turn:
             return IllegalMove(
                 "The piece on {cell} is {side}'s; you move only your own.",

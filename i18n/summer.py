@@ -90,7 +90,7 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
     assert event is not None
     who, other = names[event.player], names[1 - event.player]
     resident = abs(event.resident)
-    survivor = abs(event.result) - event.modifier if event.result else -event.modifier
+    survivor = event.survivor
     plus = state.terrain[event.move.to] > 0
     now = abs(event.result)
     if event.action == MOVED:
@@ -119,7 +119,7 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
             survivor=survivor,
         )
     elif event.action == DESTROYED:
-        if event.resident * (1 if event.player == 0 else -1) > 0:
+        if event.onto_own:
             text = pgettext(
                 locale, "game:summer", " onto its own {resident}: equal weights, both removed", resident=resident
             )
@@ -131,7 +131,7 @@ def _outcome_clause(state: SummerState, names: Sequence[str], locale: str) -> st
                 other=other,
                 resident=resident,
             )
-    elif event.zeroed or (event.result > 0) == (event.player == 0):
+    elif event.survivor_owner == event.player:
         text = pgettext(
             locale,
             "game:summer",
@@ -180,7 +180,7 @@ def summary(state: SummerState, names: Sequence[str], locale: str) -> str:
         what=_outcome_clause(state, names, locale),
     )
     if state.black_last_move:
-        if max(state.board) > 0:
+        if state.pieces_left(0):
             last = pgettext(locale, "game:summer", "All White pieces have arrived: Black has one last move.")
         else:
             last = pgettext(locale, "game:summer", "White has no pieces left: Black has one last move.")
@@ -193,7 +193,7 @@ def status(state: SummerState, names: Sequence[str], locale: str) -> str:
     outcome = state.outcome()
     if outcome is None:
         if state.black_last_move:
-            if max(state.board) > 0:
+            if state.pieces_left(0):
                 return pgettext(locale, "game:summer", "White has arrived: {name} has one last move", name=names[1])
             return pgettext(locale, "game:summer", "White has no pieces: {name} has one last move", name=names[1])
         return pgettext(
@@ -211,7 +211,7 @@ def status(state: SummerState, names: Sequence[str], locale: str) -> str:
     natural = not is_forfeit(code)
     if natural:
         # Black's last move may also have removed White's last piece: the picture says that.
-        gone = code == Termination.LAST_MOVE and max(state.board) <= 0
+        gone = code == Termination.LAST_MOVE and not state.pieces_left(0)
         why = _why(Termination.WHITE_GONE if gone else Termination(code), locale)
     else:
         why = two_player_reason(code, outcome.winners[0], names, locale)
@@ -253,9 +253,9 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
     head = f"{names[event.player]} {cells[event.move.frm]}-{cells[event.move.to]}"
     weight, other = event.weight, abs(event.resident)
     change = _change(event.modifier, event.result, event.zeroed, locale)
-    # The merged or surviving weight before the cell's ±1; a piece the −1 took to 0 weighed 1.
-    survivor = 1 if event.zeroed else abs(event.result) - event.modifier
-    own = event.resident * (1 if event.player == 0 else -1) > 0
+    # The merged or surviving weight before the cell's ±1 (the engine's: a piece the −1 took to 0 weighed 1).
+    survivor = event.survivor
+    own = event.onto_own
     them = names[1 - event.player]
     if event.action == MOVED:
         return f"{head} ({weight})" + (f":{change[1:]}" if change else "")
@@ -302,7 +302,7 @@ def caption(state: SummerState, names: Sequence[str], locale: str) -> str:
             survivor=survivor,
             change=change,
         )
-    if event.zeroed or (event.result > 0) == (event.player == 0):
+    if event.survivor_owner == event.player:
         return pgettext(
             locale,
             "game:summer",
@@ -336,11 +336,8 @@ def header_facts(state: SummerState, player: int, locale: str) -> tuple[str, str
     E.g. ``("10 in play", "0 on goal", "score")`` (the score, the weight of the pieces on the goal row, follows the
     label). "All on goal" (what hands Black its last move, or ends the game) and "none left" are said as such.
     """
-    size = state.size
-    sign = 1 if player == 0 else -1
-    pieces = sum(1 for v in state.board if v * sign > 0)
-    goal_row = state.board[size * size - size :] if player == 0 else state.board[:size]
-    arrived = sum(1 for v in goal_row if v * sign > 0)
+    pieces = state.pieces_left(player)
+    arrived = state.pieces_home(player)
     left = npgettext(locale, "board", "{n} in play", "{n} in play", pieces)
     if not pieces:
         home = pgettext(locale, "board", "none left")

@@ -38,7 +38,18 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw
 
 import i18n
-from engines.querni import HEIGHT, PIECES, SEATS, WIDTH, QuerniEvent, QuerniMove, QuerniState
+from engines.querni import (
+    COLOUR,
+    HEIGHT,
+    NUMBER,
+    PIECES,
+    SEATS,
+    WIDTH,
+    QuerniEvent,
+    QuerniMove,
+    QuerniState,
+    piece_value,
+)
 from i18n.catalog import pgettext
 from i18n.querni import board_counter_text
 from render.draw import (
@@ -384,8 +395,7 @@ def _compose(
 
     for cell, value in enumerate(board):
         if value:
-            colour, number = divmod(value - 1, PIECES)
-            paste_centered(card, piece_sprite(colour, number + 1, piece_px, theme), center(cell))
+            paste_centered(card, piece_sprite(COLOUR[value], NUMBER[value], piece_px, theme), center(cell))
 
     if event is not None:
         for number, cell in event.removed:
@@ -400,7 +410,7 @@ def _compose(
 
 def stranded_cells(state: QuerniState, board: Sequence[int]) -> list[int]:
     """Return the squares of ``board`` holding the pieces whose stranding lost the game (none otherwise)."""
-    wanted = {colour * PIECES + number for colour in (0, 1) for number in state.stranded(colour)}
+    wanted = {piece_value(colour, number) for colour in (0, 1) for number in state.stranded(colour)}
     return [cell for cell, value in enumerate(board) if value and value in wanted]
 
 

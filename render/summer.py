@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 import i18n
-from engines.summer import DESTROYED, MERGED, MOVED, SEATS, SummerState
+from engines.summer import DESTROYED, MERGED, MOVED, SEATS, SummerState, owner_of
 from i18n.catalog import pgettext
 from i18n.summer import header_facts
 from render.draw import (
@@ -598,13 +598,8 @@ def marks_of(state: SummerState) -> Marks | None:
     frm, to = event.move
     # A removal shows as a crossed-out ghost rather than a badge; a merge or collision keeps its badge.
     badge = {MERGED: BADGE_MERGED, DESTROYED: None, MOVED: None}.get(event.action, BADGE_COLLIDED)
-    ghost = None
-    if event.action == DESTROYED:
-        ghost = (0 if event.resident > 0 else 1, abs(event.resident))
-    elif event.zeroed:
-        # The cell's −1 took the mover's piece to 0: show it as it was just before, at weight 1.
-        ghost = (event.player, 1)
-    return Marks(frm, to, badge, event.modifier, ghost)
+    # The engine says which piece left the board there (and whose it was, at what weight).
+    return Marks(frm, to, badge, event.modifier, event.removed_piece)
 
 
 def goal_gains(state: SummerState) -> tuple[int, int]:
@@ -704,7 +699,7 @@ def _compose(
     signed = {mark.to for mark in marks if mark.modifier}
     for cell, value in enumerate(board_values):
         if value:
-            paste_centered(card, piece_sprite(0 if value > 0 else 1, abs(value), piece_px, theme), centers[cell])
+            paste_centered(card, piece_sprite(owner_of(value), abs(value), piece_px, theme), centers[cell])
             if terrain[cell] and cell not in signed:
                 chip = chips[terrain[cell] > 0]
                 paste_centered(card, chip, mark_spot(board, cell, abs(value), piece_px, chip.size, -1, False))

@@ -350,3 +350,14 @@ def test_the_command_line_lists_games_with_their_player_counts(capsys: pytest.Ca
     lines = capsys.readouterr().out.splitlines()
     assert "pond: Pond, 2 players" in lines and "azul: Azul, 2-4 players" in lines
     assert not any("2-2" in line for line in lines)
+
+
+def test_each_variant_starts_with_the_engines_numbers() -> None:
+    from engines.pond import DEFAULT_MAX_PLIES, DEFAULT_VARIANT, GEOMETRY, VARIANTS
+
+    assert new().variant == DEFAULT_VARIANT and new().max_plies == DEFAULT_MAX_PLIES
+    for name, variant in VARIANTS.items():
+        state = new(variant=name)
+        assert (state.size, state.spawn_size, state.target) == (variant.size, variant.spawn, variant.target)
+        assert state.spawn == (variant.spawn, variant.spawn) and len(state.board) == variant.size**2
+        assert GEOMETRY[variant.size].names[-1] == "abcde"[variant.size - 1] + str(variant.size)

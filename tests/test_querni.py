@@ -496,6 +496,14 @@ def check_event(before: QuerniState, after: QuerniState, move: QuerniMove) -> No
             assert len(event.jumped) == len(path) - 1
             assert all(before.board[c] for c in event.jumped if c != move.frm)
         assert event.piece == q.NUMBER[before.board[move.frm]]
+        # The engine tells the bot beforehand what the event says afterwards: the route, and step or jump.
+        route = before.route(move)
+        assert route.path == path and route.jumped == event.jumped and route.jumps == len(event.jumped)
+        (r0, f0), (r1, f1) = divmod(path[0], 10), divmod(path[-1], 10)
+        assert event.stepped is route.stepped is (len(path) == 2 and max(abs(r1 - r0), abs(f1 - f0)) == 1)
+    else:
+        assert event.path == () and not event.stepped
+    assert before.removal_squares(move) == tuple(cell for _, cell in event.removed)
     if move.lo >= 0:
         assert [n for n, _ in event.removed] == list(range(move.lo, move.hi + 1))
         for n, cell in event.removed:
@@ -504,6 +512,31 @@ def check_event(before: QuerniState, after: QuerniState, move: QuerniMove) -> No
         assert after.counter == 0
     else:
         assert after.counter == before.counter + 1
+
+
+def test_route_says_step_or_jump_and_removal_squares_follow_the_moved_piece() -> None:
+    state = q.new(layout={"c3": "B1", "d4": "B2", "e4": "B3", "f5": "R1", "j7": "R2"})
+    step = state.route("c3-d3")
+    assert step.stepped and step.jumps == 0 and [state.cell_name(c) for c in step.path] == ["c3", "d3"]
+    # c3 over d4 to e5, then e5 over f5 to g5.
+    jumps = state.route("c3-g5")
+    assert not jumps.stepped and jumps.jumps == 2
+    assert [state.cell_name(c) for c in jumps.path] == ["c3", "e5", "g5"]
+    assert [state.cell_name(c) for c in jumps.jumped] == ["d4", "f5"]
+    one = state.route("c3-e5")
+    assert not one.stepped and one.jumps == 1 and [state.cell_name(c) for c in one.jumped] == ["d4"]
+    assert state.route("pass") == ((), ())
+    turning = state.route("c3-c5")  # over d4, then e4, then d4 again: jumps turn freely
+    assert [state.cell_name(c) for c in turning.path] == ["c3", "e5", "e3", "c5"] and turning.jumps == 3
+    with pytest.raises(IllegalMove):
+        state.route("c3-h1")
+    # The chain's squares as they stand once the piece has moved: 1 now on e5.
+    assert [state.cell_name(c) for c in state.removal_squares("c3-e5 x1-3")] == ["e5", "d4", "e4"]
+    assert [state.cell_name(c) for c in state.removal_squares("x1-3")] == ["c3", "d4", "e4"]
+    assert state.removal_squares("c3-e5") == ()
+    after = state.play("c3-d3")
+    assert after.last_event is not None and after.last_event.stepped
+    assert not state.play("c3-e5").last_event.stepped
 
 
 @pytest.mark.parametrize("config", [{}, {"isolation": "no_triple_left", "draw_plies": 12}])

@@ -118,6 +118,81 @@ def test_worked_examples(number: int, example: tuple, black: bool) -> None:
     assert summer.from_json(json.loads(json.dumps(after.to_json()))) == after
 
 
+# Per worked example, what the engine says about the pieces (White's version; mover 0, other side 1):
+# (owner of the resident, onto own, survivor before the cell's ±1, whose piece survived, piece removed on the target)
+EXAMPLE_PIECES = [
+    (None, False, 3, 0, None),
+    (None, False, 1, 0, (0, 1)),  # the minus cell takes the mover's 1 to 0: it weighed 1
+    (0, True, 7, 0, None),
+    (0, True, 3, 0, None),
+    (0, True, 0, None, (0, 3)),
+    (1, False, 2, 0, None),
+    (1, False, 2, 1, None),  # the beaten mover never stood on the target
+    (1, False, 0, None, (1, 4)),
+    (1, False, 8, 0, None),
+    (1, False, 4, 1, None),
+    (1, False, 0, None, (1, 5)),
+    (0, True, 0, None, (0, 1)),
+]
+
+
+@pytest.mark.parametrize("black", [False, True], ids=["white", "black"])
+@pytest.mark.parametrize(
+    ("number", "example", "pieces"),
+    [(n, *pair) for n, pair in enumerate(zip(EXAMPLES, EXAMPLE_PIECES, strict=True), 1)],
+)
+def test_events_name_the_owners_and_the_removed_piece(number: int, example: tuple, pieces: tuple, black: bool) -> None:
+    mode, weight, resident, kind, _, _ = example
+    terrain = interior(8, ("+" if kind == "+" else "-") * 8)
+    if black:
+        frm, to = ("c2", "c1") if kind == "start" else ("c7", "c6")
+        board, last = {frm: f"B{weight}", "h1": "W1"}, "g1-h1"
+        resident = swap(resident) if resident else None
+    else:
+        frm, to = ("c7", "c8") if kind == "start" else ("c2", "c3")
+        board, last = {frm: f"W{weight}", "h8": "B1"}, "g8-h8"
+    if resident:
+        board[to] = resident
+    event = position(terrain, board, last=last, mode=mode).play(f"{frm}-{to}").last_event
+    assert event is not None
+
+    def seat(side: int | None) -> int | None:
+        return None if side is None else side ^ black
+
+    owner, own, survivor, survivor_owner, removed = pieces
+    assert event.resident_owner == seat(owner), f"example {number}"
+    assert event.onto_own is own
+    assert event.survivor == survivor
+    assert event.survivor_owner == seat(survivor_owner)
+    assert event.removed_piece == (None if removed is None else (seat(removed[0]), removed[1]))
+
+
+def test_owner_of_reads_the_sign_of_a_piece() -> None:
+    assert [summer.owner_of(v) for v in (1, 12, -1, -7)] == [0, 0, 1, 1]
+
+
+def test_pieces_left_and_home_count_each_side() -> None:
+    state = position(interior(4, "+-+-"), {"a1": "B2", "b1": "W3", "c4": "W1", "d4": "B4", "b3": "B1"}, last="b4-b3")
+    assert [state.pieces_left(p) for p in (0, 1)] == [2, 3]
+    # White's goal row is rank 4 (c4), Black's rank 1 (a1); the pieces of the other side there do not count.
+    assert [state.pieces_home(p) for p in (0, 1)] == [1, 1]
+    start = summer.new(size=5, seed=2)
+    assert [start.pieces_left(p) for p in (0, 1)] == [5, 5] and [start.pieces_home(p) for p in (0, 1)] == [0, 0]
+
+
+def test_goal_distance_counts_the_ranks_still_to_cross() -> None:
+    for shape in ("square", "hex"):
+        state = summer.new(size=5, board=shape, seed=3)
+        white, black = state.geometry.goal_distance
+        for cell in range(25):
+            rank, _ = state.rank_file(cell)
+            assert white[cell] == state.goal_distance(cell, 0) == 4 - rank
+            assert black[cell] == state.goal_distance(cell, 1) == rank
+        # A forward move brings a piece one rank nearer its goal row, a sideways move none.
+        for move in state.legal_moves():
+            assert white[move.frm] - white[move.to] == (1 if move.to >= move.frm + 2 else 0)
+
+
 def test_equal_collision_is_destroyed_on_a_minus_cell_too() -> None:
     state = position(interior(8, "-" * 8), {"c2": "W4", "c3": "B4", "h8": "B1"}, last="g8-h8")
     after = state.play("c2-c3")

@@ -52,10 +52,11 @@ RULES = (
     "A player who resigns in a 3- or 4-player game leaves it and ranks last; the others play on."
 )
 
-WALLS = [
-    app_commands.Choice(name="Colour: each colour has its printed space", value="colour"),
-    app_commands.Choice(name="Grey: choose the column when a line is tiled", value="grey"),
-]
+# The names of the engine's wall sides (the engine gives the values, their order and the default).
+WALLS = {
+    "colour": "Colour: each colour has its printed space",
+    "grey": "Grey: choose the column when a line is tiled",
+}
 
 # Lenient readings of what a player typed in another option, so autocomplete can narrow on it.
 _SOURCE = re.compile(r"^(?:f|fac|factory|display)?\s*(\d+)$")
@@ -286,7 +287,7 @@ def build(ui: MatchUI) -> app_commands.Group:
         ui,
         description="Challenge one to three people (or me) in this channel to Azul.",
         opponent_help="Who you challenge (pick me, Tabula, to play the computer)",
-        options=[StartOption("wall", str, "colour", "Wall side (default Colour)", WALLS)],
+        options=[StartOption.from_spec(GAME, "wall", "Wall side (default Colour)", WALLS)],
     )
 
     @group.command(name="take", description="Take all tiles of one colour from a factory or the centre.")

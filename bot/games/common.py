@@ -3,13 +3,14 @@
 :func:`add_start_command` gives every game the same ``start``: its opponent(s)
 (naming Tabula plays the computer), ``difficulty`` for computer seats, for games
 of more than two players the number of extra computer seats, and the game's own
-rule options (a :class:`StartOption` each).
+rule options (a :class:`StartOption` each, built from the engine's option spec
+with :meth:`StartOption.from_spec`, so its default, choices and bounds live only in the engine).
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from discord import app_commands
 from bot.service import AI_LEVELS, Refusal, level_list
 from bot.ui import within
 from engines import GAMES
+from engines.base import OptionSpec
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
@@ -76,6 +78,35 @@ class StartOption:
     description: str
     choices: Sequence[app_commands.Choice[Any]] = ()
     bounds: tuple[int, int] | None = None
+
+    @classmethod
+    def from_spec(cls, game: str, name: str, description: str, labels: Mapping[Any, str] | None = None) -> StartOption:
+        """Build the option from the engine's :class:`~engines.base.OptionSpec` ``name``, repeating none of its numbers.
+
+        The default comes from the engine; an option with choices offers every one of them, in the
+        engine's order, each named by ``labels`` (which must label exactly the engine's choices); a
+        bounded number becomes ``Range[int, minimum, maximum]``, checked again in code.  ``description``
+        may name ``{minimum}``, ``{maximum}`` and ``{default}``.
+        """
+        spec = option_spec(game, name)
+        text = description.format(minimum=spec.minimum, maximum=spec.maximum, default=spec.default)
+        if spec.choices is not None:
+            if labels is None or set(labels) != set(spec.choices):
+                raise ValueError(f"{game}'s option {name!r} needs a label for each of {spec.choices}, no more.")
+            offered = [app_commands.Choice(name=labels[value], value=value) for value in spec.choices]
+            return cls(name, type(spec.default), spec.default, text, offered)
+        if spec.minimum is not None and spec.maximum is not None:
+            ranged = app_commands.Range[int, spec.minimum, spec.maximum]
+            return cls(name, ranged, spec.default, text, bounds=(spec.minimum, spec.maximum))
+        raise ValueError(f"{game}'s option {name!r} has neither choices nor bounds to offer.")
+
+
+def option_spec(game: str, name: str) -> OptionSpec:
+    """Return the engine's spec of ``game``'s option ``name`` (``KeyError`` if the engine has none)."""
+    for spec in GAMES[game].options:
+        if spec.name == name:
+            return spec
+    raise KeyError(f"{game} has no option {name!r}")
 
 
 def add_start_command(

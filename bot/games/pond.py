@@ -9,9 +9,12 @@ from discord import app_commands
 
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from bot.ui import choices
+from engines.pond import DEFAULT_MAX_PLIES, GEOMETRY, VARIANTS
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
+
+_STANDARD, _MINI, _LARGE = (VARIANTS[name] for name in ("standard", "mini", "large"))
 
 RULES = (
     "**Pond** — eggs, tadpoles and frogs. Light moves first.\n"
@@ -23,16 +26,18 @@ RULES = (
     "whoever owns it: egg → tadpole → frog → egg.\n"
     "**Score**: 3 or more identical faces in a row or column (any owners) leave the board; "
     "each piece scores for its **owner**. Crossing sets all score.\n"
-    "**End**: reach the target (10; 7 in Mini) and the higher score wins — level is a draw. "
-    "A player with no legal action on their turn loses. After 300 plies the game is a draw (move limit).\n"
-    "Cells are `a1` (bottom left) to `d4` (`e5` on the Large board)."
+    f"**End**: reach the target ({_STANDARD.target}; {_MINI.target} in Mini) and the higher score wins — level is "
+    "a draw. A player with no legal action on their turn loses. "
+    f"After {DEFAULT_MAX_PLIES} plies the game is a draw (move limit).\n"
+    f"Cells are `a1` (bottom left) to `{GEOMETRY[_STANDARD.size].names[-1]}` "
+    f"(`{GEOMETRY[_LARGE.size].names[-1]}` on the Large board)."
 )
 
-VARIANTS = [
-    app_commands.Choice(name="Standard: 4x4, 13 eggs, first to 10", value="standard"),
-    app_commands.Choice(name="Mini: 4x4, 10 eggs, first to 7", value="mini"),
-    app_commands.Choice(name="Large: 5x5, 14 eggs, first to 10", value="large"),
-]
+
+def variant_label(name: str) -> str:
+    """Name a variant by the engine's numbers, e.g. ``Standard: 4x4, 13 eggs, first to 10``."""
+    size, spawn, target = VARIANTS[name]
+    return f"{name.capitalize()}: {size}x{size}, {spawn} eggs, first to {target}"
 
 
 def build(ui: MatchUI) -> app_commands.Group:
@@ -45,7 +50,11 @@ def build(ui: MatchUI) -> app_commands.Group:
         ui,
         description="Challenge someone in this channel (or me) to a game of Pond.",
         opponent_help="Who you challenge (pick me, Tabula, to play the computer)",
-        options=[StartOption("variant", str, "standard", "Board and piece counts (default Standard)", VARIANTS)],
+        options=[
+            StartOption.from_spec(
+                "pond", "variant", "Board and piece counts (default Standard)", {v: variant_label(v) for v in VARIANTS}
+            )
+        ],
     )
 
     @group.command(name="place", description="Place an egg from your spawn on an empty cell.")

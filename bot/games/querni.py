@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from bot.ui import user_language
 from engines import GameError
-from engines.querni import DEFAULT_DRAW_PLIES, NEAR_SET
+from engines.querni import DEFAULT_DRAW_PLIES, MIN_CHAIN, NAMES, PIECES
 from i18n.catalog import DEFAULT, gettext, ngettext
 
 if TYPE_CHECKING:
@@ -31,28 +31,29 @@ CHOICE_LIMIT = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_NAME_LIMIT = 100  # characters in a choice's name
 
 RULES = (
-    "**Querni** — clear your 16 numbered pieces off the board in chains. Blue moves first "
+    f"**Querni** — clear your {PIECES} numbered pieces off the board in chains. Blue moves first "
     "(who plays blue is drawn at random).\n"
     "**Your turn**: move one piece, or remove one chain, or both (move first), or pass.\n"
     "• **Step**: to any empty square next to it, diagonals included.\n"
     "• **Jump**: over one adjacent piece of either colour, in a straight line (diagonals too), onto the empty "
     "square right behind it. Jumped pieces stay. Jumps may go on in the same turn, turning freely, but never "
     "land on a square twice (the start counts). Steps and jumps don't mix.\n"
-    "• **Chain**: 3 or more of your pieces with consecutive numbers, each touching the previous number "
-    "(diagonals count). You may remove the whole chain or any part of 3 or more consecutive numbers.\n"
+    f"• **Chain**: {MIN_CHAIN} or more of your pieces with consecutive numbers, each touching the previous number "
+    f"(diagonals count). You may remove the whole chain or any part of {MIN_CHAIN} or more consecutive numbers.\n"
     "**Win**: remove all your pieces. **Lose**: a removal that leaves one of your numbers in a run of fewer "
-    "than 3 consecutive numbers still on the board (it could never leave). "
+    f"than {MIN_CHAIN} consecutive numbers still on the board (it could never leave). "
     f"**Draw**: {DEFAULT_DRAW_PLIES} plies in a row without a removal (the bar under the status line counts them).\n"
     "**Commands**: `/querni move from:c3 to:e5` · `/querni move from:c3 to:e5 remove:4-7` · "
     "`/querni remove chain:4-7` · `/querni pass`. Autocomplete offers only legal choices.\n"
-    "Squares run from `a1` (bottom left, blue's side) to `j7`."
+    f"Squares run from `{NAMES[0]}` (bottom left, blue's side) to `{NAMES[-1]}`."
 )
 
 
-ISOLATIONS = [
-    app_commands.Choice(name="Any stranded: lose if a removal leaves a number in a run under 3", value="any_stranded"),
-    app_commands.Choice(name="No triple left: lose only when no 3 consecutive numbers remain", value="no_triple_left"),
-]
+# The names of the engine's isolation rules (the engine gives the values, their order and the default).
+ISOLATIONS = {
+    "any_stranded": f"Any stranded: lose if a removal leaves a number in a run under {MIN_CHAIN}",
+    "no_triple_left": f"No triple left: lose only when no {MIN_CHAIN} consecutive numbers remain",
+}
 
 
 def removal_text(chain: str) -> str:
@@ -74,12 +75,8 @@ def labelled(items: Iterable[tuple[str, str]], typed: str) -> list[app_commands.
 
 
 def chain_squares(state: QuerniState, move: QuerniMove) -> str:
-    """Name the squares of ``move``'s chain, as they stand once its piece (if any) has moved."""
-    squares = []
-    for number in range(move.lo, move.hi + 1):
-        cell = state.square_of(state.turn, number)
-        squares.append(move.to if cell == move.frm and move.frm >= 0 else cell)
-    return " ".join(state.cell_name(cell) for cell in squares)
+    """Name the squares of ``move``'s chain, as they stand once its piece (if any) has moved (the engine says)."""
+    return " ".join(state.cell_name(cell) for cell in state.removal_squares(move))
 
 
 def source_choices(state: QuerniState, typed: str, language: str = DEFAULT) -> list[app_commands.Choice[str]]:
@@ -137,16 +134,16 @@ def _square(state: QuerniState, text: str) -> int | None:
 
 def _route(state: QuerniState, move: QuerniMove, name_start: bool, language: str = DEFAULT) -> str:
     """Return a target's label: ``e5 · 2 jumps c3-e5-g5`` or ``d3 · step``."""
-    landings = state.path(move)
+    route = state.route(move)
     target = state.cell_name(move.to)
-    if len(landings) == 2 and move.to in NEAR_SET[move.frm]:
+    if route.stepped:
         if name_start:
             how = gettext(language, "step from {square}", square=state.cell_name(move.frm))
         else:
             how = gettext(language, "step")
     else:
-        path = "-".join(state.cell_name(c) for c in landings)
-        how = ngettext(language, "{n} jump {path}", "{n} jumps {path}", len(landings) - 1, path=path)
+        path = "-".join(state.cell_name(c) for c in route.path)
+        how = ngettext(language, "{n} jump {path}", "{n} jumps {path}", route.jumps, path=path)
     return f"{target} · {how}"
 
 
@@ -164,15 +161,13 @@ def build(ui: MatchUI) -> app_commands.Group:
         description="Challenge someone in this channel (or me) to a game of Querni.",
         opponent_help="Who you challenge (pick me, Tabula, to play the computer); blue is drawn at random",
         options=[
-            StartOption(
-                "isolation", str, "any_stranded", "When a removal loses the game (default: any stranded)", ISOLATIONS
+            StartOption.from_spec(
+                GAME, "isolation", "When a removal loses the game (default: any stranded)", ISOLATIONS
             ),
-            StartOption(
+            StartOption.from_spec(
+                GAME,
                 "draw_plies",
-                app_commands.Range[int, 1, 1000],
-                DEFAULT_DRAW_PLIES,
-                f"Turns in a row without a removal that draw the game: 1 to 1000 (default {DEFAULT_DRAW_PLIES})",
-                bounds=(1, 1000),
+                "Turns in a row without a removal that draw the game: {minimum} to {maximum} (default {default})",
             ),
         ],
     )
@@ -212,7 +207,7 @@ def build(ui: MatchUI) -> app_commands.Group:
         chosen_from, chosen_to = typed_option(interaction, "from"), typed_option(interaction, "to")
         return removal_choices(state, chosen_from, chosen_to, typed, after_move=True)
 
-    @group.command(name="remove", description="Remove a chain of 3 or more of your consecutive numbers.")
+    @group.command(name="remove", description=f"Remove a chain of {MIN_CHAIN} or more of your consecutive numbers.")
     @app_commands.describe(chain="The numbers to remove, e.g. 4-7")
     async def remove(interaction: discord.Interaction, chain: app_commands.Range[str, 1, 16]) -> None:
         await ui.play(interaction, GAME, removal_text(chain))

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
 from bot.ui import choices
+from engines.summer import DEFAULT_SIZE, FILES, PLIES_PER_CELL
 
 if TYPE_CHECKING:
     from bot.ui import MatchUI
@@ -29,19 +30,18 @@ RULES = (
     "pieces stand on White's start row, the game ends at once. A side with no pieces left counts as arrived. "
     "Pieces on their goal row may still move sideways.\n"
     "**Score**: the weight of your pieces on the opponent's start row; higher wins, equal is a draw. "
-    "Safety rule: after 4·N·N plies (256 on 8×8) the position is scored as it stands.\n"
-    "Cells are `a1` (White's side, left) to `h8`; the hex board uses the same names, ranks 2, 4, 6… shifted right."
+    f"Safety rule: after {PLIES_PER_CELL}·N·N plies ({PLIES_PER_CELL * DEFAULT_SIZE**2} on "
+    f"{DEFAULT_SIZE}×{DEFAULT_SIZE}) the position is scored as it stands.\n"
+    f"Cells are `a1` (White's side, left) to `{FILES[DEFAULT_SIZE - 1]}{DEFAULT_SIZE}`; "
+    "the hex board uses the same names, ranks 2, 4, 6… shifted right."
 )
 
-BOARDS = [
-    app_commands.Choice(name="Square", value="square"),
-    app_commands.Choice(name="Hex: rows of hexagons", value="hex"),
-]
-
-MODES = [
-    app_commands.Choice(name="Classic: in a collision the heavier piece survives", value="classic"),
-    app_commands.Choice(name="Field: on a + cell the mover always wins", value="field"),
-]
+# The names of the engine's choices (the engine gives the values, their order and the default).
+BOARDS = {"square": "Square", "hex": "Hex: rows of hexagons"}
+MODES = {
+    "classic": "Classic: in a collision the heavier piece survives",
+    "field": "Field: on a + cell the mover always wins",
+}
 
 
 def build(ui: MatchUI) -> app_commands.Group:
@@ -55,15 +55,11 @@ def build(ui: MatchUI) -> app_commands.Group:
         description="Challenge someone here (or me) to Summer; who plays White is drawn at random.",
         opponent_help="Who you challenge (pick me, Tabula, to play the computer)",
         options=[
-            StartOption(
-                "size",
-                app_commands.Range[int, 3, 12],
-                8,
-                "Board size N, for N×N cells: 3 to 12 (default 8)",
-                bounds=(3, 12),
+            StartOption.from_spec(
+                "summer", "size", "Board size N, for N×N cells: {minimum} to {maximum} (default {default})"
             ),
-            StartOption("board", str, "square", "Square or hex board (default square)", BOARDS),
-            StartOption("mode", str, "classic", "How collisions work (default classic)", MODES),
+            StartOption.from_spec("summer", "board", "Square or hex board (default {default})", BOARDS),
+            StartOption.from_spec("summer", "mode", "How collisions work (default {default})", MODES),
         ],
     )
 
