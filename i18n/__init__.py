@@ -46,10 +46,11 @@ def supported(locale: str) -> str:
 
 @cache
 def texts_for(game: str) -> ModuleType:
-    """Return the text module of a registered ``game`` (``i18n/<game>.py``)."""
-    if game not in GAMES:
+    """Return the text module of a registered ``game`` (``i18n/<game>.py``: ``GAMES[game].module("i18n")``)."""
+    spec = GAMES.get(game)
+    if spec is None:
         raise LookupError(f"There is no game called {game!r}.")
-    return importlib.import_module(f"i18n.{game}")
+    return importlib.import_module(spec.module(__name__))
 
 
 def seat_labels(state: Any, locale: str = DEFAULT_LOCALE) -> list[str]:
