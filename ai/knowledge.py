@@ -165,7 +165,7 @@ def game_module(game: str) -> ModuleType | None:
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as missing:
-        if missing.name != name:
+        if not f"{name}.".startswith(f"{missing.name}."):  # the module, or its package, is not there
             raise
         return None
 

@@ -97,7 +97,7 @@ def renderer_for(game: str) -> Renderer:
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as missing:
-        if missing.name != name:
+        if not f"{name}.".startswith(f"{missing.name}."):  # the module, or its package, is not there
             raise
         raise NoRenderer(f"There is no picture for {game!r} yet.") from None
     renderer = getattr(module, f"render_{game}", None)

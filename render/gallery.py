@@ -147,7 +147,8 @@ class Showcase:
 
     kind: Key  # names a running position's situation (``last-scored``), ``None`` for one not worth a picture
     boards: tuple[Board, ...]
-    limit: tuple[Mapping[str, Any], str]  # a safety limit set short, and the end it reaches (``end-move_limit``)
+    # A safety limit set short, and the end it reaches (``end-move_limit``); None for a game without one.
+    limit: tuple[Mapping[str, Any], str] | None
     quick: tuple[str, ...]  # the situations the quick gallery keeps
     busy: tuple[str, ...]  # the busiest mid-game situations, first found shown with long names in every language
     ends: tuple[str, ...]  # the endings with the longest words, likewise
@@ -181,9 +182,9 @@ def _situations(board: Board, quick: bool) -> dict[str, GameState]:
     if quick:
         return found
     found.update(left_games(middle(new)))
-    options, name = shown.limit
-    limited = find(board.new(**options), board.key, (name,), 6)
-    found.update(limited)
+    if shown.limit is not None:
+        options, name = shown.limit
+        found.update(find(board.new(**options), board.key, (name,), 6))
     return found
 
 
@@ -200,7 +201,7 @@ def scenes(quick: bool = False) -> list[Scene]:
         shown = showcase(board.game)
         situations = _situations(board, quick)
         for situation, state in situations.items():
-            if situation == shown.limit[1]:
+            if shown.limit is not None and situation == shown.limit[1]:
                 # One limit's end per game is enough.
                 if board.game in seen_limits:
                     continue
@@ -271,4 +272,6 @@ def write_gallery(directory: Path, chosen: Sequence[Scene] | None = None) -> lis
 
 # The registered games' boards and safety limits when this module was imported (for tests and tools).
 BOARDS: tuple[Board, ...] = tuple(boards())
-LIMITS: dict[str, tuple[Mapping[str, Any], str]] = {game: showcase(game).limit for game in GAMES}
+LIMITS: dict[str, tuple[Mapping[str, Any], str]] = {
+    game: limit for game in GAMES if (limit := showcase(game).limit) is not None
+}
