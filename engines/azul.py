@@ -1552,4 +1552,5 @@ SPEC = GameSpec(
     seat_names=seat_names,
     options=OPTIONS,
     test_configs=({}, {"wall": "grey"}),
+    bench_configs=((2, {}), (4, {})),
 )

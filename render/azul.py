@@ -1048,3 +1048,7 @@ def gallery() -> Showcase:
         busy=("round-end-floor",),
         ends=("end-wall_row", "end-forfeit"),
     )  # fmt: skip
+
+
+# What the rendering benchmark (bench.render_speed) draws: (players, options).
+BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {}), (4, {}), (4, {"wall": "grey"}))

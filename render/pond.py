@@ -446,3 +446,7 @@ def gallery() -> Showcase:
         busy=("last-scored",),
         ends=("end-target", "end-forfeit"),
     )  # fmt: skip
+
+
+# What the rendering benchmark (bench.render_speed) draws: (players, options).
+BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {"variant": "standard"}), (2, {"variant": "large"}))

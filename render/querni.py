@@ -490,3 +490,7 @@ def gallery() -> Showcase:
         busy=("last-move-and-removal",),
         ends=("end-stranded", "end-forfeit"),
     )  # fmt: skip
+
+
+# What the rendering benchmark (bench.render_speed) draws: (players, options).
+BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {}),)

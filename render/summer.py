@@ -863,3 +863,12 @@ def gallery() -> Showcase:
         busy=("last-merged-minus", "last-merged"),
         ends=("end-black_arrived", "end-white_home", "end-forfeit"),
     )  # fmt: skip
+
+
+# What the rendering benchmark (bench.render_speed) draws: (players, options).
+BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = (
+    (2, {}),
+    (2, {"board": "hex"}),
+    (2, {"size": 12}),
+    (2, {"size": 12, "board": "hex"}),
+)

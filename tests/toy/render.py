@@ -67,3 +67,7 @@ def gallery() -> Showcase:
         busy=("last-take-3",),
         ends=("end-last_stone", "end-forfeit"),
     )
+
+
+# What the rendering benchmark (bench.render_speed) draws: (players, options).
+BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {}),)
