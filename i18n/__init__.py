@@ -35,8 +35,20 @@ from engines import GAMES
 LOCALES = ("en", "ru", "fr")
 DEFAULT_LOCALE = "en"
 
-# What every game's text module provides (a test checks each registered game has them).
-PARTS = ("result", "summary", "status", "caption", "seat_label")
+# What every game's text module provides (a test checks each registered game has them): the sentences above, the
+# seats' default names, the board's alt text (:mod:`i18n.describe`), the seats and start options as the bot's
+# messages say them, and the game's own words inside its refusals (:mod:`i18n.errors`).
+PARTS = (
+    "result",
+    "summary",
+    "status",
+    "caption",
+    "seat_label",
+    "position",
+    "seat_words",
+    "option_words",
+    "error_param",
+)
 
 
 def supported(locale: str) -> str:

@@ -562,21 +562,30 @@ def _alt_board(language: str, state: AzulState, seat: int, name: str, colours: S
     )
 
 
+def _alt_tiles(language: str, counts: Sequence[int], colours: Sequence[str]) -> list[str]:
+    """Tile counts by colour: ``2 blue``."""
+    return [
+        pgettext(language, "alt", "{count} {colour}", count=count, colour=colours[colour])
+        for colour, count in enumerate(counts)
+        if count
+    ]
+
+
 def position(state: AzulState, names: Sequence[str], language: str, *, brief: bool = False) -> str:
     """Alt text: each player's pattern lines, wall and floor; then the factories and the centre.
 
     ``brief`` counts the wall's tiles by row instead of naming them (for the largest positions).
     """
-    from i18n.describe import list_text, tiles_text
+    from i18n.describe import list_text
 
     colours = _alt_colours(language)
     parts = [_alt_board(language, state, seat, names[seat], colours, brief) for seat in range(len(state.boards))]
     factories = [
-        f"{number} {' '.join(tiles_text(language, counts, colours))}"
+        f"{number} {' '.join(_alt_tiles(language, counts, colours))}"
         for number, counts in enumerate(state.factories, 1)
         if any(counts)
     ]
-    centre = tiles_text(language, state.centre, colours)
+    centre = _alt_tiles(language, state.centre, colours)
     if state.marker < 0:
         centre.append(pgettext(language, "alt", "marker"))
     parts.append(pgettext(language, "alt", "Factories: {factories}.", factories=list_text(language, factories)))

@@ -37,15 +37,6 @@ def seat_text(language: str, name: str, seat: str) -> str:
     return pgettext(language, "alt", "{name} ({side})", name=name, side=seat)
 
 
-def tiles_text(language: str, counts: Sequence[int], colours: Sequence[str]) -> list[str]:
-    """Tile counts by colour: ``2 blue``."""
-    return [
-        pgettext(language, "alt", "{count} {colour}", count=count, colour=colours[colour])
-        for colour, count in enumerate(counts)
-        if count
-    ]
-
-
 def position_text(state: Any, names: Sequence[str] | None = None, language: str = "en") -> str:
     """Return the position of ``state`` as compact text in ``language`` (the game's text module's ``position``)."""
     return i18n.texts_for(state.game).position(state, _names(state, names), language)

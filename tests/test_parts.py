@@ -27,9 +27,8 @@ from engines.base import FORFEIT, TIMEOUT
 from render import NoRenderer, renderer_for
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The layers that hold a module per game, and the text functions every game's ``i18n`` module adds to i18n.PARTS.
+#: The layers that hold a module per game.
 LAYERS = ("render", "i18n", "ai", "bot.games")
-TEXT_PARTS = (*i18n.PARTS, "position", "seat_words", "option_words", "error_param")
 #: Where product code lives: no module there may name a game other than its own.
 PRODUCT = ("bot", "i18n", "render", "ai", "engines")
 
@@ -73,7 +72,7 @@ def missing_parts(name: str) -> list[str]:
     # The texts: result, chat line, status, caption, seat label, alt-text position, the bot's words, refusals.
     texts = modules["i18n"]
     if texts is not None:
-        missing += [f"i18n: no {part}()" for part in TEXT_PARTS if not callable(getattr(texts, part, None))]
+        missing += [f"i18n: no {part}()" for part in i18n.PARTS if not callable(getattr(texts, part, None))]
         if callable(getattr(texts, "seat_words", None)):
             words = texts.seat_words("en")
             for players in range(spec.min_players, spec.max_players + 1):
