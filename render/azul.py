@@ -1052,3 +1052,10 @@ def gallery() -> Showcase:
 
 # What the rendering benchmark (bench.render_speed) draws: (players, options).
 BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {}), (4, {}), (4, {"wall": "grey"}))
+
+# What the replay benchmark (bench.replay_speed) builds: (case, players, options, staller plays, seeds, in a quick
+# run).  Whole four-player games by random play, and the 100-round cap.
+REPLAY_CASES: tuple[tuple[str, int, dict[str, object], bool, tuple[int, ...], bool], ...] = (
+    ("azul 4p", 4, {}, False, (0, 1, 2, 3, 4), True),
+    ("worst azul 4p 100-round cap", 4, {}, True, (1,), False),
+)

@@ -450,3 +450,12 @@ def gallery() -> Showcase:
 
 # What the rendering benchmark (bench.render_speed) draws: (players, options).
 BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {"variant": "standard"}), (2, {"variant": "large"}))
+
+# What the replay benchmark (bench.replay_speed) builds: (case, players, options, staller plays, seeds, in a quick
+# run).  A whole game run to a 100-ply limit (random games reach a target sooner), the default 300-ply move limit,
+# and the option's extreme.
+REPLAY_CASES: tuple[tuple[str, int, dict[str, object], bool, tuple[int, ...], bool], ...] = (
+    ("pond 100 plies", 2, {"max_plies": 100}, True, (0,), True),
+    ("worst pond 300-ply limit", 2, {}, True, (1,), True),
+    ("worst pond max_plies=5000", 2, {"max_plies": 5000}, True, (1,), False),
+)

@@ -494,3 +494,8 @@ def gallery() -> Showcase:
 
 # What the rendering benchmark (bench.render_speed) draws: (players, options).
 BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {}),)
+
+# What the replay benchmark (bench.replay_speed) builds: nothing.  The draw rule ends a game after 30 plies without
+# a removal and each of at most ten removals resets it, so a game is never longer than 11 x 30 = 330 plies:
+# shorter than the other games' worst cases.
+REPLAY_CASES: tuple[tuple[str, int, dict[str, object], bool, tuple[int, ...], bool], ...] = ()

@@ -872,3 +872,9 @@ BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = (
     (2, {"size": 12}),
     (2, {"size": 12, "board": "hex"}),
 )
+
+# What the replay benchmark (bench.replay_speed) builds: (case, players, options, staller plays, seeds, in a quick
+# run).  The largest board's move limit (4·N·N plies).
+REPLAY_CASES: tuple[tuple[str, int, dict[str, object], bool, tuple[int, ...], bool], ...] = (
+    ("worst summer 12x12 576-ply limit", 2, {"size": 12}, True, (1,), True),
+)
