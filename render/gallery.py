@@ -171,7 +171,6 @@ def boards() -> list[Board]:
     ]
 
 
-# A hand-placed Querni start with few pieces: random play soon clears a side.
 def _situations(board: Board, quick: bool) -> dict[str, GameState]:
     """Return the situations of one board: its start, what random play found, the ends by leaving and by limit."""
     shown = showcase(board.game)
