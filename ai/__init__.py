@@ -40,7 +40,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ai.knowledge import knowledge_for
+from ai.knowledge import game_module, knowledge_for
 from ai.mcts import Clock, SearchMemory, SearchResult, search
 from engines.base import GameState
 
@@ -59,8 +59,8 @@ class Level:
     # What limits the level: its time ("time"; the cap only guards a fast machine) or its iteration
     # cap ("iterations"; the time limit is only a safety net for a slow one).
     budget: Literal["time", "iterations"] = "time"
-    # Settings for particular games where the level's own do not fit: (game, field, value), e.g.
-    # (("querni", "iterations", 100),).
+    # Settings for particular games on top of the games' own (``LEVEL_SETTINGS`` in ``ai/<game>.py``):
+    # (game, field, value), for tuning variants (bench.tournament).
     per_game: tuple[tuple[str, str, Any], ...] = ()
 
     @property
@@ -69,40 +69,34 @@ class Level:
         return f"Tabula ({self.name})"
 
     def for_game(self, game: str) -> Level:
-        """Return this level as it plays ``game`` (with that game's own settings).
+        """Return this level as it plays ``game``: with the game's own settings for it, then ``per_game``.
 
         >>> LEVELS["medium"].for_game("querni").iterations, LEVELS["medium"].for_game("pond").iterations
         (100, 500)
         """
-        changes = {name: value for which, name, value in self.per_game if which == game}
+        changes = dict(level_settings(game, self.name))
+        changes.update((name, value) for which, name, value in self.per_game if which == game)
         if not changes:
             return self
         return replace(self, per_game=(), **changes)
 
 
+def level_settings(game: str, level: str) -> Mapping[str, Any]:
+    """Return ``game``'s own settings for the level called ``level`` (``LEVEL_SETTINGS`` in ``ai/<game>.py``).
+
+    A game sets where the levels' own budgets do not fit it, e.g. ``{"medium": {"iterations": 100}}``.
+    """
+    settings: Mapping[str, Mapping[str, Any]] = getattr(game_module(game), "LEVEL_SETTINGS", None) or {}
+    return settings.get(level, {})
+
+
 # Every level, easiest first: the one place they are defined (the bot and the benchmarks read them here).
 # Easy and medium are fixed amounts of search (so they play alike on any machine); hard thinks for
-# its whole time.  The amounts differ by game, set by paired tournaments (bench.tournament) so that
-# each level wins at least 80% against the one below: a playout teaches the search more in Azul and
-# Summer than in Pond, and Querni's search learns fastest of all.  In Querni many deals are won by
-# one seat whoever sits there, so easy also samples its moves more loosely there, to stay beatable.
+# its whole time.  The amounts differ by game (``LEVEL_SETTINGS`` in each ``ai/<game>.py``), set by
+# paired tournaments (bench.tournament) so that each level wins at least 80% against the one below.
 LEVELS: dict[str, Level] = {
-    "easy": Level(
-        "easy",
-        0.5,
-        30,
-        temperature=1.0,
-        budget="iterations",
-        per_game=(("querni", "iterations", 10), ("querni", "temperature", 2.0)),
-    ),
-    "medium": Level(
-        "medium",
-        1.0,
-        500,
-        temperature=0.0,
-        budget="iterations",
-        per_game=(("azul", "iterations", 100), ("querni", "iterations", 100), ("summer", "iterations", 50)),
-    ),
+    "easy": Level("easy", 0.5, 30, temperature=1.0, budget="iterations"),
+    "medium": Level("medium", 1.0, 500, temperature=0.0, budget="iterations"),
     "hard": Level("hard", 3.0, 100_000, temperature=0.0),
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -257,6 +251,7 @@ __all__ = [
     "analyse",
     "choose_move",
     "level_named",
+    "level_settings",
     "search_seed",
     "think",
     "warm_up",

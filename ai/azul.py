@@ -226,3 +226,8 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
 
 # The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
 KNOWLEDGE = AzulKnowledge
+
+
+# Where the levels' own budgets do not fit Azul (see ai.LEVELS), set by paired tournaments (bench.tournament):
+# a playout teaches the search more here than in Pond, so medium needs fewer of them.
+LEVEL_SETTINGS: dict[str, dict[str, Any]] = {"medium": {"iterations": 100}}

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from engines.base import Outcome, places_from_ranking
@@ -148,18 +149,25 @@ KnowledgeFactory = Callable[[], "Knowledge[Any]"]
 
 def knowledge_class(game: str) -> KnowledgeFactory | None:
     """Return ``KNOWLEDGE`` of the module ``ai/<game>.py`` for a registered game, or ``None`` if it has none."""
-    from engines import GAMES
-
-    if game not in GAMES:
-        return None
-    try:
-        module = importlib.import_module(f"ai.{game}")
-    except ModuleNotFoundError as missing:
-        if missing.name != f"ai.{game}":
-            raise
-        return None
+    module = game_module(game)
     found: KnowledgeFactory | None = getattr(module, "KNOWLEDGE", None)
     return found
+
+
+def game_module(game: str) -> ModuleType | None:
+    """Return the search's module of a registered ``game`` (``GAMES[game].module("ai")``), or ``None`` if none."""
+    from engines import GAMES
+
+    spec = GAMES.get(game)
+    if spec is None:
+        return None
+    name = spec.module("ai")
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if not f"{name}.".startswith(f"{missing.name}."):  # the module, or its package, is not there
+            raise
+        return None
 
 
 def knowledge_for(game: str, overrides: Sequence[tuple[str, Any]] = (), generic: bool = False) -> Knowledge[Any]:

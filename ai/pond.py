@@ -64,3 +64,7 @@ class PondKnowledge(Knowledge[PondState]):
 
 # The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
 KNOWLEDGE = PondKnowledge
+
+
+# The levels' own budgets fit Pond (see ai.LEVELS): a playout teaches the search least here.
+LEVEL_SETTINGS: dict[str, dict[str, Any]] = {}

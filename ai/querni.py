@@ -180,3 +180,12 @@ class QuerniKnowledge(Knowledge[querni.QuerniState]):
 
 # The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
 KNOWLEDGE = QuerniKnowledge
+
+
+# Where the levels' own budgets do not fit Querni (see ai.LEVELS), set by paired tournaments (bench.tournament):
+# its search learns fastest of all, and many deals are won by one seat whoever sits there, so easy also
+# samples its moves more loosely, to stay beatable.
+LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
+    "easy": {"iterations": 10, "temperature": 2.0},
+    "medium": {"iterations": 100},
+}

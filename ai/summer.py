@@ -128,3 +128,8 @@ class SummerKnowledge(Knowledge[SummerState]):
 
 # The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.
 KNOWLEDGE = SummerKnowledge
+
+
+# Where the levels' own budgets do not fit Summer (see ai.LEVELS), set by paired tournaments (bench.tournament):
+# a playout teaches the search more here than in Pond, so medium needs fewer of them.
+LEVEL_SETTINGS: dict[str, dict[str, Any]] = {"medium": {"iterations": 50}}

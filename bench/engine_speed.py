@@ -1,7 +1,8 @@
 """Random-play throughput of every registered engine, one core.
 
 A ply is one ``legal_moves()`` plus one ``play()``; the random choice of move is
-made from a precomputed stream so that it costs next to nothing.
+made from a precomputed stream so that it costs next to nothing.  Each game names
+what to measure in its engine's ``SPEC`` (``bench_configs``: players and options).
 
     python -m bench.engine_speed [--seconds 3] [--game pond]
 """
@@ -47,19 +48,17 @@ def measure(name: str, players: int, config: dict[str, Any], seconds: float) -> 
     }
 
 
-CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
-    "pond": [(2, {"variant": "standard"}), (2, {"variant": "mini"}), (2, {"variant": "large"})],
-    "azul": [(2, {}), (4, {})],
-    "querni": [(2, {})],
-    "summer": [(2, {}), (2, {"board": "hex"})],
-}
+def configs(name: str) -> list[tuple[int, dict[str, Any]]]:
+    """Return what to measure of a game: its engine's ``bench_configs``, else the fewest players by default."""
+    spec = GAMES[name]
+    return [(players, dict(options)) for players, options in spec.bench_configs] or [(spec.min_players, {})]
 
 
 def run(seconds: float = 3.0, games: list[str] | None = None) -> list[dict[str, Any]]:
     """Measure every configuration of the selected games (all registered games by default)."""
     rows = []
     for name in games or sorted(GAMES):
-        for players, config in CONFIGS.get(name, [(GAMES[name].min_players, {})]):
+        for players, config in configs(name):
             rows.append(measure(name, players, config, seconds))
     return rows
 

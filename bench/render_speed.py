@@ -3,7 +3,8 @@
 Random mid-game positions are reached by playing seeded random moves (the bench
 may use ``random``; the engines and the renderer may not).  Each position is
 rendered once to warm the caches that a running bot would already have warm
-(font, sprites, board base), then timed.
+(font, sprites, board base), then timed.  Each game names what to draw in its render
+module (``BENCH_CONFIGS``: players and options).
 
     python -m bench.render_speed [--game pond] [--positions 200] [--locale ru] [--json]
 """
@@ -11,6 +12,7 @@ rendered once to warm the caches that a running bot would already have warm
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import json
 import random
@@ -23,12 +25,6 @@ from PIL import Image
 from engines import GAMES, GameState
 from render import has_renderer, render
 
-CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
-    "pond": [(2, {"variant": "standard"}), (2, {"variant": "large"})],
-    "azul": [(2, {}), (4, {}), (4, {"wall": "grey"})],
-    "querni": [(2, {})],
-    "summer": [(2, {}), (2, {"board": "hex"}), (2, {"size": 12}), (2, {"size": 12, "board": "hex"})],
-}
 NAMES = ("Ana", "Bartholomew", "Chidi", "Dagny")
 
 
@@ -86,13 +82,20 @@ def measure(name: str, players: int, config: dict[str, Any], count: int, locale:
     }
 
 
+def configs(name: str) -> list[tuple[int, dict[str, Any]]]:
+    """Return what to draw of a game: ``BENCH_CONFIGS`` of its render module, else the fewest players by default."""
+    module = importlib.import_module(GAMES[name].module("render"))
+    found = getattr(module, "BENCH_CONFIGS", ())
+    return [(players, dict(options)) for players, options in found] or [(GAMES[name].min_players, {})]
+
+
 def run(count: int = 200, games: list[str] | None = None, locale: str = "en") -> list[dict[str, Any]]:
     """Measure every configuration of the selected games that have a renderer (all of them by default)."""
     rows = []
     for name in games or sorted(GAMES):
         if not has_renderer(name):
             continue
-        for players, config in CONFIGS.get(name, [(GAMES[name].min_players, {})]):
+        for players, config in configs(name):
             rows.append(measure(name, players, config, count, locale))
     return rows
 

@@ -1,6 +1,6 @@
 """Time and size of animated replays (``render.replay``), and the longest games' replay sizes.
 
-Rows:
+Each game names its cases in its render module (``REPLAY_CASES``); today's rows:
 
 * **pond 100 plies**: a whole Pond game that reaches a 100-ply move limit (played
   by the staller below: random games reach a target sooner); goal: built in under
@@ -24,6 +24,7 @@ Games are random or staller play from fixed seeds (the bench may use ``random``)
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import json
 import random
@@ -83,41 +84,43 @@ def build(states: list[GameState]) -> dict[str, Any]:
     }
 
 
-def pond_100() -> list[GameState]:
-    """Return a whole Pond game of 100 plies: random games end sooner, so the staller plays to a 100-ply limit."""
-    states = play("pond", 2, 0, {"max_plies": 100}, stall=True)
-    assert len(states) == 101, len(states)
-    return states
+def cases(quick: bool = False) -> list[tuple[str, str, int, dict[str, Any], bool, int]]:
+    """Return ``(case, game, players, options, staller, seed)`` for every replay to build, game by game.
+
+    Each game names its cases in its render module (``REPLAY_CASES``: case, players, options, whether the
+    staller plays, the seeds, and whether a quick run builds it too; a quick run builds at most two seeds).
+    """
+    found = []
+    for name, spec in GAMES.items():
+        module = importlib.import_module(spec.module("render"))
+        for case, players, options, staller, seeds, in_quick in getattr(module, "REPLAY_CASES", ()):
+            if quick and not in_quick:
+                continue
+            chosen = seeds[:2] if quick else seeds
+            for seed in chosen:
+                label = f"{case} seed {seed}" if len(seeds) > 1 else case
+                found.append((label, name, players, dict(options), staller, seed))
+    return found
 
 
 def run(quick: bool = False) -> list[dict[str, Any]]:
     """Measure the replays; one row per game built."""
-    rows: list[dict[str, Any]] = []
-    build(play("pond", 2, 0, {}))  # warm the caches a running worker would have warm (font, sprites, palettes)
-    rows.append({"case": "pond 100 plies", **build(pond_100())})
-    for seed in range(2 if quick else 5):
-        rows.append({"case": f"azul 4p seed {seed}", **build(play("azul", 4, seed, {}))})
-    worst: list[tuple[str, str, int, dict[str, Any]]] = [
-        ("worst pond 300-ply limit", "pond", 2, {}),
-        ("worst summer 12x12 576-ply limit", "summer", 2, {"size": 12}),
+    first = next(iter(GAMES.values()))
+    build(play(first.name, first.min_players, 0, {}))  # warm the caches a running worker would have warm
+    return [
+        {"case": case, **build(play(name, players, seed, options, stall=staller))}
+        for case, name, players, options, staller, seed in cases(quick)
     ]
-    if not quick:
-        worst += [
-            ("worst azul 4p 100-round cap", "azul", 4, {}),
-            ("worst pond max_plies=5000", "pond", 2, {"max_plies": 5000}),
-        ]
-    for case, name, players, config in worst:
-        rows.append({"case": case, **build(play(name, players, 1, config, stall=True))})
-    return rows
 
 
 def summary(rows: list[dict[str, Any]]) -> str:
-    """One line on the Azul games: median and worst."""
-    azul = [row for row in rows if row["case"].startswith("azul")]
+    """One line on the whole games (median and worst) and on the largest worst case."""
+    whole = [row for row in rows if not row["case"].startswith("worst")] or rows
+    worst = [row for row in rows if row["case"].startswith("worst")] or rows
     return (
-        f"azul 4p whole games: median {statistics.median(r['mb'] for r in azul)} MB, "
-        f"max {max(r['mb'] for r in azul)} MB, max {max(r['cpu_s'] for r in azul)} s CPU; "
-        f"largest worst case {max(r['mb'] for r in rows if r['case'].startswith('worst'))} MB "
+        f"whole games: median {statistics.median(r['mb'] for r in whole)} MB, "
+        f"max {max(r['mb'] for r in whole)} MB, max {max(r['cpu_s'] for r in whole)} s CPU; "
+        f"largest worst case {max(r['mb'] for r in worst)} MB "
         f"(budget {MAX_BYTES / 2**20:g} MiB, Discord {DISCORD_LIMIT / 2**20:g} MiB)"
     )
 
@@ -131,7 +134,7 @@ def line(row: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer Azul games, no extreme-option worst cases")
+    parser.add_argument("--quick", action="store_true", help="at most two seeds a case, no extreme-option worst cases")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     rows = run(args.quick)

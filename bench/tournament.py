@@ -35,7 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from ai import BUDGET_SHARE, LEVELS, Level, SearchMemory, analyse, search_seed
+from ai import BUDGET_SHARE, LEVELS, Level, SearchMemory, analyse, level_settings, search_seed
 from engines import GAMES
 
 # A move over its budget by more than this share counts as an overrun.
@@ -103,7 +103,9 @@ def parse_level(text: str) -> Level:
     """
     head, *settings = text.split(",")
     name, _, base = head.partition("=")
-    level = replace(LEVELS[base or name], name=name)
+    # A renamed variant keeps its base level's settings in every game (the games find theirs by the level's name).
+    kept = tuple((game, key, value) for game in GAMES for key, value in level_settings(game, base or name).items())
+    level = replace(LEVELS[base or name], name=name, per_game=kept)
     fields = {f.name for f in dataclasses.fields(Level)}
     for setting in settings:
         key, _, raw = setting.partition("=")
@@ -352,7 +354,7 @@ def main() -> None:
         f"{name} {level.time_limit * scale:g} s"
         if level.budget == "time"
         else f"{name} {level.iterations} playouts"
-        + "".join(f" ({game} {field} {value})" for game, field, value in level.per_game)
+        + "".join(f" ({game} {field} {value})" for game in GAMES for field, value in level_settings(game, name).items())
         for name, level in LEVELS.items()
     )
     print(f"budgets x{scale:g}: {budgets} (the search stops at {BUDGET_SHARE:.0%} of its time)", flush=True)

@@ -4,9 +4,11 @@
 
 - the slash-command payload, through discord.py's own translation walk (so it lists exactly the strings
   :class:`bot.translator.CatalogTranslator` is asked for: descriptions and choice names);
-- each game's short rules (``RULES`` in ``bot/games/<game>.py``), with the context ``rules:<game>``;
+- each registered game's short rules (``RULES`` in its bot module, ``bot/games/<game>.py``), with the context
+  ``rules:<game>``;
 - calls in the code of ``gettext(language, "…")``, ``pgettext(language, "context", "…")``,
-  ``ngettext(language, "…", "…", n)`` and ``npgettext(…)``, found by Babel's extractor;
+  ``ngettext(language, "…", "…", n)`` and ``npgettext(…)``, found by Babel's extractor (in ``bot``, ``i18n``,
+  ``render``, and the package of any game whose parts live elsewhere, see :attr:`engines.base.GameSpec.parts`);
 - the engines' refusals: the English template of every ``GameError`` raised in ``engines/``
   (``IllegalMove("{cell} is occupied.", cell=…)``), with the context ``error``
   (translated by :func:`i18n.errors.error_text`).
@@ -33,6 +35,7 @@ from discord import app_commands
 from bot.client import TabulaBot
 from bot.settings import Settings
 from bot.translator import CONTEXTS, translated_payload
+from engines import GAMES
 from i18n import catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +59,6 @@ ERROR_KEYWORDS: dict[str, Any] = {
 }
 ERROR_CONTEXT = "error"
 ERRORS_SCANNED = ("engines",)
-GAMES = ("pond", "azul", "querni", "summer")
 HEADER = """\
 # Tabula's player-facing messages: the template every language's catalog is made from.
 # Rebuilt by `python -m bot.catalogs`; translate a copy, never this file (see docs/translating.md).
@@ -93,28 +95,47 @@ def _where(context: Any) -> str:
 
 
 def rules_strings() -> list[tuple[str, str, str]]:
-    """Return ``(context, text, where)`` for every game's short rules."""
+    """Return ``(context, text, where)`` for every registered game's short rules (``RULES`` of its bot module)."""
     found = []
-    for game in GAMES:
-        module = importlib.import_module(f"bot.games.{game}")
+    for game, spec in GAMES.items():
+        module = importlib.import_module(spec.module("bot.games"))
         text = getattr(module, "RULES", None)
         if isinstance(text, str):
             found.append((f"rules:{game}", text, f"/{game} rules"))
     return found
 
 
+def parts_folders() -> list[Path]:
+    """Return the folders of the games kept outside Tabula's packages (:attr:`engines.base.GameSpec.parts`)."""
+    folders: list[Path] = []
+    for spec in GAMES.values():
+        if spec.parts is not None:
+            folder = Path(importlib.import_module(spec.parts).__file__ or "").resolve().parent
+            if folder not in folders:
+                folders.append(folder)
+    return folders
+
+
+def _folder_name(folder: Path) -> str:
+    """Name a scanned folder in the template's locations: relative to the checkout where it can be."""
+    return folder.relative_to(ROOT).as_posix() if folder.is_relative_to(ROOT) else folder.as_posix()
+
+
 def code_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | None]]:
     """Yield ``(file, line, message, context)`` for every gettext-style call in the scanned packages."""
-    for package in SCANNED:
+    for folder in [ROOT / package for package in SCANNED] + parts_folders():
+        where = _folder_name(folder)
         for filename, line, message, _comments, context in extract_from_dir(
-            ROOT / package, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
+            folder, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
         ):
-            yield f"{package}/{filename}", line, message, context
-    for package in ERRORS_SCANNED:
+            yield f"{where}/{filename}", line, message, context
+    # The engines' refusals, and those of a game kept elsewhere (its engine sits in its parts package).
+    for folder in [ROOT / package for package in ERRORS_SCANNED] + parts_folders():
+        where = _folder_name(folder)
         for filename, line, message, _comments, _context in extract_from_dir(
-            ROOT / package, keywords=ERROR_KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
+            folder, keywords=ERROR_KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
         ):
-            yield f"{package}/{filename}", line, message, ERROR_CONTEXT
+            yield f"{where}/{filename}", line, message, ERROR_CONTEXT
 
 
 def build_template() -> Catalog:

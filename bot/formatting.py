@@ -40,31 +40,12 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
-def option_words(language: str) -> dict[str, str]:
-    """The words of the games' start options and of their fixed values, in ``language``."""
-    return {
-        "variant": pgettext(language, "start option", "variant"),
-        "standard": pgettext(language, "start option", "standard"),
-        "mini": pgettext(language, "start option", "mini"),
-        "large": pgettext(language, "start option", "large"),
-        "wall": pgettext(language, "start option", "wall"),
-        "colour": pgettext(language, "start option", "colour"),
-        "grey": pgettext(language, "start option", "grey"),
-        "isolation": pgettext(language, "start option", "isolation"),
-        "any_stranded": pgettext(language, "start option", "any stranded"),
-        "no_triple_left": pgettext(language, "start option", "no triple left"),
-        "draw_plies": pgettext(language, "start option", "draw plies"),
-        "size": pgettext(language, "start option", "size"),
-        "board": pgettext(language, "start option", "board"),
-        "square": pgettext(language, "start option", "square"),
-        "hex": pgettext(language, "start option", "hex"),
-        "mode": pgettext(language, "start option", "mode"),
-        "classic": pgettext(language, "start option", "classic"),
-        "field": pgettext(language, "start option", "field"),
-    }
+def option_words(language: str, game: str) -> dict[str, str]:
+    """The words of ``game``'s start options and of their fixed values, in ``language`` (from its text module)."""
+    return i18n.texts_for(game).option_words(language)
 
 
-def describe_options(options: dict, language: str = DEFAULT) -> str:
+def describe_options(options: dict, language: str = DEFAULT, *, game: str) -> str:
     """Say which variant or options a match uses, or an empty string for the defaults.
 
     English shows the option names and values as the commands spell them (``board hex, size 4``).
@@ -73,7 +54,7 @@ def describe_options(options: dict, language: str = DEFAULT) -> str:
         return ""
     if language == DEFAULT:
         return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in sorted(options.items()))
-    words = option_words(language)
+    words = option_words(language, game)
     return ", ".join(
         f"{words.get(key, key.replace('_', ' '))} {words.get(str(value), value)}"
         for key, value in sorted(options.items())
@@ -88,16 +69,9 @@ def and_list(items: Sequence[str], language: str = DEFAULT) -> str:
     return gettext(language, "{names} and {last}", names=", ".join(items[:-1]), last=items[-1])
 
 
-def seat_word(name: str, language: str = DEFAULT) -> str:
-    """Name a seat (``light``, ``blue``…) in ``language``; numbered seats are ``player N``."""
-    words = {
-        "light": pgettext(language, "seat", "light"),
-        "dark": pgettext(language, "seat", "dark"),
-        "blue": pgettext(language, "seat", "blue"),
-        "red": pgettext(language, "seat", "red"),
-        "white": pgettext(language, "seat", "white"),
-        "black": pgettext(language, "seat", "black"),
-    }
+def seat_word(name: str, language: str = DEFAULT, *, game: str) -> str:
+    """Name a seat of ``game`` (``light``, ``blue``…) in ``language``; numbered seats are ``player N``."""
+    words = i18n.texts_for(game).seat_words(language)
     if name in words:
         return words[name]
     if name.startswith("player "):
@@ -110,7 +84,7 @@ def challenge_text(record: MatchRecord, language: str = DEFAULT) -> str:
     spec = GAMES[record.game]
     challenger = record.players[0]
     invited = ", ".join(mention(user_id) for user_id in record.invited)
-    options = describe_options(record.options, language)
+    options = describe_options(record.options, language, game=record.game)
     if options:
         first = gettext(
             language,
@@ -152,7 +126,12 @@ def seats_text(record: MatchRecord, language: str = DEFAULT) -> str:
         names = ", ".join(f"**{seat.name}**" for seat in record.players)
         return gettext(language, "order of play: {names}", names=names)
     return ", ".join(
-        gettext(language, "**{player}** plays {seat}", player=seat.name, seat=seat_word(seat_names[i], language))
+        gettext(
+            language,
+            "**{player}** plays {seat}",
+            player=seat.name,
+            seat=seat_word(seat_names[i], language, game=record.game),
+        )
         for i, seat in enumerate(record.players)
     )
 

@@ -1553,4 +1553,5 @@ SPEC = GameSpec(
     seat_names=seat_names,
     options=OPTIONS,
     test_configs=({}, {"wall": "grey"}),
+    bench_configs=((2, {}), (4, {})),
 )

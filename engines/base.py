@@ -337,7 +337,11 @@ class OptionSpec:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """A registered game: how to start one and how to rebuild a saved one."""
+    """A registered game: how to start one and how to rebuild a saved one, and where its other layers live.
+
+    Every layer finds a game's part by :meth:`module` (``render.<name>``, ``i18n.<name>``, ``ai.<name>``,
+    ``bot.games.<name>``); nothing else lists the games.
+    """
 
     name: str
     title: str
@@ -349,6 +353,25 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = field(default=())
     # Option combinations the conformance test should cover in addition to the defaults.
     test_configs: tuple[Mapping[str, Any], ...] = field(default=({},))
+    # What the engine benchmark (bench.engine_speed) measures: (players, options); empty: the fewest, by default.
+    bench_configs: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+    # The package holding the game's other layers, for a game kept outside Tabula's own packages
+    # (``tests.toy``: ``tests.toy.render``, ``tests.toy.i18n`` …); ``None``: ``render.<name>``, ``i18n.<name>`` ….
+    parts: str | None = None
+
+    def module(self, layer: str) -> str:
+        """Return the name of the module holding this game's part of ``layer`` (a package: ``render``, ``bot.games``).
+
+        >>> from engines import GAMES
+        >>> GAMES["pond"].module("render"), GAMES["pond"].module("bot.games")
+        ('render.pond', 'bot.games.pond')
+        >>> from dataclasses import replace
+        >>> replace(GAMES["pond"], parts="tests.toy").module("bot.games")
+        'tests.toy.games'
+        """
+        if self.parts is None:
+            return f"{layer}.{self.name}"
+        return f"{self.parts}.{layer.rsplit('.', 1)[-1]}"
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any]) -> dict[str, Any]:

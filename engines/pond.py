@@ -612,4 +612,5 @@ SPEC = GameSpec(
     seat_names=seat_names,
     options=OPTIONS,
     test_configs=({}, {"variant": "mini"}, {"variant": "large"}, {"variant": "mini", "spawn": 11}, {"max_plies": 40}),
+    bench_configs=((2, {"variant": "standard"}), (2, {"variant": "mini"}), (2, {"variant": "large"})),
 )

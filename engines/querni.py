@@ -1107,4 +1107,5 @@ SPEC = GameSpec(
         {"draw_plies": 6},
         {"draw_plies": 4, "draw_count": "moves", "isolation": "no_triple_left"},
     ),
+    bench_configs=((2, {}),),
 )

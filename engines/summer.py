@@ -905,4 +905,5 @@ SPEC = GameSpec(
         {"size": 3},
         {"board": "hex", "size": 12},
     ),
+    bench_configs=((2, {}), (2, {"board": "hex"})),
 )

@@ -35,8 +35,20 @@ from engines import GAMES
 LOCALES = ("en", "ru", "fr")
 DEFAULT_LOCALE = "en"
 
-# What every game's text module provides (a test checks each registered game has them).
-PARTS = ("result", "summary", "status", "caption", "seat_label")
+# What every game's text module provides (a test checks each registered game has them): the sentences above, the
+# seats' default names, the board's alt text (:mod:`i18n.describe`), the seats and start options as the bot's
+# messages say them, and the game's own words inside its refusals (:mod:`i18n.errors`).
+PARTS = (
+    "result",
+    "summary",
+    "status",
+    "caption",
+    "seat_label",
+    "position",
+    "seat_words",
+    "option_words",
+    "error_param",
+)
 
 
 def supported(locale: str) -> str:
@@ -46,10 +58,11 @@ def supported(locale: str) -> str:
 
 @cache
 def texts_for(game: str) -> ModuleType:
-    """Return the text module of a registered ``game`` (``i18n/<game>.py``)."""
-    if game not in GAMES:
+    """Return the text module of a registered ``game`` (``i18n/<game>.py``: ``GAMES[game].module("i18n")``)."""
+    spec = GAMES.get(game)
+    if spec is None:
         raise LookupError(f"There is no game called {game!r}.")
-    return importlib.import_module(f"i18n.{game}")
+    return importlib.import_module(spec.module(__name__))
 
 
 def seat_labels(state: Any, locale: str = DEFAULT_LOCALE) -> list[str]:

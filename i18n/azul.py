@@ -516,3 +516,108 @@ def _with_details(locale: str, text: str, extra: list[str]) -> str:
         return text
     details = pgettext(locale, "game:common", ", ").join(extra)
     return pgettext(locale, "game:azul", "{text} ({details})", text=text, details=details)
+
+
+# -- the board's alt text, the bot's words and the refusals' params (found by name: i18n.texts_for) ------------------
+
+
+def _alt_colours(language: str) -> tuple[str, ...]:
+    return (
+        pgettext(language, "alt", "blue"),
+        pgettext(language, "alt", "yellow"),
+        pgettext(language, "alt", "red"),
+        pgettext(language, "alt", "black"),
+        pgettext(language, "alt", "white"),
+    )
+
+
+def _alt_board(language: str, state: AzulState, seat: int, name: str, colours: Sequence[str], brief: bool) -> str:
+    from engines.azul import MARKER
+    from i18n.describe import list_text
+
+    board = state.boards[seat]
+    lines = []
+    for row, (colour, count) in enumerate(zip(board.line_colours, board.line_counts, strict=True)):
+        if count:
+            lines.append(f"{row + 1} {count}/{row + 1} {colours[colour]}")
+    if brief:  # how many tiles each wall row holds
+        wall = [str(sum(1 for v in board.wall[row * 5 : row * 5 + 5] if v >= 0)) for row in range(5)]
+        wall_text = pgettext(language, "alt", "wall tiles by row {rows}", rows=" ".join(wall))
+    else:
+        rows = []
+        for row in range(5):
+            placed = [colours[v] for v in board.wall[row * 5 : row * 5 + 5] if v >= 0]
+            if placed:
+                rows.append(f"{row + 1} {' '.join(placed)}")
+        wall_text = pgettext(language, "alt", "wall {rows}", rows="; ".join(rows) or list_text(language, []))
+    floor = [pgettext(language, "alt", "marker") if v == MARKER else colours[v] for v in board.floor]
+    return pgettext(
+        language,
+        "alt",
+        "{name}: lines {lines}; {wall}; floor {floor}.",
+        name=name,
+        lines=list_text(language, lines),
+        wall=wall_text,
+        floor=list_text(language, floor),
+    )
+
+
+def _alt_tiles(language: str, counts: Sequence[int], colours: Sequence[str]) -> list[str]:
+    """Tile counts by colour: ``2 blue``."""
+    return [
+        pgettext(language, "alt", "{count} {colour}", count=count, colour=colours[colour])
+        for colour, count in enumerate(counts)
+        if count
+    ]
+
+
+def position(state: AzulState, names: Sequence[str], language: str, *, brief: bool = False) -> str:
+    """Alt text: each player's pattern lines, wall and floor; then the factories and the centre.
+
+    ``brief`` counts the wall's tiles by row instead of naming them (for the largest positions).
+    """
+    from i18n.describe import list_text
+
+    colours = _alt_colours(language)
+    parts = [_alt_board(language, state, seat, names[seat], colours, brief) for seat in range(len(state.boards))]
+    factories = [
+        f"{number} {' '.join(_alt_tiles(language, counts, colours))}"
+        for number, counts in enumerate(state.factories, 1)
+        if any(counts)
+    ]
+    centre = _alt_tiles(language, state.centre, colours)
+    if state.marker < 0:
+        centre.append(pgettext(language, "alt", "marker"))
+    parts.append(pgettext(language, "alt", "Factories: {factories}.", factories=list_text(language, factories)))
+    parts.append(pgettext(language, "alt", "Centre: {tiles}.", tiles=list_text(language, centre)))
+    return " ".join(parts)
+
+
+def shorter_positions(state: AzulState, names: Sequence[str], language: str) -> list[str]:
+    """Alt text when the full position does not fit: the wall's tiles counted, then the players numbered too."""
+    numbered = [pgettext(language, "alt", "Player {n}", n=seat + 1) for seat in range(len(names))]
+    return [position(state, names, language, brief=True), position(state, numbered, language, brief=True)]
+
+
+def seat_words(language: str) -> dict[str, str]:
+    """Name the engine's seats as the bot's messages do: Azul's are numbered (``player 2``), said by the bot."""
+    return {}
+
+
+def option_words(language: str) -> dict[str, str]:
+    """The words of Azul's start options and of their fixed values."""
+    return {
+        "wall": pgettext(language, "start option", "wall"),
+        "colour": pgettext(language, "start option", "colour"),
+        "grey": pgettext(language, "start option", "grey"),
+    }
+
+
+_ERROR_COLOURS = ("blue", "yellow", "red", "black", "white")
+
+
+def error_param(language: str, name: str, value: object) -> str | None:
+    """Translate a refusal's param that is one of Azul's words (a tile colour), or return ``None``."""
+    if name == "colour" and value in _ERROR_COLOURS:
+        return pgettext(language, "game:azul", str(value))
+    return None

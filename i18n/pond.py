@@ -181,3 +181,62 @@ def status(state: PondState, names: Sequence[str], locale: str) -> str:
 def caption(state: PondState, names: Sequence[str], locale: str) -> str:
     """Pond's picture has no caption line: its marks and the status line say it all."""
     return ""
+
+
+# -- the board's alt text, the bot's words and the refusals' params (found by name: i18n.texts_for) ------------------
+
+
+def position(state: PondState, names: Sequence[str], language: str) -> str:
+    """Alt text: each side's pieces by cell (``egg b2, frog c3``), then the eggs each still has to place."""
+    from engines.pond import OWNER
+    from i18n.describe import list_text, seat_text
+
+    faces = (
+        pgettext(language, "alt", "egg"),
+        pgettext(language, "alt", "tadpole"),
+        pgettext(language, "alt", "frog"),
+    )
+    sides = (pgettext(language, "alt", "Light"), pgettext(language, "alt", "Dark"))
+    parts = []
+    for side in (0, 1):
+        pieces = [
+            f"{faces[FACE[value]]} {state.cell_name(cell)}"
+            for cell, value in enumerate(state.board)
+            if value and OWNER[value] == side
+        ]
+        parts.append(f"{seat_text(language, names[side], sides[side])}: {list_text(language, pieces)}.")
+    spawn = pgettext(
+        language,
+        "alt",
+        "Eggs to place: {first} {a}, {second} {b}.",
+        first=names[0],
+        a=state.spawn[0],
+        second=names[1],
+        b=state.spawn[1],
+    )
+    return " ".join([*parts, spawn])
+
+
+def seat_words(language: str) -> dict[str, str]:
+    """Name the engine's seats (``light``, ``dark``) as the bot's messages do ("Ana plays light")."""
+    return {"light": pgettext(language, "seat", "light"), "dark": pgettext(language, "seat", "dark")}
+
+
+def option_words(language: str) -> dict[str, str]:
+    """The words of Pond's start options and of their fixed values."""
+    return {
+        "variant": pgettext(language, "start option", "variant"),
+        "standard": pgettext(language, "start option", "standard"),
+        "mini": pgettext(language, "start option", "mini"),
+        "large": pgettext(language, "start option", "large"),
+    }
+
+
+_ERROR_SIDES = ("light", "Light", "dark", "Dark")
+
+
+def error_param(language: str, name: str, value: object) -> str | None:
+    """Translate a refusal's param that is one of Pond's words (a side), or return ``None``."""
+    if name in ("side", "own") and value in _ERROR_SIDES:
+        return pgettext(language, "game:pond", str(value))
+    return None

@@ -236,3 +236,58 @@ def status(state: QuerniState, names: Sequence[str], locale: str) -> str:
 def caption(state: QuerniState, names: Sequence[str], locale: str) -> str:
     """Querni's picture has no caption line: its marks, the status line and the draw counter say it all."""
     return ""
+
+
+# -- the board's alt text, the bot's words and the refusals' params (found by name: i18n.texts_for) ------------------
+
+
+def position(state: QuerniState, names: Sequence[str], language: str) -> str:
+    """Alt text: each side's numbered pieces in order with their squares (``1 c3, 2 d4``), and the draw counter."""
+    from engines.querni import COLOUR, NUMBER
+    from i18n.describe import list_text, seat_text
+
+    sides = (pgettext(language, "alt", "Blue"), pgettext(language, "alt", "Red"))
+    parts = []
+    for side in (0, 1):
+        pieces = sorted(
+            (NUMBER[value], state.cell_name(cell))
+            for cell, value in enumerate(state.board)
+            if value and COLOUR[value] == side
+        )
+        listed = [f"{number} {square}" for number, square in pieces]
+        parts.append(f"{seat_text(language, names[side], sides[side])}: {list_text(language, listed)}.")
+    parts.append(
+        npgettext(
+            language,
+            "alt",
+            "{n} ply without a removal.",
+            "{n} plies without a removal.",
+            state.counter,
+        )
+    )
+    return " ".join(parts)
+
+
+def seat_words(language: str) -> dict[str, str]:
+    """Name the engine's seats (``blue``, ``red``) as the bot's messages do ("Ana plays blue")."""
+    return {"blue": pgettext(language, "seat", "blue"), "red": pgettext(language, "seat", "red")}
+
+
+def option_words(language: str) -> dict[str, str]:
+    """The words of Querni's start options and of their fixed values."""
+    return {
+        "isolation": pgettext(language, "start option", "isolation"),
+        "any_stranded": pgettext(language, "start option", "any stranded"),
+        "no_triple_left": pgettext(language, "start option", "no triple left"),
+        "draw_plies": pgettext(language, "start option", "draw plies"),
+    }
+
+
+_ERROR_SIDES = ("blue", "Blue", "red", "Red")
+
+
+def error_param(language: str, name: str, value: object) -> str | None:
+    """Translate a refusal's param that is one of Querni's words (a side), or return ``None``."""
+    if name in ("side", "own") and value in _ERROR_SIDES:
+        return pgettext(language, "game:querni", str(value))
+    return None

@@ -346,3 +346,63 @@ def header_facts(state: SummerState, player: int, locale: str) -> tuple[str, str
     else:
         home = npgettext(locale, "board", "{n} on goal", "{n} on goal", arrived)
     return left, home, pgettext(locale, "board", "score")
+
+
+# -- the board's alt text, the bot's words and the refusals' params (found by name: i18n.texts_for) ------------------
+
+
+def position(state: SummerState, names: Sequence[str], language: str) -> str:
+    """Alt text: each side's pieces by cell with their weights (``a1 3, b1 5``), and the plus and minus cells."""
+    from i18n.describe import list_text, seat_text
+
+    sides = (pgettext(language, "alt", "White"), pgettext(language, "alt", "Black"))
+    parts = []
+    for side, sign in ((0, 1), (1, -1)):
+        pieces = [
+            f"{state.cell_name(cell)} {value * sign}" for cell, value in enumerate(state.board) if value * sign > 0
+        ]
+        parts.append(f"{seat_text(language, names[side], sides[side])}: {list_text(language, pieces)}.")
+    rows = []
+    for rank in range(state.size):
+        marks = "".join(
+            "+" if m > 0 else "-" if m < 0 else "." for m in state.terrain[rank * state.size : (rank + 1) * state.size]
+        )
+        if marks.strip("."):
+            rows.append(f"{rank + 1} {marks}")
+    parts.append(
+        pgettext(
+            language,
+            "alt",
+            "Terrain by rank, file a first (+ plus, - minus, . plain): {rows}.",
+            rows="; ".join(rows) or list_text(language, []),
+        )
+    )
+    return " ".join(parts)
+
+
+def seat_words(language: str) -> dict[str, str]:
+    """Name the engine's seats (``white``, ``black``) as the bot's messages do ("Ana plays white")."""
+    return {"white": pgettext(language, "seat", "white"), "black": pgettext(language, "seat", "black")}
+
+
+def option_words(language: str) -> dict[str, str]:
+    """The words of Summer's start options and of their fixed values."""
+    return {
+        "size": pgettext(language, "start option", "size"),
+        "board": pgettext(language, "start option", "board"),
+        "square": pgettext(language, "start option", "square"),
+        "hex": pgettext(language, "start option", "hex"),
+        "mode": pgettext(language, "start option", "mode"),
+        "classic": pgettext(language, "start option", "classic"),
+        "field": pgettext(language, "start option", "field"),
+    }
+
+
+_ERROR_SIDES = ("White", "Black")
+
+
+def error_param(language: str, name: str, value: object) -> str | None:
+    """Translate a refusal's param that is one of Summer's words (a side), or return ``None``."""
+    if name in ("side", "own") and value in _ERROR_SIDES:
+        return pgettext(language, "game:summer", str(value))
+    return None

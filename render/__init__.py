@@ -2,7 +2,7 @@
 
 :func:`render` turns any game state into PNG bytes, dispatching on
 ``state.game``: a game registered in :data:`engines.GAMES` as ``name`` is drawn
-by ``render_<name>`` of the module ``render/<name>.py``, imported on first use
+by ``render_<name>`` of its module ``render/<name>.py`` (``GAMES[name].module("render")``), imported on first use
 (see :func:`renderer_for`); adding a game's picture means adding that module.  Rendering is pure (same inputs, same
 bytes), loads its font and sprites lazily and once, and is safe to call from
 worker threads.  Shared parts live in :mod:`render.theme` (colours, sizes),
@@ -85,21 +85,24 @@ def render_image(
 
 @functools.cache
 def renderer_for(game: str) -> Renderer:
-    """Return the renderer of a registered ``game``: ``render_<game>`` in ``render/<game>.py``.
+    """Return the renderer of a registered ``game``: ``render_<game>`` in its render module (``render/<game>.py``).
 
+    The module is the one :meth:`engines.base.GameSpec.module` names for the layer ``render``.
     Raise :class:`NoRenderer` if the game is not registered or has no such module or function.
     """
-    if game not in GAMES:
+    spec = GAMES.get(game)
+    if spec is None:
         raise NoRenderer(f"There is no game called {game!r}.")
+    name = spec.module(__name__)
     try:
-        module = importlib.import_module(f"{__name__}.{game}")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as missing:
-        if missing.name != f"{__name__}.{game}":
+        if not f"{name}.".startswith(f"{missing.name}."):  # the module, or its package, is not there
             raise
         raise NoRenderer(f"There is no picture for {game!r} yet.") from None
     renderer = getattr(module, f"render_{game}", None)
     if not callable(renderer):
-        raise NoRenderer(f"render/{game}.py has no render_{game}().")
+        raise NoRenderer(f"{name} has no render_{game}().")
     return cast(Renderer, renderer)
 
 

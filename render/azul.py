@@ -45,7 +45,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -97,6 +97,9 @@ from render.draw import (
 )
 from render.text import draw_text, ellipsize, fit_size, text_width, wrap
 from render.theme import DEFAULT_THEME, RGB, Theme
+
+if TYPE_CHECKING:  # the gallery's types, for gallery() at the end
+    from render.gallery import Showcase
 
 # Tile colours in engine order (blue, yellow, red, black, white).  Their lightness differs as well as their hue
 # (greyscale ~83, 196, 130, 30, 238), and each tile also carries its letter.
@@ -1005,3 +1008,54 @@ def render_azul(
     )
     event = state.last if last_move else None
     return Picture(_compose(state, names, event, theme, locale), palette(theme))
+
+
+# -- the gallery (render.gallery finds this by the game's name) ------------------------------------------------------
+
+
+def _gallery_kind(state: AzulState) -> str | None:
+    """Name the situation a running position shows: what its last ply did, or the wall to choose."""
+    event = state.last
+    if event is None or event.move is None:
+        return None
+    if state.phase == "tiling":
+        return "wall-choice"
+    if event.round_ended:
+        overflow = event.to_floor >= 2 and any(p >= 8 for p in event.penalties)
+        return "round-end-floor" if overflow else "round-end"
+    if event.marker:
+        return "last-marker"
+    if event.to_floor and event.move.line != 6:
+        return "last-overflow"
+    return "last-factory" if event.move.source > 0 else "last-centre"
+
+
+def gallery() -> Showcase:
+    """Return Azul's boards in the gallery: two to four players, both walls, every mark and ending."""
+    from render.gallery import Board, Showcase
+
+    return Showcase(
+        kind=_gallery_kind,  # type: ignore[arg-type]
+        boards=(
+            Board("2p-colour", 2, {},
+                  ("last-factory", "last-centre", "last-marker", "last-overflow", "round-end", "end-wall_row")),
+            Board("3p-colour", 3, {}, ("round-end", "end-wall_row")),
+            Board("4p-colour", 4, {}, ("last-factory", "round-end-floor", "end-wall_row"), texts=True, quick=True),
+            Board("4p-grey", 4, {"wall": "grey"}, ("wall-choice", "round-end", "end-wall_row")),
+        ),
+        limit=({"max_rounds": 1}, "end-round_limit"),
+        quick=("start", "round-end-floor"),
+        busy=("round-end-floor",),
+        ends=("end-wall_row", "end-forfeit"),
+    )  # fmt: skip
+
+
+# What the rendering benchmark (bench.render_speed) draws: (players, options).
+BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {}), (4, {}), (4, {"wall": "grey"}))
+
+# What the replay benchmark (bench.replay_speed) builds: (case, players, options, staller plays, seeds, in a quick
+# run).  Whole four-player games by random play, and the 100-round cap.
+REPLAY_CASES: tuple[tuple[str, int, dict[str, object], bool, tuple[int, ...], bool], ...] = (
+    ("azul 4p", 4, {}, False, (0, 1, 2, 3, 4), True),
+    ("worst azul 4p 100-round cap", 4, {}, True, (1,), False),
+)

@@ -1,23 +1,26 @@
 """A gallery of every game's boards in the situations that matter, to look at before a release.
 
 :func:`scenes` finds the situations by seeded random play (:class:`engines.rng.Rng`, so the gallery is the same
-every time): each game's start, each kind of last-move mark, every way a game ends, two to four players, both
-Azul walls, square and hex Summer boards, the largest and smallest boards, long and non-Latin names, and a set of
-them in every language.  :func:`write_gallery` writes each as a PNG with a name that says what it shows
-(``azul-4p-colour-round-end-en.png``) and an ``index.html`` that shows them at phone width, grouped by game.
+every time): each game's start, each kind of last-move mark, every way a game ends, two to four players, every
+board and wall, the largest and smallest boards, long and non-Latin names, and a set of them in every language.
+Each game lists its boards and what to look for on them in its render module (``gallery()`` in
+``render/<game>.py``, returning a :class:`Showcase`); this module only finds and writes them.
+:func:`write_gallery` writes each as a PNG with a name that says what it shows (``azul-4p-colour-round-end-en.png``)
+and an ``index.html`` that shows them at phone width, grouped by game.
 
     python -m render --gallery DIR [--quick]
 
 >>> quick = scenes(quick=True)
->>> len({scene.game for scene in quick}), all(scene.file.endswith(".png") for scene in quick)
-(4, True)
+>>> len({scene.game for scene in quick}) == len(GAMES), all(scene.file.endswith(".png") for scene in quick)
+(True, True)
 """
 
 from __future__ import annotations
 
 import html
+import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -105,142 +108,82 @@ def middle(new: Callable[[], GameState], seed: int = 0, share: float = 0.5) -> G
     return states[int((len(states) - 1) * share)]
 
 
-# -- each game's situations -----------------------------------------------------------------------------------------
-
-
-def _pond_kind(state: GameState) -> str | None:
-    event = getattr(state, "last", None)
-    if state.outcome() is not None:
-        return ending(state)
-    if event is None:
-        return None
-    if event.scored:
-        return "last-scored"
-    if event.developed:
-        return "last-grew"
-    return "last-egg" if event.move.frm < 0 else "last-move"
-
-
-def _azul_kind(state: GameState) -> str | None:
-    event = getattr(state, "last", None)
-    if state.outcome() is not None:
-        return ending(state)
-    if event is None or event.move is None:
-        return None
-    if getattr(state, "phase", "") == "tiling":
-        return "wall-choice"
-    if event.round_ended:
-        overflow = event.to_floor >= 2 and any(p >= 8 for p in event.penalties)
-        return "round-end-floor" if overflow else "round-end"
-    if event.marker:
-        return "last-marker"
-    if event.to_floor and event.move.line != 6:
-        return "last-overflow"
-    return "last-factory" if event.move.source > 0 else "last-centre"
-
-
-def _querni_kind(state: GameState) -> str | None:
-    event = getattr(state, "last", None)
-    if state.outcome() is not None:
-        return ending(state)
-    if event is None:
-        return None
-    if event.removed and event.piece:
-        return "last-move-and-removal"
-    if event.removed:
-        return "last-removal"
-    if event.jumped:
-        return "last-jump" if len(event.jumped) == 1 else "last-jumps"
-    return "last-step" if event.piece else None
-
-
-def _summer_kind(state: GameState) -> str | None:
-    event = getattr(state, "last", None)
-    if state.outcome() is not None:
-        return ending(state)
-    if event is None:
-        return None
-    if event.zeroed:
-        return "last-zeroed"
-    if event.modifier:
-        return f"last-{event.action}-{'plus' if event.modifier > 0 else 'minus'}"
-    return f"last-{event.action}"
+# -- each game's boards: ``gallery()`` in the game's render module ------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Board:
-    """One board to show: its game, its name in file names, its players and options, what to look for."""
+    """One board to show: its name in file names, its players and options, what to look for.
 
-    game: str
+    A game's render module lists its boards without its name (:class:`Showcase`); :func:`boards` fills in
+    ``game`` and ``kind`` (how the game names a running position's situation).
+    """
+
     config: str
     players: int
     options: Mapping[str, Any]
-    key: Key
     wanted: tuple[str, ...]
     games: int = 40
     texts: bool = False  # show its busiest situations with long and non-Latin names, in every language
+    quick: bool = False  # one of the boards the quick gallery (for tests) keeps
+    game: str = ""
+    kind: Key | None = None
+
+    def key(self, state: GameState) -> str | None:
+        """Name the situation ``state`` shows: how it ended (``end-target``), or the game's name for it."""
+        ended = ending(state)
+        if ended is not None or self.kind is None:
+            return ended
+        return self.kind(state)
 
     def new(self, **more: Any) -> Callable[[], GameState]:
         options = {**self.options, **more}
         return lambda: GAMES[self.game].new(players=self.players, seed=3, **options)
 
 
-# A hand-placed Querni start with few pieces: random play soon clears a side.
-CLEARING = {"c3": "B1", "d4": "B2", "e4": "B3", "f4": "B4", "h6": "R1", "i6": "R2", "j6": "R3", "j7": "R4"}
-SUMMER_MARKS = (
-    "last-moved", "last-merged", "last-collided", "last-destroyed", "last-zeroed",
-    "last-moved-plus", "last-moved-minus", "last-merged-minus", "last-collided-plus",
-)  # fmt: skip
-BOARDS = (
-    Board("pond", "standard", 2, {}, _pond_kind,
-          ("last-egg", "last-move", "last-grew", "last-scored", "end-target", "end-elimination"), texts=True),
-    Board("pond", "mini", 2, {"variant": "mini"}, _pond_kind, ("last-scored", "end-target")),
-    Board("pond", "large", 2, {"variant": "large"}, _pond_kind, ("last-grew", "end-target")),
-    Board("azul", "2p-colour", 2, {}, _azul_kind,
-          ("last-factory", "last-centre", "last-marker", "last-overflow", "round-end", "end-wall_row")),
-    Board("azul", "3p-colour", 3, {}, _azul_kind, ("round-end", "end-wall_row")),
-    Board("azul", "4p-colour", 4, {}, _azul_kind, ("last-factory", "round-end-floor", "end-wall_row"), texts=True),
-    Board("azul", "4p-grey", 4, {"wall": "grey"}, _azul_kind, ("wall-choice", "round-end", "end-wall_row")),
-    Board("querni", "standard", 2, {}, _querni_kind,
-          ("last-step", "last-jump", "last-jumps", "last-removal", "last-move-and-removal", "end-stranded"),
-          texts=True),
-    Board("querni", "no-triple", 2, {"isolation": "no_triple_left"}, _querni_kind, ("end-no_triple",), games=200),
-    Board("querni", "custom", 2, {"layout": CLEARING}, _querni_kind, ("end-cleared",), games=100),
-    Board("summer", "square-8", 2, {}, _summer_kind, (*SUMMER_MARKS, "end-black_arrived", "end-last_move")),
-    Board("summer", "hex-8", 2, {"board": "hex"}, _summer_kind, (*SUMMER_MARKS, "end-black_arrived"), texts=True),
-    Board("summer", "square-3", 2, {"size": 3}, _summer_kind, ("last-moved", "end-black_gone", "end-white_gone"),
-          games=200),
-    Board("summer", "hex-12", 2, {"size": 12, "board": "hex"}, _summer_kind,
-          ("last-merged", "last-collided", "end-white_home"), games=200, texts=True),
-    Board("summer", "square-12", 2, {"size": 12}, _summer_kind, ("last-collided", "end-black_arrived"), games=12),
-    Board("summer", "field-8", 2, {"mode": "field"}, _summer_kind, ("last-field_win-plus", "end-black_arrived")),
-)  # fmt: skip
-# Safety limits end a game too: a short limit reaches them at once.
-LIMITS = {
-    "pond": ({"max_plies": 12}, "end-move_limit"),
-    "azul": ({"max_rounds": 1}, "end-round_limit"),
-    "querni": ({"draw_plies": 4}, "end-no_removal"),
-    "summer": ({"max_plies": 10}, "end-move_limit"),
-}
-# What the names and languages are shown on: the busiest mid-game card, and the ending with the longest words.
-BUSY = ("round-end-floor", "last-scored", "last-move-and-removal", "last-merged-minus", "last-merged")
-ENDS = ("end-stranded", "end-wall_row", "end-target", "end-black_arrived", "end-white_home", "end-forfeit")
-QUICK = {"pond": ("start", "last-scored"), "azul": ("start", "round-end-floor"), "querni": ("start",),
-         "summer": ("start", "last-merged", "end-white_home")}  # fmt: skip
+@dataclass(frozen=True)
+class Showcase:
+    """What a game shows in the gallery, from ``gallery()`` in its render module (``render/<game>.py``)."""
+
+    kind: Key  # names a running position's situation (``last-scored``), ``None`` for one not worth a picture
+    boards: tuple[Board, ...]
+    # A safety limit set short, and the end it reaches (``end-move_limit``); None for a game without one.
+    limit: tuple[Mapping[str, Any], str] | None
+    quick: tuple[str, ...]  # the situations the quick gallery keeps
+    busy: tuple[str, ...]  # the busiest mid-game situations, first found shown with long names in every language
+    ends: tuple[str, ...]  # the endings with the longest words, likewise
+
+
+def showcase(game: str) -> Showcase:
+    """Return what ``game`` shows in the gallery (``gallery()`` in its render module)."""
+    module = importlib.import_module(GAMES[game].module("render"))
+    found: Showcase = module.gallery()
+    return found
+
+
+def boards() -> list[Board]:
+    """Return every registered game's boards, in the registry's order, each knowing its game."""
+    return [
+        replace(board, game=game, kind=shown.kind)
+        for game in GAMES
+        for shown in (showcase(game),)
+        for board in shown.boards
+    ]
 
 
 def _situations(board: Board, quick: bool) -> dict[str, GameState]:
     """Return the situations of one board: its start, what random play found, the ends by leaving and by limit."""
+    shown = showcase(board.game)
     new = board.new()
-    wanted = tuple(w for w in board.wanted if not quick or w in QUICK[board.game])
+    wanted = tuple(w for w in board.wanted if not quick or w in shown.quick)
     found: dict[str, GameState] = {"start": new()}
     found.update(find(new, board.key, wanted, board.games))
     if quick:
         return found
     found.update(left_games(middle(new)))
-    options, name = LIMITS[board.game]
-    limited = find(board.new(**options), board.key, (name,), 6)
-    found.update(limited)
+    if shown.limit is not None:
+        options, name = shown.limit
+        found.update(find(board.new(**options), board.key, (name,), 6))
     return found
 
 
@@ -251,12 +194,13 @@ def scenes(quick: bool = False) -> list[Scene]:
     """
     out: list[Scene] = []
     seen_limits: set[str] = set()
-    for board in BOARDS:
-        if quick and board.config not in ("standard", "4p-colour", "hex-12"):
+    for board in boards():
+        if quick and not board.quick:
             continue
+        shown = showcase(board.game)
         situations = _situations(board, quick)
         for situation, state in situations.items():
-            if situation.endswith(("move_limit", "round_limit", "no_removal")):
+            if shown.limit is not None and situation == shown.limit[1]:
                 # One limit's end per game is enough.
                 if board.game in seen_limits:
                     continue
@@ -265,7 +209,7 @@ def scenes(quick: bool = False) -> list[Scene]:
         if not board.texts:
             continue
         # Long and non-Latin names, and every language, on the busiest situations of the board and an ending.
-        busy = [s for s in BUSY if s in situations][:1] + [s for s in ENDS if s in situations][:1]
+        busy = [s for s in shown.busy if s in situations][:1] + [s for s in shown.ends if s in situations][:1]
         for situation in busy if not quick else busy[:1]:
             state = situations[situation]
             for locale in SUPPORTED if not quick else ("en", "ru"):
@@ -323,3 +267,10 @@ def write_gallery(directory: Path, chosen: Sequence[Scene] | None = None) -> lis
     body = "\n".join(f'<h2 id="{game}">{game}</h2>\n' + "\n".join(items) for game, items in sections.items())
     (directory / "index.html").write_text(PAGE.format(count=len(paths), nav=nav, sections=body), encoding="utf-8")
     return paths
+
+
+# The registered games' boards and safety limits when this module was imported (for tests and tools).
+BOARDS: tuple[Board, ...] = tuple(boards())
+LIMITS: dict[str, tuple[Mapping[str, Any], str]] = {
+    game: limit for game in GAMES if (limit := showcase(game).limit) is not None
+}

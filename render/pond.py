@@ -29,6 +29,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
@@ -62,6 +63,9 @@ from render.draw import (
 )
 from render.text import draw_text, ellipsize, text_width
 from render.theme import DEFAULT_THEME, RGB, Theme
+
+if TYPE_CHECKING:  # the gallery's types, for gallery() at the end
+    from render.gallery import Showcase
 
 # Pieces take this share of a cell's side, leaving room for the marks around them.
 PIECE_SHARE = 0.78
@@ -408,3 +412,50 @@ def render_pond(
     status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names), locale)
     image = _compose(state.size, theme, rows, status, state.board, event, locale)
     return Picture(image, palette(state.size, theme))
+
+
+# -- the gallery (render.gallery finds this by the game's name) ------------------------------------------------------
+
+
+def _gallery_kind(state: PondState) -> str | None:
+    """Name the situation a running position shows: what its last ply did."""
+    event = state.last
+    if event is None:
+        return None
+    if event.scored:
+        return "last-scored"
+    if event.developed:
+        return "last-grew"
+    return "last-egg" if event.move.frm < 0 else "last-move"
+
+
+def gallery() -> Showcase:
+    """Return Pond's boards in the gallery: each variant, every mark and every ending."""
+    from render.gallery import Board, Showcase
+
+    return Showcase(
+        kind=_gallery_kind,  # type: ignore[arg-type]
+        boards=(
+            Board("standard", 2, {}, ("last-egg", "last-move", "last-grew", "last-scored", "end-target",
+                  "end-elimination"), texts=True, quick=True),
+            Board("mini", 2, {"variant": "mini"}, ("last-scored", "end-target")),
+            Board("large", 2, {"variant": "large"}, ("last-grew", "end-target")),
+        ),
+        limit=({"max_plies": 12}, "end-move_limit"),
+        quick=("start", "last-scored"),
+        busy=("last-scored",),
+        ends=("end-target", "end-forfeit"),
+    )  # fmt: skip
+
+
+# What the rendering benchmark (bench.render_speed) draws: (players, options).
+BENCH_CONFIGS: tuple[tuple[int, dict[str, object]], ...] = ((2, {"variant": "standard"}), (2, {"variant": "large"}))
+
+# What the replay benchmark (bench.replay_speed) builds: (case, players, options, staller plays, seeds, in a quick
+# run).  A whole game run to a 100-ply limit (random games reach a target sooner), the default 300-ply move limit,
+# and the option's extreme.
+REPLAY_CASES: tuple[tuple[str, int, dict[str, object], bool, tuple[int, ...], bool], ...] = (
+    ("pond 100 plies", 2, {"max_plies": 100}, True, (0,), True),
+    ("worst pond 300-ply limit", 2, {}, True, (1,), True),
+    ("worst pond max_plies=5000", 2, {"max_plies": 5000}, True, (1,), False),
+)

@@ -134,7 +134,8 @@ def test_every_registered_game_has_its_bot_module_and_start_offers_the_computer(
 
     payload = {c["name"]: c for c in TabulaBot(Settings()).command_payload()}
     for name in GAMES:
-        assert importlib.util.find_spec(f"bot.games.{name}") is not None, f"bot/games/{name}.py is missing"
+        module = GAMES[name].module("bot.games")
+        assert importlib.util.find_spec(module) is not None, f"{module} is missing"
         assert callable(builder(name))
         start = next(o for o in payload[name]["options"] if o["name"] == "start")
         options = {o["name"]: o for o in start["options"]}

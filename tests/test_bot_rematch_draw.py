@@ -19,6 +19,9 @@ from engines.base import ABANDONED, AGREED
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import GUILD_ID, MISSING_PERMISSIONS, SERVER_ERROR, TIMEOUT, Call, Failure, Person, settle
 
+# Draws are offered in two-player games only.
+TWO_PLAYER = [name for name, spec in GAMES.items() if spec.max_players == 2]
+
 
 def rematch_id(call: Call) -> str:
     found = [cid for cid in call.custom_ids if cid.startswith("tabula:rematch:")]
@@ -43,7 +46,7 @@ async def offer(world: World, person: Person, channel: int, game: str = "pond") 
 # -- draw offers -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["pond", "querni", "summer"])
+@pytest.mark.parametrize("game", TWO_PLAYER)
 async def test_an_accepted_draw_offer_ends_the_game_as_a_draw_rated_as_one(world: World, game: str) -> None:
     channel = 1801
     first, second = await start_game(world, game, channel)
@@ -157,9 +160,9 @@ async def test_the_computer_declines_draw_offers_and_azul_has_none(world: World)
     record = await world.bot.service.store.open_match(channel)
     assert record is not None and record.status == MatchStatus.ACTIVE
     groups = {command.name: command for command in world.bot.tree.get_commands()}
-    assert "draw" not in {sub.name for sub in groups["azul"].commands}  # type: ignore[union-attr]
-    for game in ("pond", "querni", "summer"):
-        assert "draw" in {sub.name for sub in groups[game].commands}  # type: ignore[union-attr]
+    for game, spec in GAMES.items():  # only two-player games offer draws
+        has_draw = "draw" in {sub.name for sub in groups[game].commands}  # type: ignore[union-attr]
+        assert has_draw == (spec.max_players == 2), game
 
 
 # -- rematch -----------------------------------------------------------------------------------

@@ -21,8 +21,11 @@ Builder = Callable[["MatchUI"], app_commands.Group]
 
 
 def builder(game: str) -> Builder:
-    """Return the ``build`` function of ``bot/games/<game>.py`` (ImportError if the game has none)."""
-    module = importlib.import_module(f"{__name__}.{game}")
+    """Return the ``build`` function of ``bot/games/<game>.py`` (ImportError if the game has none).
+
+    The module is the one ``GAMES[game].module("bot.games")`` names.
+    """
+    module = importlib.import_module(GAMES[game].module(__name__))
     return cast(Builder, module.build)
 
 
