@@ -25,7 +25,7 @@ from typing import Any
 
 from bench.load import Load, LoadRecorder, Patch
 from bot.storage import Seat
-from bot.testing import GUILD_ID, Person
+from bench.discord_fake import GUILD_ID, Person
 
 MATCHES = 100  # being played meanwhile
 OFFERED = 100.0  # their moves per second
