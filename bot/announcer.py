@@ -70,14 +70,13 @@ from bot.match_store import (
 from bot.ratings import Change
 from bot.replays import board_alt
 from bot.service import Turn, computer_level
+from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages, Renderer
 from bot.views import rematch_view
 from engines import GAMES, GameState
-from i18n.catalog import DEFAULT, gettext
+from i18n.catalog import gettext
 
 log = logging.getLogger(__name__)
 
-BOARD_FILE = "board.png"
-NO_MENTIONS = discord.AllowedMentions.none()
 TOKEN_SECONDS = 14 * 60  # an interaction token lives 15 minutes; keep a margin
 FIRST_DELAY = 2.0
 MAX_DELAY = 300.0
@@ -102,23 +101,6 @@ class Boards(Protocol):
     def state_of(self, record: MatchRecord) -> GameState: ...
 
     async def replay(self, record: MatchRecord, upto: int | None = None) -> GameState: ...
-
-
-class Renderer(Protocol):
-    async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
-
-
-class Languages(Protocol):
-    """Which language a server's public messages are in (the per-server setting)."""
-
-    async def language(self, guild_id: int | None) -> str: ...
-
-
-class English:
-    """Every server in English (for tools and tests that have no settings)."""
-
-    async def language(self, guild_id: int | None) -> str:
-        return DEFAULT
 
 
 class RatingChanges(Protocol):

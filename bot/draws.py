@@ -22,12 +22,12 @@ from bot.announcer import Announcer
 from bot.escaping import escape_name
 from bot.match_store import MatchRecord
 from bot.service import DrawClosed, MatchService, Refusal
+from bot.shared import NO_MENTIONS
 from bot.views import draw_view
 from engines import GAMES
 from i18n.catalog import gettext
 
 log = logging.getLogger(__name__)
-NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class ServerLanguages(Protocol):

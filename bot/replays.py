@@ -27,6 +27,7 @@ import discord
 
 from bot.match_store import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.service import Refusal
+from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages
 from engines import GameState
 from engines.record import Forfeit, GameRecord, Ply, format_record, ply_text, replay, result_of
 from i18n.catalog import DEFAULT, pgettext
@@ -35,11 +36,9 @@ from i18n.describe import alt_text
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-BOARD_FILE = "board.png"
 CACHE_SIZE = 32  # matches whose positions stay rebuilt
 BOARD_CACHE_SIZE = 128  # boards drawn (about 30 KB each): the ones just shown and the next ones
 ANSWER_SECONDS = 2.0  # past this, a press is deferred and its message edited when the board is drawn
-NO_MENTIONS = discord.AllowedMentions.none()
 STEPS = ("first", "prev", "next", "last")
 LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 REPLAY_TEMPLATE = r"tabula:replay:(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,6}):(?P<step>first|prev|next|last)"
@@ -61,19 +60,6 @@ class Matches(Protocol):
     async def get(self, match_id: int) -> MatchRecord | None: ...
 
     async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]: ...
-
-
-class Languages(Protocol):
-    """Which language a server's public messages are in (the per-server setting)."""
-
-    async def language(self, guild_id: int | None) -> str: ...
-
-
-class English:
-    """Every server reads English (tests and tools without a settings store)."""
-
-    async def language(self, guild_id: int | None) -> str:
-        return DEFAULT
 
 
 def board_alt(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:

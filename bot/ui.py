@@ -23,14 +23,13 @@ from bot.match_store import MatchRecord, Seat
 from bot.replays import board_alt
 from bot.service import Answer, ChallengeClosed, MatchService, Refusal, Turn
 from bot.settings_store import GuildSettings
+from bot.shared import BOARD_FILE, NO_MENTIONS, Renderer
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext, locale_for
 from i18n.phrases import rules_text
 
 log = logging.getLogger(__name__)
 
-BOARD_FILE = "board.png"
-NO_MENTIONS = discord.AllowedMentions.none()
 NAME_LIMIT = 64
 
 
@@ -86,10 +85,6 @@ class MissingPermissions(Refusal):
 
     def text(self, language: str) -> str:
         return messages.needs_permissions_text(self.channel_id, self.missing, language)
-
-
-class Renderer(Protocol):
-    async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
 
 
 class ServerLanguages(Protocol):

@@ -1,0 +1,36 @@
+"""What several parts of the bot share: the board attachment's name, "mention nobody", and two small protocols.
+
+Defined once here; the announcer, the match UI, the replays and the draw offers import them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import discord
+
+from engines import GameState
+from i18n.catalog import DEFAULT
+
+BOARD_FILE = "board.png"  # the file name of every board picture Tabula attaches
+NO_MENTIONS = discord.AllowedMentions.none()  # edits and replies never ping anyone
+
+
+class Renderer(Protocol):
+    """Draws a board as PNG bytes (:class:`bot.rendering.BoardRenderer`, in worker processes)."""
+
+    async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
+
+
+class Languages(Protocol):
+    """Which language a server's public messages are in (the per-server setting)."""
+
+    async def language(self, guild_id: int | None) -> str: ...
+
+
+class English:
+    """Every server reads English (tools and tests that have no settings store)."""
+
+    async def language(self, guild_id: int | None) -> str:
+        return DEFAULT
