@@ -4,6 +4,10 @@ Everything here is pure string building, kept within Discord's limits
 (2000 characters a message), so it can be tested without Discord.  Every text
 takes the ``language`` it is written in (a server's, for public messages); the
 sentences are catalog keys (:mod:`i18n.catalog`), whole and with named fields.
+
+The ``compose_*`` texts take a record whose players' names are already escaped: the rest of the
+bot calls :mod:`bot.messages` (``start_text``, ``turn_text``, ``board_text``, ``challenge_text``),
+which escapes the names and composes here.
 """
 
 from __future__ import annotations
@@ -105,7 +109,7 @@ def seat_word(name: str, language: str = DEFAULT) -> str:
     return name
 
 
-def challenge_text(record: MatchRecord, language: str = DEFAULT) -> str:
+def compose_challenge(record: MatchRecord, language: str = DEFAULT) -> str:
     """The message that carries the Accept and Decline buttons."""
     spec = GAMES[record.game]
     challenger = record.players[0]
@@ -214,14 +218,14 @@ def forfeit_line(record: MatchRecord, seat: int, text: str, language: str = DEFA
     return text
 
 
-def start_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
+def compose_start(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The message that goes with the first board."""
     spec = GAMES[record.game]
     first = gettext(language, "**{game}** begins: {seats}.", game=spec.title, seats=seats_text(record, language))
     return clip(f"{first}\n{to_move_text(record, state, language)}")
 
 
-def turn_text(turn: Turn, extra: Sequence[str] = (), language: str = DEFAULT) -> str:
+def compose_turn(turn: Turn, extra: Sequence[str] = (), language: str = DEFAULT) -> str:
     """The message that goes with the board after an accepted move, resignation or claim."""
     record, state = turn.record, turn.state
     names = [seat.name for seat in record.players]
@@ -238,7 +242,7 @@ def turn_text(turn: Turn, extra: Sequence[str] = (), language: str = DEFAULT) ->
     return clip("\n".join(line for line in lines if line))
 
 
-def board_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
+def compose_board(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The message that goes with a re-posted board."""
     spec = GAMES[record.game]
     lines = [

@@ -65,11 +65,6 @@ def safe_record(record: MatchRecord) -> MatchRecord:
     return dataclasses.replace(record, players=players)
 
 
-def and_list(items: Sequence[str], language: str = DEFAULT) -> str:
-    """Join words for a sentence: "A", "A and B", "A, B and C"."""
-    return formatting.and_list(items, language)
-
-
 def missing_permissions(
     granted: discord.Permissions, wanted: Iterable[tuple[str, str]] = GAME_PERMISSIONS
 ) -> list[str]:
@@ -84,14 +79,14 @@ def needs_permissions_text(channel_id: int, missing: Sequence[str], language: st
         "I can't run a game in {channel}: I need {permissions} there. "
         "Ask a server admin to give me (or my role) those permissions in this channel, then start again.",
         channel=formatting.channel_link(channel_id),
-        permissions=and_list([permission_name(label, language) for label in missing], language),
+        permissions=formatting.and_list([permission_name(label, language) for label in missing], language),
     )
 
 
 def start_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The text of a match's first board."""
     shown = safe_record(record)
-    return formatting.start_text(shown, state, language)
+    return formatting.compose_start(shown, state, language)
 
 
 def turn_text(
@@ -100,13 +95,13 @@ def turn_text(
     """The text of the board after the move or forfeit ``entry``."""
     shown = safe_record(record)
     turn = Turn(shown, state, entry.seat, entry.kind, entry.text)
-    return formatting.turn_text(turn, extra, language)
+    return formatting.compose_turn(turn, extra, language)
 
 
 def board_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
     """The text of a board shown again on request."""
     shown = safe_record(record)
-    return formatting.board_text(shown, state, language)
+    return formatting.compose_board(shown, state, language)
 
 
 def closed_text(record: MatchRecord, how: str, by: str = "", language: str = DEFAULT) -> str:
@@ -125,7 +120,7 @@ def closed_text(record: MatchRecord, how: str, by: str = "", language: str = DEF
 
 def challenge_text(record: MatchRecord, language: str = DEFAULT) -> str:
     """The challenge message with its Accept and Decline buttons."""
-    return formatting.challenge_text(safe_record(record), language)
+    return formatting.compose_challenge(safe_record(record), language)
 
 
 def delayed_text(what: str, language: str = DEFAULT) -> str:
@@ -228,7 +223,7 @@ def no_threads_text(missing: Sequence[str], language: str = DEFAULT) -> str:
         language,
         "ℹ️ Games here are played in this channel, one at a time, because I need {permissions} to give each "
         "game its own thread. A server admin can grant them.",
-        permissions=and_list([permission_name(label, language) for label in missing], language),
+        permissions=formatting.and_list([permission_name(label, language) for label in missing], language),
     )
 
 
