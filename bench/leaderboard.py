@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.ladder import ladder_embed
+from bot.ladders import Ladders
 from bot.ratings import ordinal
-from bot.service import Ladders
 from bot.storage import MatchStore
 
 GUILD = 1

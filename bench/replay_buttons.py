@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.discord_fake import GUILD_ID, Person
 from bench.load import Load, LoadRecorder, Patch
 from bot.storage import Seat
-from bench.discord_fake import GUILD_ID, Person
 
 MATCHES = 100  # being played meanwhile
 OFFERED = 100.0  # their moves per second

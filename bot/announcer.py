@@ -57,6 +57,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import messages
+from bot.computer_seats import computer_level
 from bot.formatting import MESSAGE_LIMIT
 from bot.match_store import (
     Announcement,
@@ -69,7 +70,7 @@ from bot.match_store import (
 )
 from bot.ratings import Change
 from bot.replays import board_alt
-from bot.service import Turn, computer_level
+from bot.service import Turn
 from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages, Renderer
 from bot.views import rematch_view
 from engines import GAMES, GameState

@@ -28,12 +28,13 @@ from bot.errors import guarded, report
 from bot.games import build_groups
 from bot.help import add_help_command
 from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
+from bot.ladders import Ladders
 from bot.rematch import Rematches
 from bot.reminders import Reminders, add_reminder_command
 from bot.rendering import BoardRenderer
 from bot.replays import Replays, replay_buttons
 from bot.server_commands import add_server_commands
-from bot.service import Ladders, MatchService
+from bot.service import MatchService
 from bot.settings import Settings
 from bot.settings_store import GuildSettingsStore
 from bot.storage import MatchStore

@@ -17,8 +17,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ai import LEVELS, search_seed
+from bot.computer_seats import computer_ids, computer_level
 from bot.match_store import Announcement, MatchRecord
-from bot.service import MatchService, Refusal, Turn, computer_ids, computer_level
+from bot.refusals import Refusal
+from bot.service import MatchService, Turn
 from bot.workers import WorkerPool
 from engines import GameState
 

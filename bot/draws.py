@@ -21,7 +21,8 @@ from bot import formatting
 from bot.announcer import Announcer
 from bot.escaping import escape_name
 from bot.match_store import MatchRecord
-from bot.service import DrawClosed, MatchService, Refusal
+from bot.refusals import DrawClosed, Refusal
+from bot.service import MatchService
 from bot.shared import NO_MENTIONS
 from bot.views import draw_view
 from engines import GAMES

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.database import N_
-from bot.service import describe_error
+from bot.refusals import describe_error
 from i18n.catalog import gettext, locale_for
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import i18n
-from bot.service import Turn, computer_level
+from bot.computer_seats import computer_level
+from bot.service import Turn
 from bot.storage import MatchRecord
 from engines import GAMES, GameState
 from engines.base import ABANDONED, AGREED

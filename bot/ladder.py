@@ -11,10 +11,12 @@ from discord import app_commands
 
 from bot import formatting, ratings
 from bot.escaping import escape_name
+from bot.ladders import Ladders
 from bot.match_store import MatchRecord
 from bot.rating_store import RatingRow
+from bot.refusals import Refusal
 from bot.replays import Replays
-from bot.service import Ladders, MatchService, Refusal
+from bot.service import MatchService
 from bot.ui import MatchUI, user_language, within
 from engines import GAMES
 from i18n.catalog import DEFAULT, gettext, ngettext

@@ -18,9 +18,10 @@ from typing import cast
 
 import discord
 
+from bot.computer_seats import computer_level
 from bot.extras_store import MatchExtras
 from bot.match_store import Matches, MatchStatus
-from bot.service import Refusal, computer_level
+from bot.refusals import Refusal
 from bot.ui import MatchUI
 
 

@@ -23,9 +23,11 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.computer_seats import computer_level
 from bot.extras_store import MatchExtras
 from bot.match_store import Announcement, MatchRecord, Notice, NoticeKind
-from bot.service import MatchService, Refusal, Turn, computer_level
+from bot.refusals import Refusal
+from bot.service import MatchService, Turn
 from engines import GameState
 from i18n.catalog import gettext, locale_for
 

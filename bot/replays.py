@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 import discord
 
 from bot.match_store import LogEntry, MatchRecord, MatchStatus, TurnKind
-from bot.service import Refusal
+from bot.refusals import Refusal
 from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages
 from engines import GameState
 from engines.record import Forfeit, GameRecord, Ply, format_record, ply_text, replay, result_of

@@ -22,7 +22,7 @@ from babel import Locale
 from discord import app_commands
 
 from bot.database import N_
-from bot.service import Refusal
+from bot.refusals import Refusal
 from bot.settings_store import AUTO, GuildSettings
 from bot.ui import user_language
 from i18n.catalog import SUPPORTED, gettext, ngettext

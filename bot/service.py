@@ -30,9 +30,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ai import LEVEL_NAMES
-from bot import ratings
-from bot.database import N_, StaleMatch, StorageError
+# AI_LEVELS, level_list and Refusal are imported from here by bot.games.common too.
+from bot.computer_seats import AI_LEVELS as AI_LEVELS
+from bot.computer_seats import computer_level, computer_seat, mentions_for
+from bot.computer_seats import level_list as level_list
+from bot.database import N_, StaleMatch
 from bot.escaping import escape_name
 from bot.extras_store import DrawOffer, MatchExtras
 from bot.match_store import (
@@ -46,51 +48,11 @@ from bot.match_store import (
     ThreadMode,
     TurnKind,
 )
-from bot.rating_store import RatingRow, Ratings
+from bot.refusals import ChallengeClosed, DrawClosed
+from bot.refusals import Refusal as Refusal
 from bot.settings_store import GuildSettings
-from engines import GAMES, GameError, GameState
+from engines import GAMES, GameState
 from engines.base import ABANDONED, AGREED
-from i18n.catalog import DEFAULT, gettext
-from i18n.errors import error_text
-
-# A parameter of a refusal that is itself a phrase: given the language, it returns the words.
-Phrase = Callable[[str], str]
-
-
-class Refusal(Exception):
-    """A polite refusal for the player who asked; nothing was changed.
-
-    ``message`` is the English sentence, the catalog key (``msgid``), with named ``{fields}`` filled from
-    ``params`` (a value may be a :data:`Phrase`, put in the reader's words).  :meth:`text` says it in a
-    language; ``str()`` is the English, so logs and English replies read as before.
-    """
-
-    def __init__(self, message: str, /, **params: Any) -> None:
-        self.message = message
-        self.params = params
-        super().__init__(self.text(DEFAULT))
-
-    def text(self, language: str) -> str:
-        """Say the refusal in ``language`` (English where the catalog has no translation)."""
-        values = {key: value(language) if callable(value) else value for key, value in self.params.items()}
-        return gettext(language, self.message, **values)
-
-
-class ChallengeClosed(Refusal):
-    """A press on a challenge that is no longer open; its message should lose its buttons."""
-
-    def __init__(
-        self, message: str, record: MatchRecord, announcements: Sequence[Announcement] = (), /, **params: Any
-    ) -> None:
-        super().__init__(message, **params)
-        self.record = record
-        self.announcements = tuple(announcements)
-
-
-def level_list(language: str) -> str:
-    """The computer's levels, listed for a refusal: ``easy, medium, hard``."""
-    return ", ".join(AI_LEVELS)
-
 
 # The result of a match played in a thread, posted in the channel the thread came from as well.
 PARENT_RESULT = Notice(NoticeKind.TURN, detail={"where": "parent"})
@@ -104,48 +66,6 @@ CHALLENGE_CLOSED = {
     MatchStatus.EXPIRED: N_("This challenge is no longer open: it expired."),
     MatchStatus.CANCELLED: N_("This challenge is no longer open: it was cancelled."),
 }
-
-# Computer seats get small IDs of their own (real Discord snowflakes are far larger), one per
-# level and seat, so that a match may hold several of them.  Their names show the level.
-AI_LEVELS = LEVEL_NAMES  # defined once, in ai.LEVELS
-AI_ID_BASE = 1000
-
-
-SEAT_LETTERS = "ABCDEFGHIJ"
-
-
-def computer_seat(level: str, index: int = 0, *, several: bool = False) -> Seat:
-    """The seat of a computer player of ``level`` (the ``index``-th such seat in a match).
-
-    With ``several`` computer seats in one match each gets a letter: "Tabula A (medium)", "Tabula B (hard)".
-    """
-    if level not in AI_LEVELS:
-        raise Refusal("Difficulty must be one of: {levels}.", levels=level_list)
-    if not 0 <= index < len(SEAT_LETTERS):
-        raise Refusal("That is more computer seats than any game has.")
-    name = f"Tabula {SEAT_LETTERS[index]} ({level})" if several else f"Tabula ({level})"
-    return Seat(AI_ID_BASE + 10 * AI_LEVELS.index(level) + index, name)
-
-
-def computer_ids() -> tuple[int, int]:
-    """The lowest and highest user ID a computer seat can have."""
-    return AI_ID_BASE, AI_ID_BASE + 10 * len(AI_LEVELS) - 1
-
-
-def computer_level(user_id: int) -> str | None:
-    """The level of a computer seat's ID, or ``None`` for a person."""
-    offset = user_id - AI_ID_BASE
-    if 0 <= offset < 10 * len(AI_LEVELS):
-        return AI_LEVELS[offset // 10]
-    return None
-
-
-def mentions_for(players: Sequence[Seat], state: GameState) -> tuple[int, ...]:
-    """Whom to ping about ``state``: the person to move (never a computer seat)."""
-    if state.to_move is None:
-        return ()
-    user_id = players[state.to_move].user_id
-    return () if computer_level(user_id) else (user_id,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +112,6 @@ class DrawAnswer:
     offer: DrawOffer
     how: str
     turn: Turn | None = None  # the game's end, when the draw was accepted
-
-
-class DrawClosed(Refusal):
-    """A press on a draw offer that is no longer open; its message should lose its buttons."""
 
 
 DRAW_LAPSED = N_("This draw offer has lapsed: a move was played since it was made.")
@@ -787,47 +703,3 @@ class MatchService:
             turn = await self._commit(record, state.forfeit(seat, AGREED), seat, user_id, TurnKind.FORFEIT, AGREED)
             await self._draws().withdraw_draw(match_id, version)
             return DrawAnswer(turn.record, offer, "accepted", turn)
-
-
-class Ladders:
-    """Read-only views of ratings: ladders, player stats and a match's rating changes."""
-
-    def __init__(self, store: Ratings) -> None:
-        self.store = store
-
-    async def changes(self, record: MatchRecord) -> list[ratings.Change]:
-        """The rating change of every player of a finished, rated match (empty otherwise)."""
-        seats = await self.store.seats(record.id)
-        out = []
-        for seat in seats:
-            if seat.after is None:
-                continue
-            row = await self.store.rating(record.guild_id, record.game, seat.user_id)
-            games = row.games if row else 1
-            out.append(ratings.Change(seat.user_id, record.players[seat.seat].name, seat.before, seat.after, games))
-        return out
-
-    async def page(self, guild_id: int, game: str, page: int, size: int) -> tuple[int, int, list[RatingRow]]:
-        """Return (total players, the page actually shown, its rows); pages past the end show the last."""
-        total = await self.store.ladder_size(guild_id, game)
-        page = min(max(0, page), max(0, (total - 1) // size))
-        return total, page, await self.store.ladder(guild_id, game, page * size, size)
-
-    async def standing(self, guild_id: int, game: str, user_id: int) -> tuple[int, RatingRow] | None:
-        """Return a player's rank and row on a ladder, if they have played a rated game."""
-        row = await self.store.rating(guild_id, game, user_id)
-        if row is None:
-            return None
-        rank = await self.store.rank(guild_id, game, user_id)
-        return (rank or 0), row
-
-
-def describe_error(error: BaseException, language: str = DEFAULT) -> str | None:
-    """Return the player-facing message of an expected refusal in ``language``, or ``None`` for a real fault."""
-    if isinstance(error, Refusal):
-        return error.text(language)
-    if isinstance(error, StorageError):
-        return gettext(language, str(error))
-    if isinstance(error, GameError):
-        return error_text(error, language)
-    return None

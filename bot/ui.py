@@ -20,8 +20,9 @@ from bot.announcer import Announcer, Reply, Result, closed_how
 from bot.database import ChannelBusy
 from bot.escaping import escape_name
 from bot.match_store import MatchRecord, Seat
+from bot.refusals import ChallengeClosed, Refusal
 from bot.replays import board_alt
-from bot.service import Answer, ChallengeClosed, MatchService, Refusal, Turn
+from bot.service import Answer, MatchService, Turn
 from bot.settings_store import GuildSettings
 from bot.shared import BOARD_FILE, NO_MENTIONS, Renderer
 from engines import GAMES, GameState

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from bot.announcer import backoff
+from bot.computer_seats import computer_level
 from bot.match_store import Delivery
-from bot.service import computer_level
 from tests.bot_world import ANA, BO, World, only
 from tests.harness import (
     MISSING_ACCESS,

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.computer_seats import computer_ids
 from bot.database import IntegrityError, redact, to_postgres
-from bot.service import MatchService, computer_ids
+from bot.service import MatchService
 from bot.shards import Shards
 from bot.storage import POSTGRESQL, SQLITE, DatabaseUnavailable, MatchStore, Seat, migrations
 

@@ -9,7 +9,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot import ratings
-from bot.service import MatchService, Refusal
+from bot.refusals import Refusal
+from bot.service import MatchService
 from bot.storage import MatchStore, Seat
 from tests.bot_world import ANA, BO, CY, Clock, World, only
 from tests.harness import GUILD_ID
