@@ -300,7 +300,7 @@ class TabulaBot(discord.Client):
         except Exception:
             log.exception("reminders and automatic endings failed this time; the outbox and computers go on")
         await self.announcer.resume()  # what is due again in the outbox
-        await self.announcer.archive_threads()  # finished matches' threads, an hour after the end
+        await self.announcer.threads.archive_threads()  # finished matches' threads, an hour after the end
         await self.computer.resume_all()  # a computer turn that failed is tried again
         return len(expired)
 

@@ -16,7 +16,8 @@ from typing import Any, Protocol
 import discord
 
 from bot import formatting, messages
-from bot.announcer import Announcer, Reply, Result, closed_how
+from bot.announcer import Announcer, Reply, Result
+from bot.composer import closed_how
 from bot.database import ChannelBusy
 from bot.escaping import escape_name
 from bot.match_store import MatchRecord, Seat

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.announcer import backoff
 from bot.computer_seats import computer_level
+from bot.failures import backoff
 from bot.match_store import Delivery
 from tests.bot_world import ANA, BO, World, only
 from tests.harness import (

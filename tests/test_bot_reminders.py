@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot import storage
-from bot.announcer import backoff
+from bot.failures import backoff
 from bot.match_store import Delivery, MatchStatus, Notice, NoticeKind, Seat
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import (
