@@ -24,7 +24,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from importlib import resources
+from typing import Any, NoReturn
 
 import aiosqlite
 
@@ -34,7 +37,9 @@ from bot.database import (
     SQLITE,
     ChannelBusy,
     Database,
+    Handle,
     IntegrityError,
+    Row,
     SQLiteDatabase,
     StaleMatch,
     StorageError,
@@ -219,6 +224,15 @@ class MatchStore:
         self.extras = MatchExtras(self.database, self.matches)
 
     @classmethod
+    def unopened(cls) -> MatchStore:
+        """A store with no database behind it: every query raises.
+
+        A bot that is never started (``--print-commands``, the catalogs, tests of the command payload)
+        wires its parts over this one; starting opens the real database and wires them again.
+        """
+        return cls(_Unopened())
+
+    @classmethod
     async def open(cls, path: str, *, connections: int = 10) -> MatchStore:
         """Open (creating if needed) the database ``path`` names and bring its schema up to date.
 
@@ -314,3 +328,34 @@ def _too_new(found: int, latest: int) -> tuple[str, str]:
         f"its schema is version {found}, newer than this release knows (up to {latest})",
         "run the newer Tabula that wrote it, or a backup made for this release",
     )
+
+
+class _Unopened(Database):
+    """No database: the parts of a bot that was not started may be built over it, never used."""
+
+    dialect = SQLITE
+
+    @staticmethod
+    def _refuse() -> NoReturn:
+        raise RuntimeError("the bot has not been set up yet")
+
+    def transaction(self) -> AbstractAsyncContextManager[Handle]:
+        self._refuse()
+
+    def snapshot(self) -> AbstractAsyncContextManager[Handle]:
+        self._refuse()
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self._refuse()
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self._refuse()
+
+    async def schema_version(self) -> int:
+        self._refuse()
+
+    async def migrate(self, scripts: Sequence[tuple[int, str]]) -> None:
+        self._refuse()
+
+    async def close(self) -> None:
+        return None
