@@ -12,7 +12,7 @@ The computer declines every offer (it plays each game to the end).
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,16 +23,12 @@ from bot.escaping import escape_name
 from bot.match_store import MatchRecord
 from bot.refusals import DrawClosed, Refusal
 from bot.service import MatchService
-from bot.shared import NO_MENTIONS
+from bot.shared import NO_MENTIONS, Languages
 from bot.views import draw_view
 from engines import GAMES
 from i18n.catalog import gettext
 
 log = logging.getLogger(__name__)
-
-
-class ServerLanguages(Protocol):
-    async def language(self, guild_id: int | None) -> str: ...
 
 
 def offer_text(record: MatchRecord, seat: int, language: str) -> str:
@@ -60,7 +56,7 @@ def closed_offer_text(record: MatchRecord, seat: int, how: str, by: str, languag
 class Draws:
     """Offer draws and answer them, on the one match service and announcer."""
 
-    def __init__(self, service: MatchService, announcer: Announcer, languages: ServerLanguages) -> None:
+    def __init__(self, service: MatchService, announcer: Announcer, languages: Languages) -> None:
         self.service = service
         self.announcer = announcer
         self.languages = languages

@@ -28,6 +28,7 @@ from bot.extras_store import MatchExtras
 from bot.match_store import Announcement, MatchRecord, Notice, NoticeKind
 from bot.refusals import Refusal
 from bot.service import MatchService, Turn
+from bot.shared import Computers, ServerSettings
 from engines import GameState
 from i18n.catalog import gettext, locale_for
 
@@ -47,16 +48,6 @@ class Deliverer(Protocol):
         turn: Turn | None = None,
         record: MatchRecord | None = None,
     ) -> Any: ...
-
-
-class ServerSettings(Protocol):
-    """Per-server settings; a server may turn reminders off (``reminders`` ``False``; ``None``: the default)."""
-
-    async def get(self, guild_id: int) -> Any: ...
-
-
-class Computers(Protocol):
-    def wake(self, record: MatchRecord, state: GameState | None) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 # AI_LEVELS, level_list and Refusal are imported from here by bot.games.common too.
 from bot.computer_seats import AI_LEVELS as AI_LEVELS
@@ -50,7 +50,7 @@ from bot.match_store import (
 )
 from bot.refusals import ChallengeClosed, DrawClosed
 from bot.refusals import Refusal as Refusal
-from bot.settings_store import GuildSettings
+from bot.shared import ServerSettings
 from engines import GAMES, GameState
 from engines.base import ABANDONED, AGREED
 
@@ -92,12 +92,6 @@ class Answer:
     state: GameState | None  # set once everyone has accepted and the game began
     accepted: bool
     announcements: tuple[Announcement, ...] = ()
-
-
-class ServerSettings(Protocol):
-    """Where a server's own turn time and challenge expiry come from (:mod:`bot.settings_store`)."""
-
-    async def get(self, guild_id: int) -> GuildSettings: ...
 
 
 #: How long a finished match's thread stays open (for a last word) before it is archived.

@@ -1,6 +1,6 @@
-"""What several parts of the bot share: the board attachment's name, "mention nobody", and two small protocols.
+"""What several parts of the bot share: the board attachment's name, "mention nobody", and small protocols.
 
-Defined once here; the announcer, the match UI, the replays and the draw offers import them.
+Defined once here, for the parts that are handed one another by the composition root (:mod:`bot.client`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from typing import Protocol
 
 import discord
 
+from bot.match_store import MatchRecord
+from bot.settings_store import GuildSettings
 from engines import GameState
 from i18n.catalog import DEFAULT
 
@@ -34,3 +36,15 @@ class English:
 
     async def language(self, guild_id: int | None) -> str:
         return DEFAULT
+
+
+class ServerSettings(Protocol):
+    """A server's own settings (:class:`bot.settings_store.GuildSettingsStore`): turn time, expiry, reminders…"""
+
+    async def get(self, guild_id: int) -> GuildSettings: ...
+
+
+class Computers(Protocol):
+    """The computer players: told when a match may be waiting for one of them."""
+
+    def wake(self, record: MatchRecord, state: GameState | None) -> None: ...

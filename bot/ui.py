@@ -25,7 +25,7 @@ from bot.refusals import ChallengeClosed, Refusal
 from bot.replays import board_alt
 from bot.service import Answer, MatchService, Turn
 from bot.settings_store import GuildSettings
-from bot.shared import BOARD_FILE, NO_MENTIONS, Renderer
+from bot.shared import BOARD_FILE, NO_MENTIONS, Computers, Renderer
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext, locale_for
 from i18n.phrases import rules_text
@@ -97,12 +97,6 @@ class ServerLanguages(Protocol):
     async def get(self, guild_id: int) -> GuildSettings: ...
 
     async def remember_locale(self, guild_id: int | None, guild_locale: object) -> None: ...
-
-
-class Computers(Protocol):
-    """The computer players: told when a match may be waiting for one of them."""
-
-    def wake(self, record: MatchRecord, state: GameState | None) -> None: ...
 
 
 class MatchUI:
