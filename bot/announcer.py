@@ -53,12 +53,8 @@ from bot import messages
 from bot.composer import Boards, Composed, Composer, Known, RatingChanges
 from bot.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
 from bot.formatting import MESSAGE_LIMIT
-from bot.match_store import (
-    Announcement,
-    Matches,
-    MatchRecord,
-    NoticeKind,
-)
+from bot.match_store import Matches
+from bot.records import Announcement, MatchRecord, NoticeKind
 from bot.service import Turn
 from bot.shared import NO_MENTIONS, English, Languages, Renderer
 from bot.threads import Channels, Threads

@@ -18,8 +18,9 @@ import discord
 
 from bot import messages
 from bot.computer_seats import computer_level
-from bot.match_store import Announcement, LogEntry, Matches, MatchRecord, MatchStatus, NoticeKind, TurnKind
+from bot.match_store import Matches
 from bot.ratings import Change
+from bot.records import Announcement, LogEntry, MatchRecord, MatchStatus, NoticeKind, TurnKind
 from bot.replays import board_alt
 from bot.service import Turn
 from bot.shared import BOARD_FILE, Languages, Renderer

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from ai import LEVELS, search_seed
 from bot.computer_seats import computer_ids, computer_level
-from bot.match_store import Announcement, MatchRecord
+from bot.records import Announcement, MatchRecord
 from bot.refusals import Refusal
 from bot.service import MatchService, Turn
 from bot.workers import WorkerPool

@@ -1,6 +1,6 @@
 """The computer's seats: small user IDs of their own, one per level and seat, and their names.
 
-A computer seat is a :class:`~bot.match_store.Seat` whose ID no Discord user can have; its
+A computer seat is a :class:`~bot.records.Seat` whose ID no Discord user can have; its
 level is read back from the ID (:func:`computer_level`), so the match record needs nothing more.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ai import LEVEL_NAMES
-from bot.match_store import Seat
+from bot.records import Seat
 from bot.refusals import Refusal
 from engines import GameState
 

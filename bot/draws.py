@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import formatting
 from bot.announcer import Announcer
 from bot.escaping import escape_name
-from bot.match_store import MatchRecord
+from bot.records import MatchRecord
 from bot.refusals import DrawClosed, Refusal
 from bot.service import MatchService
 from bot.shared import NO_MENTIONS, Languages

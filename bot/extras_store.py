@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.database import N_, Database, Handle, StaleMatch
-from bot.match_store import _COLUMNS, Announcement, Matches, MatchRecord, MatchStatus, Notice, _decode
+from bot.match_store import _COLUMNS, Matches, _decode
+from bot.records import Announcement, MatchRecord, MatchStatus, Notice
 
 STALE = N_("The game changed while your command was on its way; look at the board and try again.")
 

@@ -12,8 +12,8 @@ from discord import app_commands
 from bot import formatting, ratings
 from bot.escaping import escape_name
 from bot.ladders import Ladders
-from bot.match_store import MatchRecord
 from bot.rating_store import RatingRow
+from bot.records import MatchRecord
 from bot.refusals import Refusal
 from bot.replays import Replays
 from bot.service import MatchService

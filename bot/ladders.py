@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot import ratings
-from bot.match_store import MatchRecord
 from bot.rating_store import RatingRow, Ratings
+from bot.records import MatchRecord
 
 
 class Ladders:

@@ -15,7 +15,7 @@ import discord
 from bot import formatting
 from bot.database import N_
 from bot.escaping import escape_name
-from bot.match_store import LogEntry, MatchRecord, Seat, TurnKind
+from bot.records import LogEntry, MatchRecord, Seat, TurnKind
 from bot.service import Turn
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext, pgettext

@@ -15,7 +15,7 @@ from bot.database import Database, Handle
 from bot.ratings import ordinal
 
 if TYPE_CHECKING:
-    from bot.match_store import MatchRecord
+    from bot.records import MatchRecord
 
 
 @dataclass(frozen=True, slots=True)

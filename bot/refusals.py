@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.database import StorageError
-from bot.match_store import Announcement, MatchRecord
+from bot.records import Announcement, MatchRecord
 from engines import GameError
 from i18n.catalog import DEFAULT, gettext
 from i18n.errors import error_text

@@ -20,7 +20,8 @@ import discord
 
 from bot.computer_seats import computer_level
 from bot.extras_store import MatchExtras
-from bot.match_store import Matches, MatchStatus
+from bot.match_store import Matches
+from bot.records import MatchStatus
 from bot.refusals import Refusal
 from bot.ui import MatchUI
 

@@ -25,7 +25,7 @@ import discord
 
 from bot.computer_seats import computer_level
 from bot.extras_store import MatchExtras
-from bot.match_store import Announcement, MatchRecord, Notice, NoticeKind
+from bot.records import Announcement, MatchRecord, Notice, NoticeKind
 from bot.refusals import Refusal
 from bot.service import MatchService, Turn
 from bot.shared import Computers, ServerSettings

@@ -25,7 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 import discord
 
-from bot.match_store import LogEntry, MatchRecord, MatchStatus, TurnKind
+from bot.records import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.refusals import Refusal
 from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages
 from engines import GameState

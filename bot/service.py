@@ -13,7 +13,7 @@ command finds its match with :meth:`MatchService.find`: the thread's match in a
 match's thread, else the player's only running match of that game in the server.
 
 The write that starts a match, plays a move or a forfeit, or closes a challenge
-also records what must be announced (the outbox, :class:`~bot.match_store.Notice`);
+also records what must be announced (the outbox, :class:`~bot.records.Notice`);
 the results carry those announcements for the one announcer (:mod:`bot.announcer`)
 to post.
 """
@@ -37,17 +37,8 @@ from bot.computer_seats import level_list as level_list
 from bot.database import N_, StaleMatch
 from bot.escaping import escape_name
 from bot.extras_store import DrawOffer, MatchExtras
-from bot.match_store import (
-    Announcement,
-    Matches,
-    MatchRecord,
-    MatchStatus,
-    Notice,
-    NoticeKind,
-    Seat,
-    ThreadMode,
-    TurnKind,
-)
+from bot.match_store import Matches
+from bot.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, Seat, ThreadMode, TurnKind
 from bot.refusals import ChallengeClosed, DrawClosed
 from bot.refusals import Refusal as Refusal
 from bot.shared import ServerSettings

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import discord
 
-from bot.match_store import MatchRecord
+from bot.records import MatchRecord
 from bot.settings_store import GuildSettings
 from engines import GameState
 from i18n.catalog import DEFAULT

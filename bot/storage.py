@@ -47,19 +47,9 @@ from bot.database import (
     redact,
 )
 from bot.extras_store import MatchExtras
-from bot.match_store import (
-    Announcement,
-    Delivery,
-    LogEntry,
-    Matches,
-    MatchRecord,
-    MatchStatus,
-    Notice,
-    NoticeKind,
-    Seat,
-    TurnKind,
-)
+from bot.match_store import Matches
 from bot.rating_store import RatedSeat, RatingRow, Ratings
+from bot.records import Announcement, Delivery, LogEntry, MatchRecord, MatchStatus, Notice, NoticeKind, Seat, TurnKind
 from bot.settings_store import GuildSettings, GuildSettingsStore
 
 __all__ = [

@@ -18,7 +18,8 @@ import discord
 
 from bot import messages
 from bot.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
-from bot.match_store import Matches, MatchRecord, MatchStatus
+from bot.match_store import Matches
+from bot.records import MatchRecord, MatchStatus
 from bot.shared import Languages
 from engines import GAMES
 

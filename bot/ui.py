@@ -20,7 +20,7 @@ from bot.announcer import Announcer, Reply, Result
 from bot.composer import closed_how
 from bot.database import ChannelBusy
 from bot.escaping import escape_name
-from bot.match_store import MatchRecord, Seat
+from bot.records import MatchRecord, Seat
 from bot.refusals import ChallengeClosed, Refusal
 from bot.replays import board_alt
 from bot.service import Answer, MatchService, Turn

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.match_store import MatchRecord
+from bot.records import MatchRecord
 from i18n.catalog import DEFAULT, gettext
 
 # (interaction, match ID, accept?) -> the work of answering the challenge

@@ -14,7 +14,7 @@ import pytest
 
 from bot.computer_seats import computer_level
 from bot.failures import backoff
-from bot.match_store import Delivery
+from bot.records import Delivery
 from tests.bot_world import ANA, BO, World, only
 from tests.harness import (
     MISSING_ACCESS,

@@ -13,7 +13,7 @@ import pytest
 
 import i18n
 from bot import ratings
-from bot.match_store import MatchStatus
+from bot.records import MatchStatus
 from engines import GAMES, GameError
 from engines.base import ABANDONED, AGREED
 from tests.bot_world import ANA, BO, CY, World, only

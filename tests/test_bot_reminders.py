@@ -15,7 +15,7 @@ import pytest
 
 from bot import storage
 from bot.failures import backoff
-from bot.match_store import Delivery, MatchStatus, Notice, NoticeKind, Seat
+from bot.records import Delivery, MatchStatus, Notice, NoticeKind, Seat
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import (
     GUILD_ID,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.match_store import Seat
+from bot.records import Seat
 from bot.replays import LABELS, REPLAY_TEMPLATE, Replays, step_target
 from engines import GAMES
 from engines.record import Forfeit, parse_record, replay

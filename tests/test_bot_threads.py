@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bench.load import Patch, ThreadLoad
-from bot.match_store import MatchRecord, MatchStatus, Seat, ThreadMode
+from bot.records import MatchRecord, MatchStatus, Seat, ThreadMode
 from bot.threads import THREAD_NAME_LIMIT, thread_name
 from tests.bot_world import ANA, BO, CY, DEE, MOD, World, only
 from tests.harness import (
