@@ -39,7 +39,7 @@ class English:
 
 
 class ServerSettings(Protocol):
-    """A server's own settings (:class:`bot.settings_store.GuildSettingsStore`): turn time, expiry, reminders…"""
+    """A server's own settings (:class:`bot.settings_store.GuildSettingsStore`): turn time, reminders…"""
 
     async def get(self, guild_id: int) -> GuildSettings: ...
 
