@@ -3,7 +3,7 @@
 The bot of :mod:`bench.load` plays 100 Pond matches offering 100 moves/s (each player moves about
 once a second); meanwhile viewers step through finished matches' replays, each pressing a button
 about every 0.2 s.  A press goes through discord.py's real gateway handler and dynamic-item routing
-to :meth:`bot.replays.Replays.step`: positions rebuilt in a worker on the first press of a match (then
+to :meth:`bot.commands.replays.Replays.step`: positions rebuilt in a worker on the first press of a match (then
 cached), the board drawn in a worker, alt text, and the message edit handed to the HTTP layer.
 Reported: presses, median and p99 answer time (the interaction's final answer: the edited message),
 cold presses (a match's positions rebuilt), and the turn path's own p99 meanwhile.

@@ -20,27 +20,27 @@ from typing import Any, TypeVar, cast
 import discord
 from discord import app_commands
 
-from bot.announcer import Announcer
-from bot.computer import ComputerPlayers
-from bot.database import is_url, redact
-from bot.draws import Draws, add_draw_commands
-from bot.errors import guarded, report
+from bot.commands.draws import Draws, add_draw_commands
+from bot.commands.errors import guarded, report
+from bot.commands.help import add_help_command
+from bot.commands.ladder import add_ladder_commands, ladder_buttons, show_ladder
+from bot.commands.rematch import Rematches
+from bot.commands.reminders import Reminders, add_reminder_command
+from bot.commands.replays import Replays, replay_buttons
+from bot.commands.server_commands import add_server_commands
+from bot.commands.ui import MatchUI
+from bot.commands.views import challenge_buttons, draw_buttons, rematch_buttons
+from bot.core.ladders import Ladders
+from bot.core.service import MatchService
+from bot.delivery.announcer import Announcer
+from bot.delivery.computer import ComputerPlayers
+from bot.delivery.rendering import BoardRenderer
 from bot.games import build_groups
-from bot.help import add_help_command
-from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
-from bot.ladders import Ladders
-from bot.rematch import Rematches
-from bot.reminders import Reminders, add_reminder_command
-from bot.rendering import BoardRenderer
-from bot.replays import Replays, replay_buttons
-from bot.server_commands import add_server_commands
-from bot.service import MatchService
 from bot.settings import Settings
-from bot.settings_store import GuildSettingsStore
 from bot.storage import MatchStore
-from bot.translator import CatalogTranslator, translated_payload
-from bot.ui import MatchUI
-from bot.views import challenge_buttons, draw_buttons, rematch_buttons
+from bot.storage.database import is_url, redact
+from bot.storage.settings_store import GuildSettingsStore
+from bot.text.translator import CatalogTranslator, translated_payload
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -10,8 +10,8 @@ from typing import Protocol
 
 import discord
 
-from bot.records import MatchRecord
-from bot.settings_store import GuildSettings
+from bot.storage.records import MatchRecord
+from bot.storage.settings_store import GuildSettings
 from engines import GameState
 from i18n.catalog import DEFAULT
 
@@ -20,7 +20,7 @@ NO_MENTIONS = discord.AllowedMentions.none()  # edits and replies never ping any
 
 
 class Renderer(Protocol):
-    """Draws a board as PNG bytes (:class:`bot.rendering.BoardRenderer`, in worker processes)."""
+    """Draws a board as PNG bytes (:class:`bot.delivery.rendering.BoardRenderer`, in worker processes)."""
 
     async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
 
@@ -39,7 +39,7 @@ class English:
 
 
 class ServerSettings(Protocol):
-    """A server's own settings (:class:`bot.settings_store.GuildSettingsStore`): turn time, reminders…"""
+    """A server's own settings (:class:`bot.storage.settings_store.GuildSettingsStore`): turn time, reminders…"""
 
     async def get(self, guild_id: int) -> GuildSettings: ...
 

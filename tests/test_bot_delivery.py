@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.computer_seats import computer_level
-from bot.failures import backoff
-from bot.records import Delivery
+from bot.core.computer_seats import computer_level
+from bot.delivery.failures import backoff
+from bot.storage.records import Delivery
 from tests.bot_world import ANA, BO, World, only
 from tests.harness import (
     MISSING_ACCESS,

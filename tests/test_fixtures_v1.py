@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import i18n
-from bot.service import MatchService
+from bot.core.service import MatchService
 from bot.storage import MatchStore
 from engines import GAMES
 from i18n.azul import score_change

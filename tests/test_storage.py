@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.refusals import Refusal
-from bot.service import MatchService
+from bot.core.refusals import Refusal
+from bot.core.service import MatchService
 from bot.storage import ChannelBusy, Matches, MatchStore, Seat, StaleMatch, migrations
 from engines import GAMES
 
