@@ -92,7 +92,7 @@ class Viewers:
         payload = self.load.discord.button_payload(Person(viewer.id, viewer.name), channel, custom_id, 1)
         recorder = self.load.recorder
         done = recorder.expect(payload["token"])
-        cold = match_id not in self.load.bot._late_replays.target._cache  # type: ignore[union-attr]
+        cold = match_id not in self.load.bot.replays._cache
         started = time.perf_counter()
         self.load.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await asyncio.wait_for(done, 30)
