@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.ladder import ladder_embed
-from bot.ratings import ordinal
-from bot.service import Ladders
+from bot.commands.ladder import ladder_embed
+from bot.core.ladders import Ladders
+from bot.core.ratings import ordinal
 from bot.storage import MatchStore
 
 GUILD = 1

@@ -42,12 +42,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.discord_fake import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 from bench.pgserver import Throwaway, create_database, drop_database, find_binaries
 from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import MatchStore, NoticeKind, Seat
-from bot.testing import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 
 GUILD_PLAYERS = 4000
 RENDER_PROCESSES = 2  # as the bot runs by default (TABULA_RENDER_PROCESSES)

@@ -3,7 +3,7 @@
 The bot of :mod:`bench.load` plays 100 Pond matches offering 100 moves/s (each player moves about
 once a second); meanwhile viewers step through finished matches' replays, each pressing a button
 about every 0.2 s.  A press goes through discord.py's real gateway handler and dynamic-item routing
-to :meth:`bot.replays.Replays.step`: positions rebuilt in a worker on the first press of a match (then
+to :meth:`bot.commands.replays.Replays.step`: positions rebuilt in a worker on the first press of a match (then
 cached), the board drawn in a worker, alt text, and the message edit handed to the HTTP layer.
 Reported: presses, median and p99 answer time (the interaction's final answer: the edited message),
 cold presses (a match's positions rebuilt), and the turn path's own p99 meanwhile.
@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.discord_fake import GUILD_ID, Person
 from bench.load import Load, LoadRecorder, Patch
 from bot.storage import Seat
-from bot.testing import GUILD_ID, Person
 
 MATCHES = 100  # being played meanwhile
 OFFERED = 100.0  # their moves per second
@@ -92,7 +92,7 @@ class Viewers:
         payload = self.load.discord.button_payload(Person(viewer.id, viewer.name), channel, custom_id, 1)
         recorder = self.load.recorder
         done = recorder.expect(payload["token"])
-        cold = match_id not in self.load.bot._late_replays.target._cache  # type: ignore[union-attr]
+        cold = match_id not in self.load.bot.replays._cache
         started = time.perf_counter()
         self.load.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await asyncio.wait_for(done, 30)

@@ -113,7 +113,7 @@ def _finish(process: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
 
 async def verify(database: str, journal: Path) -> dict[str, Any]:
     """Every match replays to its state, one log row per move; every journalled move is in its log."""
-    from bot.service import MatchService
+    from bot.core.service import MatchService
     from bot.storage import MatchStore
 
     seen: dict[int, set[int]] = {}

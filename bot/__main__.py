@@ -1,7 +1,7 @@
 """Run Tabula: ``python -m bot`` (or ``python -m bot --print-commands``).
 
 ``python -m bot migrate --to postgresql://…`` copies the SQLite database (``TABULA_DATABASE`` or
-``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.transfer`).
+``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.storage.transfer`).
 
 Start order: settings, then the database (opened, locked and migrated), then Discord.
 A database the bot cannot use stops it before it ever touches the network, with one
@@ -88,8 +88,8 @@ def migrate(argv: list[str]) -> int:
     except SettingsError as error:
         print(f"tabula: {error}", file=sys.stderr)
         return 2
-    from bot.database import redact
-    from bot.transfer import copy_database, describe_failure
+    from bot.storage.database import redact
+    from bot.storage.transfer import copy_database, describe_failure
 
     source = args.source or settings.database
     print(f"copying {source} to {redact(args.to)}")

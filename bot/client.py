@@ -15,31 +15,32 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import discord
 from discord import app_commands
 
-from bot.announcer import Announcer
-from bot.computer import ComputerPlayers
-from bot.database import is_url, redact
-from bot.draws import Draws, add_draw_commands
-from bot.errors import guarded, report
+from bot.commands.draws import Draws, add_draw_commands
+from bot.commands.errors import guarded, report
+from bot.commands.help import add_help_command
+from bot.commands.ladder import add_ladder_commands, ladder_buttons, show_ladder
+from bot.commands.rematch import Rematches
+from bot.commands.reminders import Reminders, add_reminder_command
+from bot.commands.replays import Replays, replay_buttons
+from bot.commands.server_commands import add_server_commands
+from bot.commands.ui import MatchUI
+from bot.commands.views import challenge_buttons, draw_buttons, rematch_buttons
+from bot.core.ladders import Ladders
+from bot.core.service import MatchService
+from bot.delivery.announcer import Announcer
+from bot.delivery.computer import ComputerPlayers
+from bot.delivery.rendering import BoardRenderer
 from bot.games import build_groups
-from bot.help import add_help_command
-from bot.ladder import add_ladder_commands, ladder_buttons, show_ladder
-from bot.rematch import Rematches
-from bot.reminders import Reminders, add_reminder_command
-from bot.rendering import BoardRenderer
-from bot.replays import Replays, replay_buttons
-from bot.server_commands import add_server_commands
-from bot.service import Ladders, MatchService
 from bot.settings import Settings
-from bot.settings_store import GuildSettingsStore
 from bot.storage import MatchStore
-from bot.translator import CatalogTranslator, translated_payload
-from bot.ui import MatchUI
-from bot.views import challenge_buttons, draw_buttons, rematch_buttons
+from bot.storage.database import is_url, redact
+from bot.storage.settings_store import GuildSettingsStore
+from bot.text.translator import CatalogTranslator, translated_payload
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -79,9 +80,10 @@ class TabulaTree(app_commands.CommandTree):
 class TabulaBot(discord.Client):
     """Tabula's client.  ``store`` may be given (tests); otherwise it is opened from the settings.
 
-    The parts that need the database (service, announcer, computer players) are built in
-    :meth:`prepare`; the command tree is built at once (so ``--print-commands`` needs no database),
-    its commands reaching the parts through :attr:`ui`.
+    Every part is built by :meth:`_wire`, handed the parts it uses, and the command tree is filled
+    with commands holding those parts.  The tree exists at once (so ``--print-commands`` needs no
+    database): a bot not yet prepared is wired over a store without a database, and :meth:`prepare`
+    opens the database and wires the parts again over it.
     """
 
     def __init__(
@@ -105,35 +107,10 @@ class TabulaBot(discord.Client):
         self._computer_iterations = computer_iterations
         self._sleep = sleep
         self._sweeper: asyncio.Task[None] | None = None
-        self.service: MatchService
-        self.announcer: Announcer
-        self.computer: ComputerPlayers
-        self.ui: MatchUI
-        self.reminders: Reminders
-        # The commands are built now (``--print-commands`` needs no database); the parts they call are
-        # built in prepare(), once the database is open: until then these stand-ins refuse to work.
-        self._late_ui: Late[MatchUI] = Late()
-        self._late_service: Late[MatchService] = Late()
-        self._late_ladders: Late[Ladders] = Late()
-        ui = cast(MatchUI, self._late_ui)
-        groups = build_groups(ui)
-        self._late_draws: Late[Draws] = Late()
-        add_draw_commands(groups, cast(Draws, self._late_draws))  # issue 17: /<game> draw
-        for group in groups:
-            self.tree.add_command(group)
-        self._late_reminders: Late[Reminders] = Late()
-        add_reminder_command(self.tree, cast(Reminders, self._late_reminders))
-        self._late_replays: Late[Replays] = Late()
-        service, replays = cast(MatchService, self._late_service), cast(Replays, self._late_replays)
-        add_ladder_commands(self.tree, service, cast(Ladders, self._late_ladders), ui, replays)
-        add_help_command(self.tree)
-        self._late_settings: Late[GuildSettingsStore] = Late()
-        add_server_commands(
-            self.tree,
-            cast(GuildSettingsStore, self._late_settings),
-            turn_hours=settings.turn_hours,
-            challenge_minutes=settings.challenge_minutes,
-        )
+        self._prepared = False
+        # The command tree exists at once (``--print-commands`` needs no database): until prepare() opens
+        # the database, its parts are built over a store that has none, and refuse to work.
+        self._wire(store if store is not None else MatchStore.unopened())
 
     @staticmethod
     def create(settings: Settings, **options: Any) -> TabulaBot:
@@ -149,44 +126,72 @@ class TabulaBot(discord.Client):
         return self._store
 
     async def prepare(self) -> None:
-        """Open the database and wire the parts (called by ``setup_hook``, or by tests)."""
-        if self._late_ui.target is not None:
+        """Open the database and wire the parts over it (called by ``setup_hook``, or by tests)."""
+        if self._prepared:
             return
         await self.install_translator()
         if self._store is None:
             self._store = await MatchStore.open(self.settings.database, connections=self.settings.database_connections)
+            self._wire(self._store)
         # Background work (expiries, computer turns, the outbox) only for the servers on this process's shards.
         self._store.matches.shards = self.settings.shards
+        self._add_buttons()
+        self._prepared = True
+
+    def _wire(self, store: MatchStore) -> None:
+        """Build every part over ``store``, each handed what it uses, then the commands that call them."""
         options: dict[str, Any] = {
             "challenge_seconds": self.settings.challenge_minutes * 60,
             "turn_seconds": self.settings.turn_hours * 3600,
             **self._service_options,
         }
         clock: Callable[[], float] = options.get("clock", time.time)
-        ladders = Ladders(self._store.ratings)
-        options.setdefault("server_settings", self._store.settings)
-        self.service = MatchService(self._store.matches, extras=self._store.extras, **options)
+        options.setdefault("server_settings", store.settings)
+        self.service = MatchService(store.matches, extras=store.extras, **options)
+        self.ladders = Ladders(store.ratings)
         self.announcer = Announcer(
-            self._store.matches,
+            store.matches,
             self.service,
             self.renderer,
-            ladders,
+            self.ladders,
             self,
             clock=clock,
             sleep=self._sleep,
-            languages=self._store.settings,
+            languages=store.settings,
         )
         self.computer = ComputerPlayers(
             self.service, self.announcer, processes=self.settings.ai_processes, iterations=self._computer_iterations
         )
-        ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, self._store.settings)
-        self.ui = ui
-        self._late_ui.target = ui
-        self._late_service.target = self.service
-        self._late_ladders.target = ladders
-        replays = Replays(self._store.matches, self.renderer.workers, languages=self._store.settings)
-        self._late_replays.target = replays
-        self._late_settings.target = self._store.settings
+        self.ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, store.settings)
+        self.replays = Replays(store.matches, self.renderer.workers, languages=store.settings)
+        # Reminders, automatic endings, draw offers and rematches (issue 17).
+        self.reminders = Reminders(
+            self.service, store.extras, store.settings, self.announcer, self.computer, clock=clock
+        )
+        self.draws = Draws(self.service, self.announcer, store.settings)
+        self.rematches = Rematches(self.ui, store.matches, store.extras)
+        self._add_commands(store.settings)
+
+    def _add_commands(self, server_settings: GuildSettingsStore) -> None:
+        """Fill the command tree with the commands of the parts just built (replacing any before)."""
+        self.tree.clear_commands(guild=None)
+        groups = build_groups(self.ui)
+        add_draw_commands(groups, self.draws)  # issue 17: /<game> draw
+        for group in groups:
+            self.tree.add_command(group)
+        add_reminder_command(self.tree, self.reminders)
+        add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays)
+        add_help_command(self.tree)
+        add_server_commands(
+            self.tree,
+            server_settings,
+            turn_hours=self.settings.turn_hours,
+            challenge_minutes=self.settings.challenge_minutes,
+        )
+
+    def _add_buttons(self) -> None:
+        """The persistent buttons (challenges, ladder pages, replays, draws, rematches), once the parts are final."""
+        ui, ladders, replays, draws, rematches = self.ui, self.ladders, self.replays, self.draws, self.rematches
 
         async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
             await guarded(interaction, ui.answer(interaction, match_id, accept))
@@ -197,27 +202,19 @@ class TabulaBot(discord.Client):
         async def step(interaction: discord.Interaction[Any], match_id: int, ply: int, how: str) -> None:
             await guarded(interaction, replays.step(interaction, match_id, ply, how))
 
-        self.add_dynamic_items(challenge_buttons(answer), ladder_buttons(page), replay_buttons(step))
-        self._prepare_turn_extras(ui, clock)
-
-    def _prepare_turn_extras(self, ui: MatchUI, clock: Callable[[], float]) -> None:
-        """Wire reminders, automatic endings, draw offers and rematches (issue 17)."""
-        store = self.store
-        self.reminders = Reminders(
-            self.service, store.extras, store.settings, self.announcer, self.computer, clock=clock
-        )
-        self._late_reminders.target = self.reminders
-        draws = Draws(self.service, self.announcer, store.settings)
-        self._late_draws.target = draws
-        rematches = Rematches(ui, store.matches, store.extras)
-
         async def draw(interaction: discord.Interaction[Any], match_id: int, version: int, accept: bool) -> None:
             await guarded(interaction, draws.answer(interaction, match_id, version, accept))
 
         async def rematch(interaction: discord.Interaction[Any], match_id: int) -> None:
             await guarded(interaction, rematches.press(interaction, match_id))
 
-        self.add_dynamic_items(draw_buttons(draw), rematch_buttons(rematch))
+        self.add_dynamic_items(
+            challenge_buttons(answer),
+            ladder_buttons(page),
+            replay_buttons(step),
+            draw_buttons(draw),
+            rematch_buttons(rematch),
+        )
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Open the database first, so a file the bot cannot use stops it before it logs in."""
@@ -245,9 +242,8 @@ class TabulaBot(discord.Client):
         if self._sweeper is not None:
             self._sweeper.cancel()
         self.renderer.close()
-        if self._late_ui.target is not None:
-            self.announcer.close()
-            self.computer.close()
+        self.announcer.close()
+        self.computer.close()
         await super().close()
         if self._store is not None:
             await self._store.close()
@@ -299,7 +295,7 @@ class TabulaBot(discord.Client):
         except Exception:
             log.exception("reminders and automatic endings failed this time; the outbox and computers go on")
         await self.announcer.resume()  # what is due again in the outbox
-        await self.announcer.archive_threads()  # finished matches' threads, an hour after the end
+        await self.announcer.threads.archive_threads()  # finished matches' threads, an hour after the end
         await self.computer.resume_all()  # a computer turn that failed is tried again
         return len(expired)
 
@@ -334,16 +330,3 @@ def _run_now(work: Coroutine[Any, Any, T]) -> T:
         return cast(T, done.value)
     work.close()
     raise RuntimeError("the command payload had to wait for something")
-
-
-class Late(Generic[T]):
-    """Stands for a part until :meth:`TabulaBot.prepare` has built it; forwards every attribute to it."""
-
-    def __init__(self) -> None:
-        self.target: T | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        target = self.__dict__.get("target")
-        if target is None:
-            raise RuntimeError("the bot has not been set up yet")
-        return getattr(target, name)

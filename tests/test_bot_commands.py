@@ -123,7 +123,7 @@ def test_print_commands_needs_no_token(tmp_path: Path) -> None:
 
 
 def test_the_command_hash_follows_the_translations(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot import translator
+    from bot.text import translator
 
     bot = TabulaBot(Settings())
     digest = bot.command_hash()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.service import AI_LEVELS, computer_level, computer_seat
+from bot.core.computer_seats import AI_LEVELS, computer_level, computer_seat
 from tests.bot_world import ANA, BO, TABULA, World, only
 from tests.harness import GUILD_ID, install
 
@@ -105,7 +105,7 @@ async def test_after_a_restart_the_computer_takes_its_pending_turn(world: World,
 async def test_the_computer_thinks_in_a_worker_process_within_its_budget() -> None:
     import time
 
-    from bot.computer import think
+    from bot.delivery.computer import think
     from engines import GAMES
 
     state = GAMES["pond"].new()
@@ -120,7 +120,7 @@ async def test_a_worker_keeps_a_hard_seats_tree_for_its_next_move() -> None:
     import time
 
     import ai
-    from bot.computer import think
+    from bot.delivery.computer import think
     from engines import GAMES
 
     ai.MEMORY.clear()
@@ -174,7 +174,7 @@ async def test_several_computer_seats_may_play_at_different_levels(world: World)
 async def test_only_matches_with_a_computer_seat_are_looked_at_when_resuming(world: World) -> None:
     await world.start_pond(850)
     await world.command(ANA, 851, "pond", "start", difficulty="easy")
-    from bot.service import computer_ids
+    from bot.core.computer_seats import computer_ids
 
     found = await world.bot.service.store.active_matches_seating(*computer_ids())
     assert [record.channel_id for record in found] == [851]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.announcer import backoff
-from bot.match_store import Delivery
-from bot.service import computer_level
+from bot.core.computer_seats import computer_level
+from bot.delivery.failures import backoff
+from bot.storage.records import Delivery
 from tests.bot_world import ANA, BO, World, only
 from tests.harness import (
     MISSING_ACCESS,

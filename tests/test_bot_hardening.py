@@ -7,8 +7,8 @@ import importlib.util
 import discord
 import pytest
 
-from bot.escaping import escape_name
 from bot.games import builder
+from bot.text.escaping import escape_name
 from engines import GAMES, GameError
 from tests.bot_world import ANA, BO, TABULA, World, only
 from tests.harness import Person

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.server_commands import parse_duration
-from bot.service import Refusal
+from bot.commands.server_commands import parse_duration
+from bot.core.refusals import Refusal
 from tests.bot_world import ANA, BO, MOD, World, only
 from tests.harness import GUILD_ID, Person
 

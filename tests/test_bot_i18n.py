@@ -13,8 +13,8 @@ import pytest
 
 from bot.games.pond import RULES as POND_RULES
 from bot.games.querni import RULES as QUERNI_RULES
-from bot.settings_store import GuildSettings
-from bot.translator import CatalogTranslator
+from bot.storage.settings_store import GuildSettings
+from bot.text.translator import CatalogTranslator
 from i18n.phrases import rules_text
 from tests.bot_world import ANA, BO, MOD, World, only
 from tests.harness import GUILD_ID, Call, Person, option

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 import i18n
-from bot import ratings
-from bot.match_store import MatchStatus
+from bot.core import ratings
+from bot.storage.records import MatchStatus
 from engines import GAMES, GameError
 from engines.base import ABANDONED, AGREED
 from tests.bot_world import ANA, BO, CY, World, only

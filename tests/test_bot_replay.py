@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.match_store import Seat
-from bot.replays import LABELS, REPLAY_TEMPLATE, Replays, step_target
+from bot.commands.replays import LABELS, REPLAY_TEMPLATE, Replays, step_target
+from bot.storage.records import Seat
 from engines import GAMES
 from engines.record import Forfeit, parse_record, replay
 from tests.bot_world import ANA, BO, CY, DEE, World, only

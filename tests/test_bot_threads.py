@@ -10,8 +10,8 @@ import discord
 import pytest
 
 from bench.load import Patch, ThreadLoad
-from bot.announcer import THREAD_NAME_LIMIT, thread_name
-from bot.match_store import MatchRecord, MatchStatus, Seat, ThreadMode
+from bot.delivery.threads import THREAD_NAME_LIMIT, thread_name
+from bot.storage.records import MatchRecord, MatchStatus, Seat, ThreadMode
 from tests.bot_world import ANA, BO, CY, DEE, MOD, World, only
 from tests.harness import (
     GUILD_ID,

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.database import IntegrityError, redact, to_postgres
-from bot.service import MatchService, computer_ids
+from bot.core.computer_seats import computer_ids
+from bot.core.service import MatchService
 from bot.shards import Shards
 from bot.storage import POSTGRESQL, SQLITE, DatabaseUnavailable, MatchStore, Seat, migrations
+from bot.storage.database import IntegrityError, redact, to_postgres
 
 ANA, BO = Seat(1, "Ana"), Seat(2, "Bo")
 # Each table with the columns that order its rows.

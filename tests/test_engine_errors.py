@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.service import describe_error
+from bot.core.refusals import describe_error
 from engines import GAMES
 from engines.base import GameError, IllegalMove, InvalidMoveText, InvalidState
 from i18n import catalog

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import i18n
-from bot.service import MatchService
+from bot.core.service import MatchService
 from bot.storage import MatchStore
 from engines import GAMES, InvalidOption
 from engines.base import legacy_forfeit_code

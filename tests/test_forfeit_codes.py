@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import i18n
-from bot.formatting import forfeit_line
-from bot.replays import plies_of, ply_caption
+from bot.commands.replays import plies_of, ply_caption
 from bot.storage import MatchStore
+from bot.text.formatting import forfeit_line
 from engines import GAMES, InvalidOption
 from engines.base import ABANDONED, FORFEIT, FORFEIT_CODES, TIMEOUT, legacy_forfeit_code
 from engines.record import Forfeit, ply_text

@@ -17,10 +17,10 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot import catalogs
 from bot.client import TabulaBot
 from bot.settings import Settings
-from bot.translator import CHOICE_CONTEXT, CatalogTranslator, translated_payload
+from bot.text import catalogs
+from bot.text.translator import CHOICE_CONTEXT, CatalogTranslator, translated_payload
 from engines import GAMES
 from i18n import catalog
 from i18n.catalog import gettext, locale_for, lookup, ngettext, npgettext, pgettext
@@ -68,7 +68,7 @@ def test_the_catalog_has_every_key_of_the_template_translated_with_the_same_plac
     data = read(catalog.catalog_path(language), language)
     assert data.locale is not None and str(data.locale) == language
     wanted, have = entries(TEMPLATE), entries(data)
-    assert set(have) == set(wanted), "run `python -m bot.catalogs --update` and translate the new keys"
+    assert set(have) == set(wanted), "run `python -m bot.text.catalogs --update` and translate the new keys"
     for key, message in have.items():
         assert not message.fuzzy, f"{language}: fuzzy entry {key}"
         translations = texts(message.string)
@@ -256,7 +256,9 @@ def test_every_description_and_choice_of_the_live_command_tree_has_russian_and_f
                     else:
                         assert 1 <= len(text) <= CHOICE_LIMIT, (where, language, text)
                         checked += 1
-    assert not missing, "untranslated (run `python -m bot.catalogs --update`, then translate):\n" + "\n".join(missing)
+    assert not missing, "untranslated (run `python -m bot.text.catalogs --update`, then translate):\n" + "\n".join(
+        missing
+    )
     assert checked >= 2 * 80
 
 
@@ -290,7 +292,7 @@ def test_every_games_short_rules_read_in_russian_and_french_within_one_message(g
 
 def test_every_key_the_code_uses_is_in_the_template() -> None:
     built = entries(catalogs.build_template())
-    assert set(built) == set(entries(TEMPLATE)), "the template is stale: run `python -m bot.catalogs --update`"
+    assert set(built) == set(entries(TEMPLATE)), "the template is stale: run `python -m bot.text.catalogs --update`"
     assert (CHOICE_CONTEXT, "Square") in built and (None, "{n} move") in built
 
 

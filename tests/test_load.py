@@ -33,7 +33,7 @@ async def test_reminders_and_endings_falling_due_while_moves_arrive_are_each_han
 
 async def test_a_challenge_a_killed_process_left_unanswered_is_answered_not_duplicated(tmp_path: Path) -> None:
     """A process killed between its challenge and its answer leaves a pending challenge; the next plays it."""
-    from bot.match_store import Seat
+    from bot.storage.records import Seat
 
     patch = Patch()
     load = Load(tmp_path, 1, seed=5, render_processes=0)

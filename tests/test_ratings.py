@@ -8,8 +8,9 @@ import re
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import ratings
-from bot.service import MatchService, Refusal
+from bot.core import ratings
+from bot.core.refusals import Refusal
+from bot.core.service import MatchService
 from bot.storage import MatchStore, Seat
 from tests.bot_world import ANA, BO, CY, Clock, World, only
 from tests.harness import GUILD_ID

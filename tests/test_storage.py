@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, Refusal
+from bot.core.refusals import Refusal
+from bot.core.service import MatchService
 from bot.storage import ChannelBusy, Matches, MatchStore, Seat, StaleMatch, migrations
 from engines import GAMES
 

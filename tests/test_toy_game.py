@@ -77,7 +77,7 @@ def test_toy_is_drawn_described_and_explained(toy: None) -> None:
 
 
 def test_toy_reaches_the_catalogs(toy: None) -> None:
-    from bot import catalogs
+    from bot.text import catalogs
 
     assert ("rules:toy", RULES, "/toy rules") in catalogs.rules_strings()
     template = catalogs.build_template()

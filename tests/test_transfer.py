@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.service import MatchService
+from bot.core.service import MatchService
 from bot.storage import MatchStore, Seat
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "matches_v1.db"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from bot.rendering import BoardRenderer
-from bot.workers import WorkerPool
+from bot.delivery.rendering import BoardRenderer
+from bot.delivery.workers import WorkerPool
 from engines import GAMES
 
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from engines import GAMES
 
 if TYPE_CHECKING:
-    from bot.ui import MatchUI
+    from bot.commands.ui import MatchUI
 
 Builder = Callable[["MatchUI"], app_commands.Group]
 

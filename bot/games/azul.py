@@ -1,6 +1,6 @@
 """``/azul``: start (two to four players), take, wall (grey wall), and the shared subcommands.
 
-Every move goes through :meth:`bot.ui.MatchUI.play` as the engine's notation
+Every move goes through :meth:`bot.commands.ui.MatchUI.play` as the engine's notation
 (``f3 red 4``, ``c blue floor``, ``wall 3 c2``), so the engine checks it.  The
 autocomplete lists come from ``state.legal_moves()``, narrowed by what the
 player already put in the command's other options: the sources that hold tiles,
@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.commands.ui import user_language
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
-from bot.ui import user_language
 from engines.azul import CENTRE, COLOURS, FLOOR, FLOOR_SPACES, LETTERS, WALL, AzulMove, AzulState
 from i18n.catalog import DEFAULT, gettext, pgettext
 
 if TYPE_CHECKING:
-    from bot.ui import MatchUI
+    from bot.commands.ui import MatchUI
 
 GAME = "azul"
 CHOICE_LIMIT = 25  # Discord shows at most 25 autocomplete choices

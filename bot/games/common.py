@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.service import AI_LEVELS, Refusal, level_list
-from bot.ui import within
+from bot.commands.ui import within
+from bot.core.service import AI_LEVELS, Refusal, level_list
 from engines import GAMES
 from engines.base import OptionSpec
 
 if TYPE_CHECKING:
-    from bot.ui import MatchUI
+    from bot.commands.ui import MatchUI
 
 OPPONENT_NAMES = ("opponent", "opponent2", "opponent3", "opponent4", "opponent5")
 

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.commands.ui import choices
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
-from bot.ui import choices
 from engines.pond import DEFAULT_MAX_PLIES, GEOMETRY, VARIANTS
 
 if TYPE_CHECKING:
-    from bot.ui import MatchUI
+    from bot.commands.ui import MatchUI
 
 _STANDARD, _MINI, _LARGE = (VARIANTS[name] for name in ("standard", "mini", "large"))
 

@@ -1,6 +1,6 @@
 """``/querni``: start, move (with an optional removal), remove, pass, and the shared subcommands.
 
-Every turn goes through :meth:`bot.ui.MatchUI.play` as the engine's notation
+Every turn goes through :meth:`bot.commands.ui.MatchUI.play` as the engine's notation
 (``c3-e5``, ``x4-7``, ``c3-e5 x4-7``, ``pass``), so the engine checks it.  The
 autocomplete lists are read from ``state.legal_moves()``: the pieces that can
 move (with their numbers), the squares the chosen piece can reach (a step, or
@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.commands.ui import user_language
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
-from bot.ui import user_language
 from engines import GameError
 from engines.querni import DEFAULT_DRAW_PLIES, MIN_CHAIN, NAMES, PIECES
 from i18n.catalog import DEFAULT, gettext, ngettext
 
 if TYPE_CHECKING:
-    from bot.ui import MatchUI
+    from bot.commands.ui import MatchUI
     from engines.querni import QuerniMove, QuerniState
 
 GAME = "querni"

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.commands.ui import choices
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
-from bot.ui import choices
 from engines.summer import DEFAULT_SIZE, FILES, PLIES_PER_CELL
 
 if TYPE_CHECKING:
-    from bot.ui import MatchUI
+    from bot.commands.ui import MatchUI
 
 RULES = (
     "**Summer** — race weighted pieces across plus and minus cells. Who plays White is drawn at random; "

@@ -11,7 +11,7 @@ from bot.games.common import StartOption, add_common_commands, add_start_command
 from tests.toy.engine import NAME, OPTIONS
 
 if TYPE_CHECKING:
-    from bot.ui import MatchUI
+    from bot.commands.ui import MatchUI
 
 RULES = (
     "**Toy** — a pile of stones. In turn, take 1 to 3 of them (`/toy take count:2`); whoever takes the last stone wins."

@@ -1,0 +1,401 @@
+"""``/history match:N``: a finished match as an animated replay, its move list, and buttons to step through it.
+
+The replay message carries the animated GIF (:func:`render.replay.replay_gif`), the match record
+(``match-N.txt``, :mod:`engines.record`: it replays exactly with ``python -m engines --moves-file``) and
+four buttons ⏮ ◀ ▶ ⏭.  A button's custom ID holds the match and the ply it leads to, so the buttons work
+for anyone and after restarts (a :class:`~discord.ui.DynamicItem` built by the composition root).  A press
+replaces the picture with the board at that ply, drawn in a worker process from the positions rebuilt
+from the move log, which a small LRU cache keeps per match so the next press is fast.
+
+Everything CPU-heavy (replaying the log, the GIF, the boards) runs in the worker processes, never on the
+event loop; a press that is not drawn in time for Discord's 3 s deadline is deferred and edited later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any, Protocol, TypeVar
+
+import discord
+
+import i18n
+from bot.core.refusals import Refusal
+from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages
+from bot.storage.records import LogEntry, MatchRecord, MatchStatus, TurnKind
+from bot.text.escaping import escape_name
+from engines import GameState
+from engines.base import FORFEIT, TIMEOUT, legacy_forfeit_code
+from engines.record import Forfeit, GameRecord, Ply, format_record, ply_text, replay, result_of
+from i18n.catalog import DEFAULT, pgettext
+from i18n.describe import alt_text
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CACHE_SIZE = 32  # matches whose positions stay rebuilt
+BOARD_CACHE_SIZE = 128  # boards drawn (about 30 KB each): the ones just shown and the next ones
+ANSWER_SECONDS = 2.0  # past this, a press is deferred and its message edited when the board is drawn
+STEPS = ("first", "prev", "next", "last")
+LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+REPLAY_TEMPLATE = r"tabula:replay:(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,6}):(?P<step>first|prev|next|last)"
+MAX_PLY = 999_999
+
+# (interaction, match ID, ply, step) -> the work of showing that ply in place of the pressed message's board
+StepHandler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
+
+
+class Workers(Protocol):
+    """Runs a picklable function off the event loop (:class:`bot.delivery.workers.WorkerPool`)."""
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T: ...
+
+
+class Matches(Protocol):
+    """What the replays read from the store."""
+
+    async def get(self, match_id: int) -> MatchRecord | None: ...
+
+    async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]: ...
+
+
+def board_alt(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
+    """The alt text of a board image of ``record`` showing ``state``, in the server's ``language``."""
+    return alt_text(state, [seat.name for seat in record.players], language)
+
+
+# -- the record and the pictures (worker side: pure, picklable arguments) --------------------------------------------
+
+
+def plies_of(entries: Sequence[LogEntry], record: MatchRecord | None = None) -> tuple[Ply, ...]:
+    """The move log as record plies: moves as written, forfeits with their seat and code.
+
+    A lost deadline's claimer is the row's user (found among ``record``'s players).  Rows logged
+    before forfeits were codes hold a sentence: :func:`~engines.base.legacy_forfeit_code` reads it.
+    """
+    plies: list[Ply] = []
+    for entry in entries:
+        if entry.kind == TurnKind.MOVE:
+            plies.append(entry.text)
+            continue
+        how = legacy_forfeit_code(entry.text)
+        by = record.seat_of(entry.user_id) if record is not None and how == TIMEOUT else None
+        plies.append(Forfeit(entry.seat, how, None if by == entry.seat else by))
+    return tuple(plies)
+
+
+def ply_caption(ply: Ply, names: Sequence[str]) -> str:
+    """A ply as a replay shows it: a move as written, a resignation or a claim as the record line with its
+    sentence, as the log's rows once read (``forfeit 2: Bo resigned.``, names escaped); other forfeits as
+    their record line."""
+    if not isinstance(ply, Forfeit) or ply.reason not in (FORFEIT, TIMEOUT):
+        return ply_text(ply)
+    by = 1 - ply.seat if ply.by is None and len(names) == 2 else ply.by
+    claimer = None if by is None else escape_name(names[by])
+    sentence = i18n.forfeit_text(ply.reason, escape_name(names[ply.seat]), claimer, players=len(names))
+    return f"forfeit {ply.seat + 1}: {sentence}"
+
+
+def game_record(record: MatchRecord, plies: Sequence[Ply]) -> GameRecord:
+    """The :class:`~engines.record.GameRecord` of a stored match (its result is filled in when replayed)."""
+    when = record.finished_at or record.updated_at
+    return GameRecord(
+        game=record.game,
+        options=dict(record.options),
+        seed=record.seed,
+        players=len(record.players),
+        names=tuple(seat.name for seat in record.players),
+        date=datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds"),
+        plies=tuple(plies),
+    )
+
+
+def positions(game: GameRecord) -> list[GameState]:
+    """Every position of the recorded game, start to end (runs in a worker)."""
+    return replay(game)
+
+
+def build_replay(game: GameRecord, language: str = DEFAULT) -> tuple[bytes, str, list[GameState]]:
+    """The animated GIF, the record's text (with its result) and every position (runs in a worker)."""
+    from render.replay import replay_gif
+
+    states = replay(game)
+    moves = [ply_caption(ply, game.names) for ply in game.plies]
+    gif = replay_gif(states, players=list(game.names), moves=moves, locale=language)
+    return gif, format_record(replace(game, result=result_of(states[-1]))), states
+
+
+def draw_board(state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes:
+    """One position as PNG bytes, in ``language`` (runs in a worker)."""
+    from render import render
+
+    return render(state, players=list(names), locale=language)
+
+
+# -- the buttons -----------------------------------------------------------------------------------------------------
+
+
+def step_target(step: str, ply: int, plies: int) -> int:
+    """The ply a button leads to from ``ply`` in a game of ``plies``.
+
+    >>> [step_target(s, 3, 10) for s in STEPS], [step_target(s, 0, 10) for s in STEPS]
+    ([0, 2, 4, 10], [0, 0, 1, 10])
+    """
+    return {"first": 0, "prev": max(0, ply - 1), "next": min(plies, ply + 1), "last": plies}[step]
+
+
+def step_button(match_id: int, target: int, step: str, *, disabled: bool = False) -> discord.ui.Button[Any]:
+    """One of ⏮ ◀ ▶ ⏭: its custom ID carries the match and the ply it shows."""
+    return discord.ui.Button(
+        label=LABELS[step],
+        style=discord.ButtonStyle.secondary,
+        custom_id=f"tabula:replay:{match_id}:{target}:{step}",
+        disabled=disabled,
+    )
+
+
+def step_view(match_id: int, ply: int, plies: int) -> discord.ui.View:
+    """The four buttons of a replay showing ``ply`` (those leading nowhere new are disabled)."""
+    view = discord.ui.View(timeout=None)
+    for step in STEPS:
+        target = step_target(step, ply, plies)
+        view.add_item(step_button(match_id, target, step, disabled=target == ply))
+    return view
+
+
+def replay_buttons(handler: StepHandler) -> type[discord.ui.DynamicItem[Any]]:
+    """The dynamic item that routes every press of ⏮ ◀ ▶ ⏭, on any replay message, to ``handler``."""
+
+    class ReplayStepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY_TEMPLATE):
+        def __init__(self, match_id: int, ply: int, step: str) -> None:
+            super().__init__(step_button(match_id, ply, step))
+            self.match_id = match_id
+            self.ply = ply
+            self.step = step
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> ReplayStepButton:
+            return cls(int(match["match"]), int(match["ply"]), match["step"])
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await handler(interaction, self.match_id, self.ply, self.step)
+
+    return ReplayStepButton
+
+
+# -- the service -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """A finished match's positions, rebuilt from its log, and its record."""
+
+    record: MatchRecord
+    game: GameRecord
+    states: list[GameState]
+
+    @property
+    def plies(self) -> int:
+        return len(self.states) - 1
+
+    @property
+    def text(self) -> str:
+        """The match record's text, result included (``match-N.txt``)."""
+        return format_record(replace(self.game, result=result_of(self.states[-1])))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.record.players)
+
+
+class Replays:
+    """Posts replays and answers their buttons; keeps the last :data:`CACHE_SIZE` matches' positions."""
+
+    def __init__(
+        self, matches: Matches, workers: Workers, cache_size: int = CACHE_SIZE, languages: Languages | None = None
+    ) -> None:
+        self.matches = matches
+        self.workers = workers
+        self.languages: Languages = languages or English()
+        self.cache_size = cache_size
+        self._cache: OrderedDict[int, Rebuilt] = OrderedDict()
+        self._building: dict[int, asyncio.Future[Rebuilt]] = {}
+        self._boards: OrderedDict[tuple[int, int, str], asyncio.Future[bytes]] = OrderedDict()
+        self._language: dict[int, str] = {}  # each match's server language, as last looked up
+        self._prefetching: set[asyncio.Future[bytes]] = set()
+
+    def _remember(self, rebuilt: Rebuilt) -> Rebuilt:
+        self._cache[rebuilt.record.id] = rebuilt
+        self._cache.move_to_end(rebuilt.record.id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return rebuilt
+
+    async def finished(self, match_id: int, guild_id: int | None) -> MatchRecord:
+        """The finished match ``match_id`` of this server, or a :class:`~bot.core.service.Refusal`."""
+        record = await self.matches.get(match_id)
+        if record is None or record.guild_id != (guild_id or 0) or record.status != MatchStatus.FINISHED:
+            raise Refusal("There is no finished game #{number} on this server.", number=match_id)
+        return record
+
+    async def rebuilt(self, match_id: int, guild_id: int | None) -> Rebuilt:
+        """The match's positions: from the cache, or rebuilt from its log in a worker (once, however many ask)."""
+        found = self._cache.get(match_id)
+        if found is not None and found.record.guild_id == (guild_id or 0):
+            self._cache.move_to_end(match_id)
+            return found
+        pending = self._building.get(match_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._building[match_id] = pending
+            try:
+                record = await self.finished(match_id, guild_id)
+                game = game_record(record, plies_of(await self.matches.log(match_id), record))
+                rebuilt = self._remember(Rebuilt(record, game, await self.workers.run(positions, game)))
+                pending.set_result(rebuilt)
+            except BaseException as error:
+                pending.set_exception(error)
+                pending.exception()  # retrieved here: nobody else may be waiting
+                raise
+            finally:
+                self._building.pop(match_id, None)
+            return rebuilt
+        rebuilt = await asyncio.shield(pending)
+        if rebuilt.record.guild_id != (guild_id or 0):
+            raise Refusal("There is no finished game #{number} on this server.", number=match_id)
+        return rebuilt
+
+    # -- /history match:N ---------------------------------------------------------------------------------------
+
+    async def post(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """Answer ``/history match:N``: the animated replay, the record file and the step buttons."""
+        record = await self.finished(match_id, interaction.guild_id)
+        await interaction.response.defer(thinking=True)
+        game = game_record(record, plies_of(await self.matches.log(match_id), record))
+        language = await self.languages.language(record.guild_id)
+        self._language[record.id] = language
+        gif, text, states = await self.workers.run(build_replay, game, language)
+        rebuilt = self._remember(Rebuilt(record, game, states))
+        for ahead in (rebuilt.plies - 1, 0):  # what ◀ and ⏮ will show first
+            self._draw_ahead(rebuilt, ahead)
+        final = states[-1]
+        names = rebuilt.names
+        content = pgettext(
+            language,
+            "replay",
+            "Game #{number}: the whole match, {plies} plies. Step through it with the buttons.",
+            number=record.id,
+            plies=rebuilt.plies,
+        )
+        files = [
+            discord.File(
+                io.BytesIO(gif), filename=f"replay-{record.id}.gif", description=alt_text(final, names, language)
+            ),
+            record_file(record.id, text),
+        ]
+        await interaction.followup.send(
+            content=content,
+            files=files,
+            view=step_view(record.id, rebuilt.plies, rebuilt.plies),
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    # -- a button -----------------------------------------------------------------------------------------------
+
+    async def step(self, interaction: discord.Interaction[Any], match_id: int, ply: int, step: str = "") -> None:
+        """Show ply ``ply`` of the match in place of the pressed message's picture.
+
+        The board one further in the direction of ``step`` is drawn in the background, so the next
+        press of the same button finds it ready.
+        """
+        work = asyncio.ensure_future(self._frame(match_id, interaction.guild_id, ply, step))
+        done, _ = await asyncio.wait({work}, timeout=ANSWER_SECONDS)
+        if work in done:
+            content, files, view = work.result()
+            await interaction.response.edit_message(
+                content=content, attachments=files, view=view, allowed_mentions=NO_MENTIONS
+            )
+            return
+        await interaction.response.defer()
+        content, files, view = await work
+        await interaction.edit_original_response(content=content, attachments=files, view=view)
+
+    def _board(self, rebuilt: Rebuilt, ply: int) -> asyncio.Future[bytes]:
+        """The board at ``ply``, drawn once per language in a worker and kept (a failed drawing is not kept)."""
+        language = self._language.get(rebuilt.record.id, DEFAULT)
+        key = (rebuilt.record.id, ply, language)
+        found = self._boards.get(key)
+        if found is not None and not (found.done() and (found.cancelled() or found.exception() is not None)):
+            self._boards.move_to_end(key)
+            return found
+        future = asyncio.ensure_future(self.workers.run(draw_board, rebuilt.states[ply], rebuilt.names, language))
+        self._boards[key] = future
+        while len(self._boards) > BOARD_CACHE_SIZE:
+            self._boards.popitem(last=False)
+        return future
+
+    def _prefetch(self, rebuilt: Rebuilt, ply: int, step: str) -> None:
+        """Draw the board the next press of ``step`` would show, in the background."""
+        ahead = {"first": 1, "prev": ply - 1, "next": ply + 1, "last": ply - 1}.get(step)
+        if ahead is not None:
+            self._draw_ahead(rebuilt, ahead)
+
+    def _draw_ahead(self, rebuilt: Rebuilt, ahead: int) -> None:
+        """Draw the board at ``ahead`` in the background, unless it is drawn or being drawn."""
+        language = self._language.get(rebuilt.record.id, DEFAULT)
+        if not 0 <= ahead <= rebuilt.plies or (rebuilt.record.id, ahead, language) in self._boards:
+            return
+        task = self._board(rebuilt, ahead)
+        self._prefetching.add(task)
+        task.add_done_callback(self._prefetched)
+
+    def _prefetched(self, task: asyncio.Future[bytes]) -> None:
+        self._prefetching.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("drawing a replay board ahead failed", exc_info=task.exception())
+
+    async def _frame(
+        self, match_id: int, guild_id: int | None, ply: int, step: str = ""
+    ) -> tuple[str, list[discord.File], discord.ui.View]:
+        rebuilt = await self.rebuilt(match_id, guild_id)
+        language = await self.languages.language(rebuilt.record.guild_id)
+        self._language[match_id] = language
+        ply = min(max(0, ply), rebuilt.plies)
+        state = rebuilt.states[ply]
+        board = self._board(rebuilt, ply)
+        self._prefetch(rebuilt, ply, step)
+        png = await asyncio.shield(board)
+        move = ply_caption(rebuilt.game.plies[ply - 1], rebuilt.game.names) if ply > 0 else ""
+        content = position_line(language, match_id, ply, rebuilt.plies, move)
+        picture = discord.File(
+            io.BytesIO(png), filename=BOARD_FILE, description=alt_text(state, rebuilt.names, language)
+        )
+        return content, [picture, record_file(match_id, rebuilt.text)], step_view(match_id, ply, rebuilt.plies)
+
+
+def position_line(language: str, match_id: int, ply: int, plies: int, move: str) -> str:
+    """``Game #12 · Move 3 of 40: place b2`` (``Start of 40 moves`` at ply 0)."""
+    if ply == 0:
+        return pgettext(language, "replay", "Game #{number} · Start ({plies} plies)", number=match_id, plies=plies)
+    return pgettext(
+        language,
+        "replay",
+        "Game #{number} · Move {ply} of {plies}: {move}",
+        number=match_id,
+        ply=ply,
+        plies=plies,
+        move=discord.utils.escape_markdown(move),
+    )
+
+
+def record_file(match_id: int, text: str) -> discord.File:
+    """The match record as ``match-N.txt`` (UTF-8)."""
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=f"match-{match_id}.txt")

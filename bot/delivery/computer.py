@@ -1,0 +1,136 @@
+"""Tabula's own seats: the computer thinks in worker processes and moves by itself.
+
+When a computer seat is to move, :class:`ComputerPlayers` runs the search
+(``ai.think``) in a process pool with the level's time budget, so the
+event loop never waits on it and other matches keep flowing; then it plays the
+move through the same match service as everyone else, and the one announcer
+posts it, as it posts everyone's (:mod:`bot.delivery.announcer`).  At start and on every
+sweep it resumes any match whose turn is a computer's, so a restart never leaves one waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from typing import Protocol
+
+from ai import LEVELS, search_seed
+from bot.core.computer_seats import computer_ids, computer_level
+from bot.core.refusals import Refusal
+from bot.core.service import MatchService, Turn
+from bot.delivery.workers import WorkerPool
+from bot.storage.records import Announcement, MatchRecord
+from engines import GameState
+
+log = logging.getLogger(__name__)
+
+# Seconds a level may think per move (the search stops a little before, keeping a margin).
+TIME_BUDGETS = {name: level.time_limit for name, level in LEVELS.items()}
+
+
+def think(
+    game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None, seat: tuple | None
+) -> str:
+    """Run the search for one move (in a worker process); return the move's text.
+
+    ``seat`` (match id and seat; None for none) lets the worker start from the tree of this seat's last
+    move when it searched that one too.
+    """
+    from ai import think as search
+
+    clock = time.perf_counter if budget is not None else None
+    return search(game, state_json, level, seed, time_limit=budget, clock=clock, iterations=iterations, reuse=seat)
+
+
+def _warm() -> None:
+    """Load every engine and its search knowledge in a new worker, so its first move is on time."""
+    from ai import warm_up
+
+    warm_up()
+
+
+class Poster(Protocol):
+    """The announcer, as the computer players use it."""
+
+    async def deliver(
+        self, announcements: Sequence[Announcement], reply: None = None, *, state: GameState | None, turn: Turn | None
+    ) -> object: ...
+
+
+class ComputerPlayers:
+    """Play every computer seat's turns, one task per match."""
+
+    def __init__(
+        self, service: MatchService, announcer: Poster, *, processes: int, iterations: int | None = None
+    ) -> None:
+        self.service = service
+        self.announcer = announcer
+        # Tests fix an iteration budget instead of a time budget: fast and deterministic.
+        self.iterations = iterations
+        self.workers = WorkerPool("computer", processes, _warm)
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    def wake(self, record: MatchRecord, state: GameState | None) -> None:
+        """Start the computer's turn in this match if it is a computer's turn and nobody is on it."""
+        if state is None or state.to_move is None or record.status != "active":
+            return
+        if computer_level(record.players[state.to_move].user_id) is None:
+            return
+        running = self._tasks.get(record.id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.create_task(self._play(record.id), name=f"tabula-computer-{record.id}")
+        self._tasks[record.id] = task
+        task.add_done_callback(lambda done: self._tasks.pop(record.id, None) if done is task else None)
+
+    async def resume_all(self) -> int:
+        """Wake every running match where a computer is to move (after a restart); return how many."""
+        woken = 0
+        low, high = computer_ids()
+        for record in await self.service.store.active_matches_seating(low, high):
+            state = self.service.state_of(record)
+            if state.to_move is not None and computer_level(record.players[state.to_move].user_id):
+                self.wake(record, state)
+                woken += 1
+        return woken
+
+    async def _play(self, match_id: int) -> None:
+        service = self.service
+        try:
+            while True:
+                current = await service.match_state(match_id)
+                if current is None:
+                    return
+                record, state = current
+                if state.to_move is None:
+                    return
+                seat = record.players[state.to_move]
+                level = computer_level(seat.user_id)
+                if level is None:
+                    return
+                text = await self._think(record, state, level)
+                try:
+                    turn = await service.play_match(match_id, seat.user_id, text)
+                except Refusal:
+                    return  # the match changed meanwhile (a resignation, a cancel): nothing to do
+                # The move and its announcement are saved together; the announcer posts it (or retries).
+                await self.announcer.deliver(turn.announcements, None, state=turn.state, turn=turn)
+        except Exception:
+            log.exception("the computer's turn in match %s failed; it will be retried", match_id)
+
+    async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
+        budget = None if self.iterations is not None else TIME_BUDGETS[level]
+        seed = search_seed(record.seed, state.ply)
+        # A seat's tree is kept for its next move when thinking for a time in a worker process (a fixed
+        # iteration budget, for tests, searches afresh so that a move depends only on its position and
+        # seed; the bot's own process never keeps trees, see ai.MEMORY).
+        seat = (record.id, state.to_move) if budget is not None and self.workers.processes > 0 else None
+        return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations, seat)
+
+    def close(self) -> None:
+        """Stop thinking: cancel the turns in progress and the workers."""
+        for task in list(self._tasks.values()):
+            task.cancel()
+        self.workers.close()

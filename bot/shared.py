@@ -1,0 +1,50 @@
+"""What several parts of the bot share: the board attachment's name, "mention nobody", and small protocols.
+
+Defined once here, for the parts that are handed one another by the composition root (:mod:`bot.client`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import discord
+
+from bot.storage.records import MatchRecord
+from bot.storage.settings_store import GuildSettings
+from engines import GameState
+from i18n.catalog import DEFAULT
+
+BOARD_FILE = "board.png"  # the file name of every board picture Tabula attaches
+NO_MENTIONS = discord.AllowedMentions.none()  # edits and replies never ping anyone
+
+
+class Renderer(Protocol):
+    """Draws a board as PNG bytes (:class:`bot.delivery.rendering.BoardRenderer`, in worker processes)."""
+
+    async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
+
+
+class Languages(Protocol):
+    """Which language a server's public messages are in (the per-server setting)."""
+
+    async def language(self, guild_id: int | None) -> str: ...
+
+
+class English:
+    """Every server reads English (tools and tests that have no settings store)."""
+
+    async def language(self, guild_id: int | None) -> str:
+        return DEFAULT
+
+
+class ServerSettings(Protocol):
+    """A server's own settings (:class:`bot.storage.settings_store.GuildSettingsStore`): turn time, reminders…"""
+
+    async def get(self, guild_id: int) -> GuildSettings: ...
+
+
+class Computers(Protocol):
+    """The computer players: told when a match may be waiting for one of them."""
+
+    def wake(self, record: MatchRecord, state: GameState | None) -> None: ...

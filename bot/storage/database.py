@@ -1,0 +1,285 @@
+"""The database every store shares, whichever engine holds it, and the errors stores raise.
+
+Two backends stand behind one small interface, and the stores do not know which they have:
+
+* :class:`SQLiteDatabase` — the embedded default: one aiosqlite connection; each read and each
+  transaction holds an asyncio lock, so two transactions of the process never interleave, and
+  every write is one short ``BEGIN IMMEDIATE`` … ``COMMIT``.
+* :class:`bot.storage.postgres.PostgresDatabase` — PostgreSQL through a pool of asyncpg connections, for
+  several bot processes sharing one database (imported only when a ``postgresql://`` URL is set).
+
+Inside :meth:`Database.transaction` the stores get a :class:`Handle` with the methods they have
+always called — ``execute_fetchall``, ``execute``, ``executemany`` — and write their SQL once, with
+``?`` placeholders (``?1``, ``?2`` … to repeat one): :func:`to_postgres` numbers them ``$1``, ``$2`` …
+for PostgreSQL.  Rows come back as plain tuples of ``int``, ``float``, ``str`` and ``None`` on both.
+A unique or other constraint violation raises :class:`IntegrityError` on both.  The SQL itself
+lives in the stores (:mod:`bot.storage.match_store`, :mod:`bot.storage.rating_store`, :mod:`bot.storage.settings_store`)
+and in :mod:`bot.storage`, which opens the database and migrates it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from functools import lru_cache
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+import aiosqlite
+
+Row = tuple[Any, ...]
+SQLITE = "sqlite"
+POSTGRESQL = "postgresql"
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs without translating it here (it is translated when shown)."""
+    return message
+
+
+class StorageError(Exception):
+    """Base class for storage refusals; the message can be shown to a player."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a pending challenge or a running match."""
+
+
+class StaleMatch(StorageError):
+    """The match changed since it was read; the write was not applied."""
+
+
+class IntegrityError(Exception):
+    """A write broke a constraint of the schema (a unique index, a check, a foreign key), on either backend."""
+
+
+def dump(value: Any) -> str:
+    """Encode ``value`` as compact, stable JSON for a TEXT column."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def is_url(database: str) -> bool:
+    """Whether the ``TABULA_DATABASE`` value names a PostgreSQL server rather than a SQLite file."""
+    return database.startswith(("postgresql://", "postgres://"))
+
+
+def redact(url: str) -> str:
+    """The URL without its password, to show in logs and messages.
+
+    >>> redact("postgresql://tabula:secret@db.example:5432/tabula")
+    'postgresql://tabula:***@db.example:5432/tabula'
+    >>> redact("postgresql://db/tabula")
+    'postgresql://db/tabula'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+@lru_cache(maxsize=2048)
+def to_postgres(sql: str) -> str:
+    """Rewrite SQLite's ``?`` and ``?NNN`` placeholders as PostgreSQL's ``$N``, leaving quoted text alone.
+
+    A bare ``?`` takes the number after the largest used so far, as in SQLite.  Question marks in
+    string literals, quoted identifiers and comments are not placeholders.
+
+    >>> to_postgres("SELECT ? , 'a?b', ?3, ? -- why?")
+    "SELECT $1 , 'a?b', $3, $4 -- why?"
+    >>> to_postgres('INSERT INTO "odd?name" VALUES (?, ?)')
+    'INSERT INTO "odd?name" VALUES ($1, $2)'
+    """
+    out: list[str] = []
+    highest = 0
+    i, n = 0, len(sql)
+    while i < n:
+        char = sql[i]
+        if char in "'\"":
+            end = i + 1
+            while end < n:
+                if sql[end] == char:
+                    if end + 1 < n and sql[end + 1] == char:  # a doubled quote stays inside
+                        end += 2
+                        continue
+                    break
+                end += 1
+            out.append(sql[i : end + 1])
+            i = end + 1
+        elif sql.startswith("--", i):
+            end = sql.find("\n", i)
+            end = n if end < 0 else end
+            out.append(sql[i:end])
+            i = end
+        elif sql.startswith("/*", i):
+            end = sql.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append(sql[i:end])
+            i = end
+        elif char == "?":
+            j = i + 1
+            while j < n and sql[j].isdigit():
+                j += 1
+            number = int(sql[i + 1 : j]) if j > i + 1 else highest + 1
+            highest = max(highest, number)
+            out.append(f"${number}")
+            i = j
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+class Handle(Protocol):
+    """What a transaction (or a consistent read) offers the stores: the calls they make inside it."""
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run one statement and return its rows (e.g. a ``SELECT`` or an ``INSERT … RETURNING``)."""
+        ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; return how many rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per parameter tuple."""
+        ...
+
+    async def serialize(self, key: str) -> None:
+        """Hold ``key`` until the transaction ends, so that transactions naming it run one after another.
+
+        For read-modify-write logic the version checks do not cover (ratings of one ladder).
+        """
+        ...
+
+
+class Database(ABC):
+    """The shared database: reads in one round trip, writes in one transaction, on either backend."""
+
+    #: ``"sqlite"`` or ``"postgresql"``: for the few statements whose SQL differs between them.
+    dialect: str
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Handle]:
+        """One transaction: committed when the block ends, rolled back on any error."""
+
+    @abstractmethod
+    def snapshot(self) -> AbstractAsyncContextManager[Handle]:
+        """Several reads that see one consistent state of the database (no writes)."""
+
+    @abstractmethod
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Return every row of one query."""
+
+    @abstractmethod
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement that is a transaction by itself."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+
+    @abstractmethod
+    async def migrate(self, scripts: Sequence[tuple[int, str]]) -> None:
+        """Apply the numbered scripts newer than :meth:`schema_version`, each all-or-nothing."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection(s); committed work is kept."""
+
+
+class _SQLiteHandle:
+    """The aiosqlite connection as a :class:`Handle`, with SQLite's integrity errors made neutral."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.connection = connection
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            return list(await self.connection.execute_fetchall(sql, params))  # type: ignore[arg-type]
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            cursor = await self.connection.execute(sql, params)
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
+        return int(cursor.rowcount)
+
+    async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self.connection.executemany(sql, seq_of_params)
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
+
+    async def serialize(self, key: str) -> None:
+        return None  # every transaction of the one process already runs alone (BEGIN IMMEDIATE)
+
+
+class SQLiteDatabase(Database):
+    """One aiosqlite connection behind a lock (the connection is in autocommit mode between transactions)."""
+
+    dialect = SQLITE
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.connection = connection
+        self.lock = asyncio.Lock()
+        self._handle = _SQLiteHandle(connection)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Handle]:
+        """Hold the lock for one ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error)."""
+        async with self.lock:
+            await self.connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._handle
+            except BaseException:
+                await self.connection.execute("ROLLBACK")
+                raise
+            await self.connection.execute("COMMIT")
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Handle]:
+        """Hold the lock: no write of this process (the only one) comes between the reads."""
+        async with self.lock:
+            yield self._handle
+
+    # Each aiosqlite call is a round trip to its worker thread, so reads use execute_fetchall (one trip).
+
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self.lock:
+            return list(await self.connection.execute_fetchall(sql, params))  # type: ignore[arg-type]
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
+        async with self.lock:
+            await self._handle.execute(sql, params)
+
+    async def schema_version(self) -> int:
+        """``PRAGMA user_version``: SQLite's own place for it."""
+        async with self.lock:
+            rows = list(await self.connection.execute_fetchall("PRAGMA user_version"))
+        return int(rows[0][0]) if rows else 0
+
+    async def migrate(self, scripts: Sequence[tuple[int, str]]) -> None:
+        current = await self.schema_version()
+        async with self.lock:
+            for number, script in scripts:
+                if number <= current:
+                    continue
+                # executescript commits first, then runs the whole script; wrapping it in one transaction
+                # that also bumps user_version makes each migration all-or-nothing.
+                await self.connection.executescript(
+                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                )
+
+    async def close(self) -> None:
+        await self.connection.close()

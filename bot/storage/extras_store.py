@@ -1,0 +1,191 @@
+"""The SQL of what happens around a running match: reminders, automatic endings, draw offers, rematches.
+
+Kept apart from :mod:`bot.storage.match_store` (matches, the move log, the outbox) but on the same
+:class:`~bot.storage.database.Database`, and writing the outbox through :class:`~bot.storage.match_store.Matches`, so
+a reminder and its announcement are saved in one transaction.  Migration 006 made the tables.
+
+Times due are computed from each match's own row: a running match's turn began at ``updated_at``
+(the move that set its ``deadline``), so its turn time is ``deadline - updated_at`` whatever the
+server's setting was then.  A reminder is due with a quarter of that time left; the match is
+abandoned once its deadline has passed by that time again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.storage.database import N_, Database, Handle, StaleMatch
+from bot.storage.match_store import _COLUMNS, Matches, _decode
+from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice
+
+STALE = N_("The game changed while your command was on its way; look at the board and try again.")
+
+
+async def _still_at(db: Handle, record: MatchRecord) -> bool:
+    """Whether the match is still running at ``record``'s version (inside the caller's transaction)."""
+    rows = await db.execute_fetchall(
+        "SELECT 1 FROM matches WHERE id = ? AND version = ? AND status = ?",
+        (record.id, record.version, MatchStatus.ACTIVE),
+    )
+    return bool(list(rows))
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    """A pending draw offer: who made it, and the match version it is valid for."""
+
+    match_id: int
+    version: int
+    seat: int
+    user_id: int
+    created_at: float
+
+
+class MatchExtras:
+    """Reminders, abandonment, draw offers and rematch links, on a shared database."""
+
+    def __init__(self, database: Database, matches: Matches, clock: Callable[[], float] = time.time) -> None:
+        self.database = database
+        self.matches = matches
+        self.clock = clock
+
+    # -- reminders -------------------------------------------------------------------
+
+    async def due_reminders(self, now: float, limit: int = 100) -> list[MatchRecord]:
+        """Running matches with a quarter of the turn or less left, not yet reminded about this turn (the
+        first ``limit``: the sweeper takes them in batches, so a crowd falling due never blocks the loop).
+        Only servers on this process's shards."""
+        mine, shards = self.matches._on_my_shards()
+        rows = await self.database.rows(
+            f"SELECT {_COLUMNS} FROM matches AS m WHERE status = ? AND deadline IS NOT NULL AND deadline > ? "
+            "AND 3 * deadline + updated_at <= ? "
+            "AND NOT EXISTS (SELECT 1 FROM match_reminders AS r WHERE r.match_id = m.id AND r.version = m.version)"
+            f"{mine} ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, now, 4 * now, *shards, limit),
+        )
+        return [_decode(row) for row in rows]
+
+    async def remind(
+        self, record: MatchRecord, user_id: int, notice: Notice | None, now: float
+    ) -> list[Announcement] | None:
+        """Mark this turn of ``record`` reminded and, with a ``notice``, record its announcement: one transaction.
+
+        ``None`` when nothing was done: the match moved on, or this turn was already handled.
+        """
+        async with self.database.transaction() as db:
+            if not await _still_at(db, record):
+                return None
+            rows = await db.execute_fetchall(
+                "INSERT INTO match_reminders (match_id, version, user_id, sent, created_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (match_id, version) DO NOTHING RETURNING match_id",
+                (record.id, record.version, user_id, int(notice is not None), now),
+            )
+            if not list(rows):
+                return None
+            if notice is None:
+                return []
+            return await self.matches.announce_in(db, record, [notice], now)
+
+    async def reminders_enabled(self, user_id: int) -> bool:
+        """Whether ``user_id`` wants reminders (yes, unless they turned them off)."""
+        rows = await self.database.rows("SELECT enabled FROM user_reminders WHERE user_id = ?", (user_id,))
+        return bool(rows[0][0]) if rows else True
+
+    async def set_reminders(self, user_id: int, enabled: bool) -> None:
+        """Turn ``user_id``'s reminders on or off."""
+        await self.database.write(
+            "INSERT INTO user_reminders (user_id, enabled, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
+            (user_id, int(enabled), self.clock()),
+        )
+
+    # -- automatic endings -------------------------------------------------------------
+
+    async def due_abandoned(self, now: float, after: int = 0, limit: int = 100) -> list[MatchRecord]:
+        """Running matches whose deadline passed a whole turn time ago (twice over) without a move or claim.
+
+        The first ``limit`` with an ID above ``after`` (the sweeper pages through them), on this process's shards.
+        """
+        mine, shards = self.matches._on_my_shards()
+        rows = await self.database.rows(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline IS NOT NULL "
+            f"AND 2 * deadline - updated_at <= ? AND id > ?{mine} ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, now, after, *shards, limit),
+        )
+        return [_decode(row) for row in rows]
+
+    # -- draw offers ---------------------------------------------------------------------
+
+    async def offer_draw(self, record: MatchRecord, seat: int, user_id: int, now: float) -> DrawOffer | None:
+        """Record a draw offer at ``record``'s version; return the offer already pending instead, if any.
+
+        An offer from an earlier version (a move was played since) has lapsed and is replaced.
+        """
+        async with self.database.transaction() as db:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT match_id, version, seat, user_id, created_at FROM draw_offers WHERE match_id = ?",
+                    (record.id,),
+                )
+            )
+            if rows and rows[0][1] == record.version:
+                return DrawOffer(*rows[0])
+            if not await _still_at(db, record):
+                raise StaleMatch(STALE)
+            await db.execute(
+                "INSERT INTO draw_offers (match_id, version, seat, user_id, created_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, seat = excluded.seat, "
+                "user_id = excluded.user_id, created_at = excluded.created_at",
+                (record.id, record.version, seat, user_id, now),
+            )
+            return None
+
+    async def draw_offer(self, match_id: int) -> DrawOffer | None:
+        """Return the match's draw offer (it may have lapsed: compare its version with the match's)."""
+        rows = await self.database.rows(
+            "SELECT match_id, version, seat, user_id, created_at FROM draw_offers WHERE match_id = ?", (match_id,)
+        )
+        return DrawOffer(*rows[0]) if rows else None
+
+    async def withdraw_draw(self, match_id: int, version: int) -> bool:
+        """Remove the offer made at ``version``; return whether there was one."""
+        async with self.database.transaction() as db:
+            rows = await db.execute_fetchall(
+                "DELETE FROM draw_offers WHERE match_id = ? AND version = ? RETURNING match_id", (match_id, version)
+            )
+            return bool(list(rows))
+
+    # -- rematches ---------------------------------------------------------------------
+
+    async def rematch_of(self, match_id: int) -> MatchRecord | None:
+        """The challenge or match that ``match_id``'s Rematch button started, if any."""
+        rows = await self.database.rows(
+            f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))} FROM rematches AS r "
+            "JOIN matches AS m ON m.id = r.rematch_id WHERE r.match_id = ?",
+            (match_id,),
+        )
+        return _decode(rows[0]) if rows else None
+
+    async def newest_challenge_by(self, channel_id: int, user_id: int, since: float) -> MatchRecord | None:
+        """The newest challenge or match ``user_id`` started in ``channel_id`` at ``since`` or later."""
+        rows = await self.database.rows(
+            f"SELECT {_COLUMNS} FROM matches WHERE channel_id = ? AND status IN (?, ?) AND created_at >= ? "
+            "ORDER BY id DESC",
+            (channel_id, MatchStatus.CHALLENGE, MatchStatus.ACTIVE, since),
+        )
+        for row in rows:
+            record = _decode(row)
+            if record.seat_of(user_id) is not None:
+                return record
+        return None
+
+    async def link_rematch(self, match_id: int, rematch_id: int, user_id: int) -> None:
+        """Remember that ``rematch_id`` is the rematch of ``match_id`` (replacing a rematch that never began)."""
+        await self.database.write(
+            "INSERT INTO rematches (match_id, rematch_id, user_id, created_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (match_id) DO UPDATE SET rematch_id = excluded.rematch_id, user_id = excluded.user_id, "
+            "created_at = excluded.created_at",
+            (match_id, rematch_id, user_id, self.clock()),
+        )
