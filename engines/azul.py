@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -291,9 +291,8 @@ class ScoreStep(NamedTuple):
     clipped: bool
 
 
-@dataclass(frozen=True, slots=True)
-class AzulEvent:
-    """What the last ply did, for the summary line and the picture.
+class AzulEvent(NamedTuple):
+    """What the last ply did, for the summary line and the picture (a named tuple: every ply makes one).
 
     A take fills ``move``, ``taken`` (tiles taken), ``to_line`` / ``to_floor`` /
     ``to_lid`` (where they went) and ``marker`` (the first-player marker was
@@ -1256,7 +1255,7 @@ class _Tiling:
 
 def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
     """Return a copy of ``event`` with some fields changed."""
-    return replace(event, **changes)
+    return event._replace(**changes)
 
 
 def final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, ending: Termination) -> Outcome:
@@ -1657,7 +1656,7 @@ def _event_details(event: AzulEvent, data: Mapping[str, Any], players: int) -> A
         raise InvalidState("The saved last move's pattern-line spaces are impossible.")
     if held and not event.marker:
         raise InvalidState("The saved last move holds a marker it did not take.")
-    event = replace(event, line_start=line_start, floor_start=floor_start, marker_held=held)
+    event = event._replace(line_start=line_start, floor_start=floor_start, marker_held=held)
     if floor_start < 0 or floor_start + len(event.floor_spaces()) > FLOOR_SPACES:
         raise InvalidState("The saved last move's floor spaces are impossible.")
     before_data = _list(data["before"], "scores before the last move")
@@ -1670,7 +1669,7 @@ def _event_details(event: AzulEvent, data: Mapping[str, Any], players: int) -> A
         raise InvalidState("The saved scores around the last move are impossible.")
     if any(type(c) is not bool for c in clipped) or len(clipped) != (players if event.round_ended else 0):
         raise InvalidState("The saved clipped scores are impossible.")
-    event = replace(event, before=before, after=after, clipped=clipped)
+    event = event._replace(before=before, after=after, clipped=clipped)
     for p, was in enumerate(before):
         step = event.score_step(p)
         if step is None:
@@ -1711,7 +1710,7 @@ def _legacy_event(event: AzulEvent, boards: tuple[Board, ...], grey: bool) -> Az
             changes["floor_start"] = max(count, len(board.floor) - later) - count
     if event.placements or event.discards or event.round_ended:
         changes.update(_legacy_scores(event, boards, grey))
-    return replace(event, **changes) if changes else event
+    return event._replace(**changes) if changes else event
 
 
 def _legacy_scores(event: AzulEvent, boards: tuple[Board, ...], grey: bool) -> dict[str, Any]:

@@ -967,7 +967,7 @@ def _sample_states() -> list[AzulState]:
     tiling = replace(
         ended, grey_wall=True, phase=TILING, turn=1, centre=(0, 0, 4, 5, 6), marker=0, result=None, last=factory
     )
-    offer = replace(tiling, grey_wall=False, phase=OFFER, turn=2, marker=-1, last=replace(factory, discards=()))
+    offer = replace(tiling, grey_wall=False, phase=OFFER, turn=2, marker=-1, last=factory._replace(discards=()))
     return [ended, tiling, offer]
 
 
