@@ -834,7 +834,7 @@ class AzulState:
             to_floor,
             to_lid,
             took_marker,
-            line_start=line_start if to_line else 0,
+            line_start=line_start,
             floor_start=floor_start,
             marker_held=held,
         )
