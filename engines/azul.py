@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -275,19 +275,42 @@ class Discard(NamedTuple):
     tiles: int
 
 
-@dataclass(frozen=True, slots=True)
-class AzulEvent:
-    """What the last ply did, for the summary line and the picture.
+class ScoreStep(NamedTuple):
+    """How one player's score changed in one ply: ``before`` + ``gain`` − ``penalty`` + ``bonus`` = ``after``.
+
+    ``gain`` is what the ply's wall tiles scored, ``penalty`` the floor's printed cost and ``bonus`` the
+    end-of-game bonus.  A score stops at 0: when the floor took more than the player had, ``clipped`` is true and
+    the sum reads ``before + gain − penalty → after``.  ``before`` is ``None`` only in an event loaded from a save
+    made before the engine kept it, when the save cannot tell it (see :func:`_legacy_scores`).
+    """
+
+    before: int | None
+    gain: int
+    penalty: int
+    bonus: int
+    after: int
+    clipped: bool
+
+
+class AzulEvent(NamedTuple):
+    """What the last ply did, for the summary line and the picture (a named tuple: every ply makes one).
 
     A take fills ``move``, ``taken`` (tiles taken), ``to_line`` / ``to_floor`` /
     ``to_lid`` (where they went) and ``marker`` (the first-player marker was
-    taken).  A grey-wall tiling move fills ``move`` only.  ``placements`` and
+    taken); the tiles filled the mover's pattern-line spaces from ``line_start``
+    (0 is the space by the wall) and floor spaces from ``floor_start`` (the
+    marker first), see :meth:`line_spaces` and :meth:`floor_spaces`;
+    ``marker_held`` says the marker was taken onto a full floor and is held
+    beside it.  A grey-wall tiling move fills ``move`` only.  ``placements`` and
     ``discards`` are the wall tiling this ply caused (every player's).  When a
-    round's tiling finished, ``round_ended`` is that round's number and
-    ``penalties`` the floor points each player lost (as printed; a score stops at
-    0); when the game ended, ``bonuses`` holds each player's (complete rows,
-    columns, colours).  A player leaving has ``move is None`` and how they left
-    in ``left`` (``forfeit`` or ``timeout``).
+    round's tiling finished, ``round_ended`` is that round's number,
+    ``penalties`` the floor points each player lost (as printed) and ``clipped``
+    whether the floor took more than the player had (the score stopped at 0);
+    when the game ended, ``bonuses`` holds each player's (complete rows,
+    columns, colours).  A ply that ran wall tiling keeps every player's score
+    ``before`` and ``after`` it (:meth:`score_step` puts them together).  A
+    player leaving has ``move is None`` and how they left in ``left``
+    (``forfeit`` or ``timeout``).
     """
 
     player: int
@@ -303,6 +326,33 @@ class AzulEvent:
     penalties: tuple[int, ...] = ()
     bonuses: tuple[tuple[int, int, int], ...] = ()
     left: str = ""
+    line_start: int = 0
+    floor_start: int = 0
+    marker_held: bool = False
+    before: tuple[int | None, ...] = ()
+    after: tuple[int, ...] = ()
+    clipped: tuple[bool, ...] = ()
+
+    def line_spaces(self) -> tuple[int, ...]:
+        """Return the mover's pattern-line spaces (0 by the wall) that the take's tiles filled."""
+        return tuple(range(self.line_start, self.line_start + self.to_line))
+
+    def floor_spaces(self) -> tuple[int, ...]:
+        """Return the mover's floor spaces (0 at the left) that the take filled: the marker, then tiles."""
+        count = self.to_floor + (1 if self.marker and not self.marker_held else 0)
+        return tuple(range(self.floor_start, self.floor_start + count))
+
+    def score_step(self, player: int) -> ScoreStep | None:
+        """Return how this ply changed ``player``'s score, or ``None`` if it did not."""
+        if not self.after:
+            return None
+        gain = sum(p.points for p in self.placements if p.player == player)
+        penalty = self.penalties[player] if self.penalties else 0
+        bonus = bonus_points(self.bonuses[player]) if self.bonuses else 0
+        if not (gain or penalty or bonus):
+            return None
+        clipped = self.clipped[player] if self.clipped else False
+        return ScoreStep(self.before[player], gain, penalty, bonus, self.after[player], clipped)
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-safe dict of this event."""
@@ -320,6 +370,12 @@ class AzulEvent:
             "penalties": list(self.penalties),
             "bonuses": [list(b) for b in self.bonuses],
             "left": self.left,
+            "line_start": self.line_start,
+            "floor_start": self.floor_start,
+            "marker_held": self.marker_held,
+            "before": list(self.before),
+            "after": list(self.after),
+            "clipped": list(self.clipped),
         }
 
     @classmethod
@@ -328,6 +384,9 @@ class AzulEvent:
         # An event alone does not say how many play: a round's end lists one penalty per player.
         penalties = data.get("penalties") if isinstance(data, Mapping) else None
         players = len(penalties) if isinstance(penalties, list) and len(penalties) in FACTORIES else max(FACTORIES)
+        after = data.get("after") if isinstance(data, Mapping) else None
+        if isinstance(after, list) and len(after) in FACTORIES:
+            players = len(after)
         return _event_from_json(data, players, FACTORIES[players])
 
 
@@ -744,14 +803,17 @@ class AzulState:
 
         board = self.boards[player]
         floor = board.floor
-        if took_marker and len(floor) < FLOOR_SPACES:
+        floor_start = len(floor)
+        held = took_marker and floor_start >= FLOOR_SPACES
+        if took_marker and not held:
             floor += (MARKER,)
         line_colours, line_counts = board.line_colours, board.line_counts
         if line == FLOOR:
-            to_line = 0
+            to_line = line_start = 0
         else:
             row = line - 1
-            to_line = min(taken, line - line_counts[row])
+            line_start = line_counts[row]
+            to_line = min(taken, line - line_start)
             if to_line:
                 line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
                 line_counts = (*line_counts[:row], line_counts[row] + to_line, *line_counts[row + 1 :])
@@ -765,7 +827,18 @@ class AzulState:
             lid = (*lid[:colour], lid[colour] + to_lid, *lid[colour + 1 :])
         board = Board(board.score, line_colours, line_counts, board.wall, floor, board.free)
         boards = (*self.boards[:player], board, *self.boards[player + 1 :])
-        event = AzulEvent(player, move, taken, to_line, to_floor, to_lid, took_marker)
+        event = AzulEvent(
+            player,
+            move,
+            taken,
+            to_line,
+            to_floor,
+            to_lid,
+            took_marker,
+            line_start=line_start,
+            floor_start=floor_start,
+            marker_held=held,
+        )
 
         if centre == EMPTY5 and factories.count(EMPTY5) == len(factories):
             return self._end_offer(boards, lid, marker, event)
@@ -1070,10 +1143,12 @@ class _Tiling:
         """Tile what needs no decision, then wait for a choice or finish the round; return the new state."""
         state = self.state
         chooser = self.waiting()
-        event = _with(
-            event, placements=event.placements + tuple(self.placements), discards=(*event.discards, *self.discards)
-        )
+        placements = event.placements + tuple(self.placements)
+        discards = (*event.discards, *self.discards)
+        before = tuple(board.score for board in state.boards)
         if chooser >= 0:
+            after = tuple(board.score for board in self.boards)
+            event = _with(event, placements=placements, discards=discards, before=before, after=after)
             return _replace(
                 state,
                 phase=TILING,
@@ -1086,25 +1161,32 @@ class _Tiling:
                 last=event,
                 ply=self.ply,
             )
-        return self._finish(event)
+        return self._finish(event, placements, discards, before)
 
-    def _finish(self, event: AzulEvent) -> AzulState:
+    def _finish(
+        self,
+        event: AzulEvent,
+        placements: tuple[Placement, ...],
+        discards: tuple[Discard, ...],
+        before: tuple[int, ...],
+    ) -> AzulState:
         """Charge the floors, then end the game or refill the factories for the next round."""
         state = self.state
         players, left = state.players, state.left
         lid = self.lid
         penalties = [0] * players
+        clipped = [False] * players
         for player in range(players):
             if player in left:
                 continue
             board = self.boards[player]
             if board.floor:
-                penalties[player] = FLOOR_LOSS[len(board.floor)]
+                penalty = penalties[player] = FLOOR_LOSS[len(board.floor)]
                 for tile in board.floor:
                     if tile != MARKER:
                         lid[tile] += 1
-                self.boards[player] = board._replace(score=max(0, board.score - penalties[player]), floor=())
-        event = _with(event, round_ended=state.round, penalties=tuple(penalties))
+                clipped[player] = board.score < penalty
+                self.boards[player] = board._replace(score=max(0, board.score - penalty), floor=())
         active = [p for p in range(players) if p not in left]
         boards = self.boards
         ending: Termination | None = None
@@ -1122,7 +1204,16 @@ class _Tiling:
                 ending = Termination.NO_TILES
         holder = self.marker if self.marker >= 0 else state.starter
         starter = _first_active_from(holder, players, left)
+        round_end = {
+            "placements": placements,
+            "discards": discards,
+            "round_ended": state.round,
+            "penalties": tuple(penalties),
+            "clipped": tuple(clipped),
+            "before": before,
+        }
         if ending is None:
+            event = _with(event, after=tuple(board.score for board in boards), **round_end)
             return _replace(
                 state,
                 round=state.round + 1,
@@ -1143,7 +1234,7 @@ class _Tiling:
         for p in active:
             bonuses[p] = boards[p].bonuses()
             boards[p] = boards[p]._replace(score=boards[p].score + bonus_points(bonuses[p]))
-        event = _with(event, bonuses=tuple(bonuses))
+        event = _with(event, bonuses=tuple(bonuses), after=tuple(board.score for board in boards), **round_end)
         result = final_outcome(tuple(boards), left, players, ending)
         return _replace(
             state,
@@ -1165,7 +1256,7 @@ class _Tiling:
 
 def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
     """Return a copy of ``event`` with some fields changed."""
-    return replace(event, **changes)
+    return event._replace(**changes)
 
 
 def final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, ending: Termination) -> Outcome:
@@ -1397,7 +1488,11 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
     version = data["format"]
     legacy = _legacy_termination if version == 1 else None
     result = None if data["result"] is None else Outcome.from_json(data["result"], players, Termination, legacy)
-    last = None if data["last"] is None else _event_from_json(data["last"], players, len(factories), version)
+    last = None
+    if data["last"] is not None:
+        last = _event_from_json(data["last"], players, len(factories), version, boards, grey)
+        if last.after and last.after != tuple(board.score for board in boards):
+            raise InvalidState("The saved last move's scores do not match the boards.")
     # Format 1 did not count plies: such a game counts them from where it was saved.
     ply = 0 if version == 1 else data["ply"]
     if type(ply) is not int or ply < 0:
@@ -1454,8 +1549,19 @@ def _from_json(data: Mapping[str, Any]) -> AzulState:
     return state
 
 
-def _event_from_json(data: Any, players: int, factories: int, version: int = SAVE_FORMAT) -> AzulEvent:
-    """Rebuild the last ply's event, checking its ranges."""
+def _event_from_json(
+    data: Any,
+    players: int,
+    factories: int,
+    version: int = SAVE_FORMAT,
+    boards: tuple[Board, ...] | None = None,
+    grey: bool = False,
+) -> AzulEvent:
+    """Rebuild the last ply's event, checking its ranges.
+
+    An event saved before the engine kept where the take's tiles went and the scores around the ply (it has no
+    ``after``) gets them from the saved ``boards`` when they are given (see :func:`_legacy_event`).
+    """
     if not isinstance(data, Mapping):
         raise InvalidState("The saved last move is not an object.")
     player = data["player"]
@@ -1520,7 +1626,7 @@ def _event_from_json(data: Any, players: int, factories: int, version: int = SAV
         bonuses.append((values[0], values[1], values[2]))
     if bonuses and (len(bonuses) != players or not round_ended):
         raise InvalidState("The saved bonuses are impossible.")
-    return AzulEvent(
+    event = AzulEvent(
         player=player,
         move=move,
         taken=taken,
@@ -1535,6 +1641,104 @@ def _event_from_json(data: Any, players: int, factories: int, version: int = SAV
         bonuses=tuple(bonuses),
         left=left,
     )
+    if "after" in data:
+        return _event_details(event, data, players)
+    return event if boards is None else _legacy_event(event, boards, grey)
+
+
+def _event_details(event: AzulEvent, data: Mapping[str, Any], players: int) -> AzulEvent:
+    """Add the saved landing spaces and scores to ``event``, checking that they agree with the rules."""
+    line_start, floor_start, held = data["line_start"], data["floor_start"], data["marker_held"]
+    if type(line_start) is not int or type(floor_start) is not int or type(held) is not bool:
+        raise InvalidState("The saved last move's landing spaces are malformed.")
+    move = event.move
+    line = move.line if move is not None and move.source != WALL and move.line != FLOOR else 0
+    if not (line_start == event.to_line == 0 or (line_start >= 0 and line_start + event.to_line <= line)):
+        raise InvalidState("The saved last move's pattern-line spaces are impossible.")
+    if held and not event.marker:
+        raise InvalidState("The saved last move holds a marker it did not take.")
+    event = event._replace(line_start=line_start, floor_start=floor_start, marker_held=held)
+    if floor_start < 0 or floor_start + len(event.floor_spaces()) > FLOOR_SPACES:
+        raise InvalidState("The saved last move's floor spaces are impossible.")
+    before_data = _list(data["before"], "scores before the last move")
+    if any(n is not None and (type(n) is not int or n < 0) for n in before_data):
+        raise InvalidState("The saved scores before the last move are impossible.")
+    before: tuple[int | None, ...] = tuple(before_data)
+    after = tuple(int_list(data["after"], "scores after the last move"))
+    clipped = tuple(_list(data["clipped"], "clipped scores"))
+    if len(before) != len(after) or len(after) not in (0, players) or any(n < 0 for n in after):
+        raise InvalidState("The saved scores around the last move are impossible.")
+    if any(type(c) is not bool for c in clipped) or len(clipped) != (players if event.round_ended else 0):
+        raise InvalidState("The saved clipped scores are impossible.")
+    event = event._replace(before=before, after=after, clipped=clipped)
+    for p, was in enumerate(before):
+        step = event.score_step(p)
+        if step is None:
+            if was != after[p]:
+                raise InvalidState("The saved scores around the last move do not add up.")
+            continue
+        if was is None:  # kept by a save made before the engine knew it (see _legacy_scores)
+            continue
+        total = was + step.gain - step.penalty
+        if step.clipped != (total < 0) or step.after != max(0, total) + step.bonus:
+            raise InvalidState("The saved scores around the last move do not add up.")
+    return event
+
+
+def _legacy_event(event: AzulEvent, boards: tuple[Board, ...], grey: bool) -> AzulEvent:
+    """Fill in what an event saved before the engine kept it lacks, from the saved boards after the ply.
+
+    Such a save says where the take's tiles went and the scores around the ply only through the boards, so they
+    are worked out from them as the text and the picture did then: a save shows and reads exactly as before.
+    """
+    changes: dict[str, Any] = {}
+    move = event.move
+    mover = event.player
+    if move is not None and move.source != WALL:
+        board = boards[mover]
+        if move.line != FLOOR and event.to_line:
+            emptied = any(p.player == mover and p.row == move.line for p in event.placements) or any(
+                d.player == mover and d.row == move.line for d in event.discards
+            )
+            filled = move.line if emptied else board.line_counts[move.line - 1]
+            changes["line_start"] = max(0, filled - event.to_line)
+        if not event.round_ended:  # the round's end emptied the floor: nothing is left to tell
+            on_floor = event.marker and MARKER in board.floor
+            changes["marker_held"] = event.marker and not on_floor
+            count = event.to_floor + (1 if on_floor else 0)
+            # Grey-wall lines that went to the floor in this ply came after the take's tiles.
+            later = sum(d.tiles for d in event.discards if d.player == mover)
+            changes["floor_start"] = max(count, len(board.floor) - later) - count
+    if event.placements or event.discards or event.round_ended:
+        changes.update(_legacy_scores(event, boards, grey))
+    return event._replace(**changes) if changes else event
+
+
+def _legacy_scores(event: AzulEvent, boards: tuple[Board, ...], grey: bool) -> dict[str, Any]:
+    """Return the scores around an old save's ply (``before``, ``after``, ``clipped``) as far as its boards tell.
+
+    Without a clip they add up backwards from the score after.  When the floor took a score to 0 the score before
+    is only known in round 1 of the coloured wall (every tile of the round was scored in that ply, from 0);
+    otherwise it is ``None`` and the score counts as clipped.
+    """
+    after = tuple(board.score for board in boards)
+    before: list[int | None] = []
+    clipped: list[bool] = []
+    for p, score in enumerate(after):
+        gain = sum(pl.points for pl in event.placements if pl.player == p)
+        penalty = event.penalties[p] if event.penalties else 0
+        before_bonus = score - (bonus_points(event.bonuses[p]) if event.bonuses else 0)
+        if not penalty or before_bonus > 0:
+            was = before_bonus + penalty - gain
+            before.append(was if was >= 0 else None)
+            clipped.append(False)
+        elif event.round_ended == 1 and not grey:
+            before.append(0)
+            clipped.append(gain < penalty)
+        else:
+            before.append(None)
+            clipped.append(True)
+    return {"before": tuple(before), "after": after, "clipped": tuple(clipped) if event.round_ended else ()}
 
 
 def _list(value: Any, what: str) -> list[Any]:

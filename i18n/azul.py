@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from engines.azul import (
     CENTRE,
@@ -12,6 +11,7 @@ from engines.azul import (
     AzulEvent,
     AzulState,
     Placement,
+    ScoreStep,
     Termination,
     bonus_points,
 )
@@ -19,25 +19,10 @@ from i18n.catalog import npgettext, pgettext
 from i18n.common import clauses, forfeit_sentence, is_forfeit, join_names, sentence
 
 
-class ScoreChange(NamedTuple):
-    """How one player's score changed in the last ply: ``before`` + ``gain`` − ``loss`` + ``bonus`` = ``after``.
+def score_change(state: AzulState, player: int) -> ScoreStep | None:
+    """Return how the last ply changed ``player``'s score (the engine's :class:`ScoreStep`), or ``None``.
 
-    ``gain`` is what the wall tiles of the ply scored, ``loss`` the floor's printed penalty and ``bonus`` the end
-    of game bonus.  A score stops at 0: when the floor took more than the player had, ``clipped`` is true and
-    ``before`` is the score before the ply when it can be known (``None`` when it cannot: the event does not keep
-    it), so the sum reads ``before + gain − loss → after`` rather than ``=``.
-    """
-
-    before: int | None
-    gain: int
-    loss: int
-    bonus: int
-    after: int
-    clipped: bool
-
-
-def score_change(state: AzulState, player: int) -> ScoreChange | None:
-    """Return how the last ply changed ``player``'s score, or ``None`` if it did not touch it.
+    A player who left shows no change.
 
     >>> from engines import GAMES
     >>> score_change(GAMES["azul"].new(seed=1), 0) is None
@@ -46,20 +31,7 @@ def score_change(state: AzulState, player: int) -> ScoreChange | None:
     event = state.last_event
     if event is None or player in state.left:
         return None
-    gain = sum(p.points for p in event.placements if p.player == player)
-    loss = event.penalties[player] if event.penalties else 0
-    bonus = bonus_points(event.bonuses[player]) if event.bonuses else 0
-    if not (gain or loss or bonus):
-        return None
-    after = state.boards[player].score
-    before_bonus = after - bonus
-    if not loss or before_bonus > 0:
-        return ScoreChange(before_bonus + loss - gain, gain, loss, bonus, after, False)
-    # The floor took the score to 0: by how much is only known when the round started at 0 (round 1, with every
-    # tile of the round scored in this ply, as on the coloured wall).
-    if event.round_ended == 1 and not state.grey_wall:
-        return ScoreChange(0, gain, loss, bonus, after, gain < loss)
-    return ScoreChange(None, gain, loss, bonus, after, True)
+    return event.score_step(player)
 
 
 def colour_name(locale: str, colour: int) -> str:
@@ -495,8 +467,7 @@ def caption(state: AzulState, names: Sequence[str], locale: str) -> str:
             colour=colour_name(locale, discard.colour),
         )
     if event.round_ended:
-        clipped = any((change := score_change(state, p)) is not None and change.clipped for p in range(state.players))
-        if clipped:
+        if any(event.clipped):
             # The boards show "… −14 → 0": say why the sum stops there.
             text = pgettext(
                 locale,

@@ -24,7 +24,7 @@ around the pattern-line and floor spaces they went to; a ring around every tile
 that went to a wall this ply, the floor penalty over the emptied floor
 (``−2 floor``) and, at the end, the bonus.  The score line then shows the sum
 that makes the new score, ``5 +7 −2 = 10`` (gains in amber); when the floor
-took more than the player had, it reads ``+1 −14 → 0`` and the caption says
+took more than the player had, it reads ``3 +1 −14 → 0`` and the caption says
 that scores stop at 0.  During a
 grey-wall tiling the line to tile and its legal wall spaces are outlined in amber
 with their column numbers.
@@ -55,7 +55,6 @@ from engines.azul import (
     EMPTY5,
     EMPTY_BOARD,
     FACTORIES,
-    FLOOR,
     FLOOR_PENALTIES,
     FLOOR_SPACES,
     LETTERS,
@@ -71,12 +70,12 @@ from engines.azul import (
     Board,
     Discard,
     Placement,
+    ScoreStep,
     Termination,
-    bonus_points,
     wall_free,
 )
 from engines.base import Outcome
-from i18n.azul import ScoreChange, colour_name, score_change, seat
+from i18n.azul import colour_name, seat
 from i18n.catalog import npgettext, pgettext
 from i18n.common import ordinal
 from render.draw import (
@@ -502,48 +501,47 @@ def _paste(card: Image.Image, sprite: Image.Image, box: Box) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Marks:
-    """What the last ply did to one player's board, worked out from the state and its event."""
+    """What the last ply did to one player's board, as its event tells it."""
 
     line_spaces: tuple[int, ...] = ()  # spaces (from the wall side) of the pattern line the tiles went to
     line: int = 0  # that line (1..5), 0 for none
     floor_spaces: tuple[int, ...] = ()  # floor spaces that received the marker or tiles
     marker_held: bool = False  # the marker was taken onto a full floor: ring it by the name
     placed: tuple[Placement, ...] = ()
-    gain: int = 0
-    penalty: int = 0
-    bonus: int = 0
+    step: ScoreStep | None = None  # how the ply changed the score (wall tiles, floor penalty, bonus)
     discarded: tuple[int, ...] = ()  # pattern lines whose tiles had no wall space and fell to the floor
+
+    @property
+    def gain(self) -> int:
+        """Return what the ply's wall tiles scored."""
+        return self.step.gain if self.step is not None else 0
+
+    @property
+    def penalty(self) -> int:
+        """Return the floor points lost as the round ended (0 when the floor was not charged)."""
+        return self.step.penalty if self.step is not None else 0
+
+    @property
+    def bonus(self) -> int:
+        """Return the end-of-game bonus (0 before the end)."""
+        return self.step.bonus if self.step is not None else 0
 
 
 def board_marks(state: AzulState, player: int, event: AzulEvent) -> Marks:
-    """Work out where the last ply put tiles on ``player``'s board."""
-    board = state.boards[player]
+    """Read from ``event`` where the last ply put tiles on ``player``'s board and what it did to the score."""
     placed = tuple(p for p in event.placements if p.player == player)
     discarded = tuple(d.row for d in event.discards if d.player == player)
-    gain = sum(p.points for p in placed)
-    penalty = event.penalties[player] if event.penalties else 0
-    bonus = bonus_points(event.bonuses[player]) if event.bonuses else 0
-    marks = Marks(placed=placed, gain=gain, penalty=penalty, bonus=bonus, discarded=discarded)
+    marks = Marks(placed=placed, step=event.score_step(player), discarded=discarded)
     move = event.move
     if move is None or event.player != player:
         return marks
     if move.source == WALL:
+        # The line's tiles left it for the wall: ring the whole line.
         return replace(marks, line=move.line, line_spaces=tuple(range(move.line)))
-    line_spaces: tuple[int, ...] = ()
-    if move.line != FLOOR and event.to_line:
-        row = move.line - 1
-        emptied = any(p.row == move.line for p in placed) or move.line in discarded
-        filled = move.line if emptied else board.line_counts[row]
-        line_spaces = tuple(range(filled - event.to_line, filled))
-    floor_spaces: tuple[int, ...] = ()
-    marker_on_floor = event.marker and MARKER in board.floor
-    held = event.marker and not marker_on_floor and not event.round_ended
-    if not event.round_ended:
-        count = event.to_floor + (1 if marker_on_floor else 0)
-        # Grey-wall discards of this ply land after the take's tiles.
-        later = sum(d.tiles for d in event.discards if d.player == player)
-        end = max(count, len(board.floor) - later)
-        floor_spaces = tuple(range(end - count, end))
+    line_spaces = event.line_spaces()
+    # The round's end emptied the floor: nothing is left there to ring, and the marker went back to the centre.
+    floor_spaces = () if event.round_ended else event.floor_spaces()
+    held = event.marker_held and not event.round_ended
     return replace(marks, line=move.line if line_spaces else 0, line_spaces=line_spaces, floor_spaces=floor_spaces,
                    marker_held=held)  # fmt: skip
 
@@ -645,7 +643,8 @@ def _draw_column(
         if marks.marker_held:
             _ring(draw, [token_box], theme, grow=4, width=2)
 
-    change = score_change(state, player) if marks != Marks() else None
+    # A player who left keeps their score as it was: no sum.
+    change = None if player in state.left else marks.step
     _draw_score(card, draw, left, right, dy + panel.score_mid, board.score, change, kind, theme, locale)
     if marks.penalty:
         # The floor was charged and emptied as the round ended: say what it cost, over the floor itself.
@@ -686,17 +685,17 @@ def _draw_column(
         x += pill.width + 6
 
 
-def score_parts(change: ScoreChange | None, score: int) -> list[tuple[str, str]]:
+def score_parts(change: ScoreStep | None, score: int) -> list[tuple[str, str]]:
     """Return the score line's small parts before the score itself, as ``(text, kind)``: the sum that makes it.
 
     ``kind`` is ``"was"`` (the score before), ``"gain"`` (``+7``, wall tiles and bonus), ``"loss"`` (``−4``,
     the floor) or ``"sign"`` (``=``, or ``→`` when the floor took the score to 0 and stopped there).  Without a
     change the line is the score alone.
 
-    >>> score_parts(ScoreChange(5, 7, 4, 0, 8, False), 8)
+    >>> score_parts(ScoreStep(5, 7, 4, 0, 8, False), 8)
     [('5', 'was'), ('+7', 'gain'), ('−4', 'loss'), ('=', 'sign')]
-    >>> score_parts(ScoreChange(None, 2, 14, 0, 0, True), 0)
-    [('+2', 'gain'), ('−14', 'loss'), ('→', 'sign')]
+    >>> score_parts(ScoreStep(3, 2, 14, 0, 0, True), 0)
+    [('3', 'was'), ('+2', 'gain'), ('−14', 'loss'), ('→', 'sign')]
     """
     if change is None:
         return []
@@ -705,8 +704,8 @@ def score_parts(change: ScoreChange | None, score: int) -> list[tuple[str, str]]
         parts.append((str(change.before), "was"))
     if change.gain:
         parts.append((f"+{change.gain}", "gain"))
-    if change.loss:
-        parts.append((f"{DASH}{change.loss}", "loss"))
+    if change.penalty:
+        parts.append((f"{DASH}{change.penalty}", "loss"))
     if change.bonus:
         parts.append((f"+{change.bonus}", "gain"))
     parts.append(("\u2192" if change.clipped else "=", "sign"))
@@ -720,7 +719,7 @@ def _draw_score(
     right: int,
     mid: int,
     score: int,
-    change: ScoreChange | None,
+    change: ScoreStep | None,
     kind: str,
     theme: Theme,
     locale: str,
@@ -937,8 +936,15 @@ def _sample_states() -> list[AzulState]:
         round_ended=3,
         penalties=(14, 4, 0, 1),
         bonuses=((1, 1, 1),) * 4,
+        line_start=2,
+        # Made up as the palette has always been drawn: a sum without the score before, and the arrow.
+        before=(65, None, 51, None),
+        after=(88, 7, 88, 7),
+        clipped=(False, True, False, True),
     )
-    factory = AzulEvent(player=1, move=AzulMove(2, 1, 5), taken=2, to_line=2, discards=(Discard(1, 4, 0, 4),))
+    factory = AzulEvent(
+        player=1, move=AzulMove(2, 1, 5), taken=2, to_line=2, discards=(Discard(1, 4, 0, 4),), line_start=3
+    )
     over = Outcome((0,), (88, 7, 88, 7), Termination.WALL_ROW, (1, 3, 2, 4))
     ended = AzulState(
         players=4,
@@ -964,7 +970,7 @@ def _sample_states() -> list[AzulState]:
     tiling = replace(
         ended, grey_wall=True, phase=TILING, turn=1, centre=(0, 0, 4, 5, 6), marker=0, result=None, last=factory
     )
-    offer = replace(tiling, grey_wall=False, phase=OFFER, turn=2, marker=-1, last=replace(factory, discards=()))
+    offer = replace(tiling, grey_wall=False, phase=OFFER, turn=2, marker=-1, last=factory._replace(discards=()))
     return [ended, tiling, offer]
 
 

@@ -125,9 +125,23 @@ def test_every_old_save_loads_as_the_same_game(entry: dict[str, Any]) -> None:
                 replayed.forfeit(rest[0], rest[1])
             replayed = replayed.forfeit(rest[0], legacy_forfeit_code(rest[1]))
     if entry["game"] == "azul":
-        assert {**replayed.to_json(), "ply": 0} == again and replayed.ply == sum(k == "move" for k, *_ in entry["log"])
+        assert without_details({**replayed.to_json(), "ply": 0}) == without_details(again)
+        assert replayed.ply == sum(k == "move" for k, *_ in entry["log"])
     else:
         assert replayed == state and state.ply == len(entry["log"]) - sum(k == "forfeit" for k, *_ in entry["log"])
+
+
+# What an Azul event keeps that a format-1 save did not: where the take's tiles went and the scores around the
+# ply.  Loading fills them in from the saved boards as far as they tell (tests/test_azul_events.py checks that);
+# the replay knows them exactly, so the two are compared without them.
+AZUL_DETAILS = ("line_start", "floor_start", "marker_held", "before", "after", "clipped")
+
+
+def without_details(data: dict[str, Any]) -> dict[str, Any]:
+    """Return a saved state without what only the current engine keeps in an Azul event."""
+    if data["game"] != "azul" or data["last"] is None:
+        return data
+    return {**data, "last": {k: v for k, v in data["last"].items() if k not in AZUL_DETAILS}}
 
 
 def left_by_timeout_among_many(entry: dict[str, Any]) -> bool:
@@ -206,7 +220,7 @@ async def test_every_running_match_of_the_old_database_opens_and_plays_on(tmp_pa
                 continue
             state = service.state_of(record)
             replayed = await service.replay(record)
-            assert {**replayed.to_json(), "ply": 0} == {**state.to_json(), "ply": 0}
+            assert without_details({**replayed.to_json(), "ply": 0}) == without_details({**state.to_json(), "ply": 0})
             if status == "finished":
                 outcome = state.outcome()
                 assert outcome is not None and record.result is not None

@@ -397,7 +397,21 @@ def ended(reason: azul.Termination, winners: tuple[int, ...], scores: tuple[int,
     state = azul.new(players=2, seed=1)
     result = Outcome(winners, scores, reason, tuple(1 if p in winners else 2 for p in range(2)))
     boards = tuple(b._replace(score=s) for b, s in zip(state.boards, scores, strict=True))
-    event = AzulEvent(0, AzulMove(CENTRE, 0, FLOOR), 1, 0, 1, round_ended=5, penalties=(1, 0), bonuses=((1, 0, 0),) * 2)
+    # Made up: the last round cost Ana 1 on the floor and each player has one complete row (+2).
+    before = (scores[0] - 2 + 1, scores[1] - 2)
+    event = AzulEvent(
+        0,
+        AzulMove(CENTRE, 0, FLOOR),
+        1,
+        0,
+        1,
+        round_ended=5,
+        penalties=(1, 0),
+        bonuses=((1, 0, 0),) * 2,
+        before=before,
+        after=scores,
+        clipped=(False, False),
+    )
     return dataclasses.replace(state, phase=azul.OVER, result=result, boards=boards, last=event)
 
 
@@ -555,7 +569,7 @@ def test_the_score_line_adds_up_to_the_new_score() -> None:
                 clipped += 1
                 # The floor took more than the player had: the sum says "→ 0", never "=".
                 assert parts[-1] == ("\u2192", "sign") and change.after == change.bonus
-                assert change.before is None or change.before + change.gain < change.loss
+                assert change.before is not None and change.before + change.gain < change.penalty
             else:
                 checked += 1
                 assert parts[-1] == ("=", "sign") and sum(numbers) == change.after == state.boards[player].score
@@ -567,9 +581,9 @@ def test_a_clipped_floor_shows_the_arrow_and_the_caption_says_why() -> None:
     boards = [board(0, ("b", "", "", "", ""), EMPTY_WALL, "kkkkkk"), board(5, ("", "", "", "", ""), EMPTY_WALL, "")]
     state = position(boards=boards, centre="y", marker=-1).play("c y floor")
     change = azul_texts.score_change(state, 0)
-    assert change is not None and change.clipped and change.before is None and change.after == 0
-    assert (change.gain, change.loss) == (1, 14)
-    assert score_parts(change, 0) == [("+1", "gain"), ("\u221214", "loss"), ("\u2192", "sign")]
+    # Ana had 0: + 1 for the blue of line 1, − 14 for the full floor, and the score stops at 0.
+    assert change == azul.ScoreStep(before=0, gain=1, penalty=14, bonus=0, after=0, clipped=True)
+    assert score_parts(change, 0) == [("0", "was"), ("+1", "gain"), ("\u221214", "loss"), ("\u2192", "sign")]
     assert last_text(state, NAMES).endswith("round 2 scored (scores stop at 0).")
     assert last_text(state, NAMES, "ru").endswith("(счёт не ниже 0).")
     assert last_text(state, NAMES, "fr").endswith("(score minimum 0).")
@@ -589,10 +603,10 @@ def test_a_full_floor_charged_in_full_reads_as_a_plain_sum() -> None:
     change = azul_texts.score_change(state, 0)
     # 20, + 1 for the blue of line 1, − the floor's k, k, the yellow and the marker (−1 −1 −2 −2).
     assert change is not None and not change.clipped
-    assert (change.before, change.gain, change.loss, change.after) == (20, 1, 6, 15)
+    assert (change.before, change.gain, change.penalty, change.after) == (20, 1, 6, 15)
     assert score_parts(change, change.after) == [
         ("20", "was"),
         ("+1", "gain"),
-        (f"\u2212{change.loss}", "loss"),
+        (f"\u2212{change.penalty}", "loss"),
         ("=", "sign"),
     ]
