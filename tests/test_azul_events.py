@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from engines import GAMES, InvalidState, azul
+from engines import GAMES, azul
 from engines.azul import RED, YELLOW, AzulState, Placement, ScoreStep
+from engines.base import InvalidState, legacy_forfeit_code
 from i18n import caption_text, summary_text
 from tests.test_azul import board, colour_wall, position
 
@@ -202,7 +203,9 @@ def test_old_saves_get_the_details_the_replay_knows_wherever_their_boards_tell_t
         saved = GAMES["azul"].from_json(entry["state"])
         replayed = GAMES["azul"].new(players=entry["players"], seed=entry["seed"], **entry["config"])
         for kind, *rest in entry["log"]:
-            replayed = replayed.play(rest[0]) if kind == "move" else replayed.forfeit(rest[0], rest[1])
+            replayed = (
+                replayed.play(rest[0]) if kind == "move" else replayed.forfeit(rest[0], legacy_forfeit_code(rest[1]))
+            )
         old, exact = saved.last, replayed.last
         if old is None or exact is None:
             continue
