@@ -13,9 +13,10 @@ ends) and its own database names.  A worker's databases are reused from test to 
 finished test's database is emptied (its sessions ended, its schemas dropped and ``public``
 recreated as ``initdb`` makes it), which leaves it exactly as a new one for the storage code.
 
-Markers (registered in pyproject.toml): tests on PostgreSQL get ``postgres`` and ``slow`` here,
-from the fixtures they use; files and tests that are slow for other reasons carry their own marks.
-``pytest -m "not slow"`` is the quick subset.
+Markers (registered in pyproject.toml): tests on PostgreSQL get ``postgres`` here, from the
+fixtures they use; the other kinds (``conformance``, ``gallery``, ``subprocess``) and ``slow`` are
+on the tests themselves; every test of a slow kind is also marked ``slow``, so ``pytest -m "not
+slow"`` is the quick subset.
 """
 
 from __future__ import annotations
@@ -65,15 +66,21 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("repeatable")
 
 
+# Markers that make a test slow too, so that ``-m "not slow"`` leaves them out.
+SLOW_KINDS = ("postgres", "conformance", "gallery", "subprocess")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test that runs on PostgreSQL (the second half of ``database``, or ``postgres_database``)."""
+    """Mark every test that runs on PostgreSQL (the second half of ``database``, or ``postgres_database``) and
+    every test of a slow kind as ``slow``."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         on_postgres = "postgres_database" in getattr(item, "fixturenames", ())
         if callspec is not None and callspec.params.get("database") == "postgresql":
             on_postgres = True
-        if on_postgres:
+        if on_postgres and item.get_closest_marker("postgres") is None:
             item.add_marker(pytest.mark.postgres)
+        if item.get_closest_marker("slow") is None and any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
             item.add_marker(pytest.mark.slow)
 
 
