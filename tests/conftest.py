@@ -37,10 +37,12 @@ from tests.harness import Recorder, install
 BACKENDS = ("sqlite", "postgresql")
 _names = itertools.count(1)
 
-# Property tests (tests/test_properties.py) draw the same examples on every run and keep no example
-# database, so a run in CI is repeatable; ``--hypothesis-profile=explore`` searches further at random.
-settings.register_profile("repeatable", derandomize=True, database=None, deadline=None, print_blob=True)
-settings.register_profile("explore", max_examples=500, deadline=None)
+# Property tests (tests/test_properties.py) draw the same few examples on every run and keep no example
+# database, so a run in CI is repeatable and quick; ``--hypothesis-profile=explore`` searches further at random.
+settings.register_profile(
+    "repeatable", max_examples=15, derandomize=True, database=None, deadline=None, print_blob=True
+)
+settings.register_profile("explore", max_examples=300, deadline=None)
 
 # Empties a database for the next test: what CREATE DATABASE ... TEMPLATE template0 would give.
 EMPTY = """
