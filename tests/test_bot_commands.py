@@ -79,6 +79,7 @@ def test_no_privileged_intents() -> None:
     assert wanted.guilds
 
 
+@pytest.mark.subprocess
 def test_the_command_hash_is_the_same_in_another_process_and_follows_the_commands(tmp_path: Path) -> None:
     bot = TabulaBot(Settings())
     digest = bot.command_hash()
@@ -110,6 +111,7 @@ def run_bot(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedP
     )
 
 
+@pytest.mark.subprocess
 def test_print_commands_needs_no_token(tmp_path: Path) -> None:
     result = run_bot("--print-commands", env={}, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -131,6 +133,7 @@ def test_the_command_hash_follows_the_translations(monkeypatch: pytest.MonkeyPat
     assert TabulaBot(Settings()).command_hash() != digest
 
 
+@pytest.mark.subprocess
 def test_without_a_token_it_exits_with_one_line(tmp_path: Path) -> None:
     result = run_bot(env={}, cwd=tmp_path)
     assert result.returncode == 2

@@ -69,6 +69,7 @@ def folder() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
+@pytest.mark.subprocess
 def test_a_corrupt_file_is_refused(folder: Path) -> None:
     database = folder / "tabula.sqlite3"
     database.write_bytes(b"this is not a database, just some text\n" * 100)
@@ -77,11 +78,13 @@ def test_a_corrupt_file_is_refused(folder: Path) -> None:
     assert database.read_bytes().startswith(b"this is not a database")  # left as it was
 
 
+@pytest.mark.subprocess
 def test_a_folder_is_refused(folder: Path) -> None:
     status, stderr = run_bot(folder, cwd=folder)
     assert_refused(status, stderr, folder, "is a folder", str(folder / "tabula.sqlite3"))
 
 
+@pytest.mark.subprocess
 def test_a_missing_folder_is_refused(folder: Path) -> None:
     database = folder / "no" / "such" / "tabula.sqlite3"
     status, stderr = run_bot(database, cwd=folder)
@@ -89,12 +92,14 @@ def test_a_missing_folder_is_refused(folder: Path) -> None:
     assert not (folder / "no").exists()
 
 
+@pytest.mark.subprocess
 def test_a_relative_path_is_named_in_full(folder: Path) -> None:
     (folder / "data").mkdir()
     status, stderr = run_bot("data", cwd=folder)
     assert_refused(status, stderr, folder / "data", "is a folder")
 
 
+@pytest.mark.subprocess
 def test_a_newer_schema_is_refused_and_left_alone(folder: Path) -> None:
     database = folder / "tabula.sqlite3"
     newer = max(number for number, _ in migrations()) + 5
@@ -108,6 +113,7 @@ def test_a_newer_schema_is_refused_and_left_alone(folder: Path) -> None:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] != "wal"  # not even the journal mode changed
 
 
+@pytest.mark.subprocess
 async def test_a_database_in_use_by_another_running_bot_is_refused(folder: Path) -> None:
     database = folder / "tabula.sqlite3"
     running = await MatchStore.open(str(database))  # the other bot, holding the file
@@ -132,6 +138,7 @@ async def test_a_database_in_use_by_another_running_bot_is_refused(folder: Path)
     await again.close()
 
 
+@pytest.mark.subprocess
 async def test_a_postgresql_server_it_cannot_reach_stops_the_bot_in_one_line(folder: Path) -> None:
     url = "postgresql://tabula:hunter2@127.0.0.1:1/tabula"
     status, stderr = await asyncio.to_thread(run_bot, url, cwd=folder)
@@ -186,6 +193,7 @@ def unprivileged() -> tuple[str, ...]:
     pytest.skip("running as root and no way to run without root's file access: " + "; ".join(tried))
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("exists", [True, False], ids=["file", "new-file"])
 def test_no_permission_is_refused(folder: Path, exists: bool) -> None:
     prefix = unprivileged()
@@ -206,6 +214,7 @@ def test_no_permission_is_refused(folder: Path, exists: bool) -> None:
     assert exists == database.exists()
 
 
+@pytest.mark.subprocess
 def test_debug_shows_the_traceback_and_the_line(folder: Path) -> None:
     database = folder / "tabula.sqlite3"
     database.write_bytes(b"garbage" * 200)
@@ -231,6 +240,7 @@ def test_voice_warnings_are_filtered_and_nothing_else() -> None:
     assert not quiet.filter(voice) and not quiet.filter(davey) and quiet.filter(other)
 
 
+@pytest.mark.subprocess
 def test_a_start_prints_no_voice_warnings() -> None:
     """Build the client as ``python -m bot`` does; without the filter discord.py warns (unless voice is installed)."""
     code = (

@@ -101,6 +101,7 @@ def play_random_game(spec: GameSpec, players: int, config: dict, seed: int) -> N
     assert start.to_json() == spec.new(players=players, seed=seed, **config).to_json()
 
 
+@pytest.mark.conformance
 @pytest.mark.parametrize(("name", "players", "config"), CASES)
 def test_random_games_follow_the_contract(name: str, players: int, config: dict) -> None:
     spec = GAMES[name]

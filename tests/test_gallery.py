@@ -12,6 +12,8 @@ from engines import GAMES
 from render.__main__ import main
 from render.gallery import BOARDS, LIMITS, scenes
 
+pytestmark = pytest.mark.gallery
+
 
 def test_the_quick_gallery_writes_valid_pngs_and_an_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--gallery", str(tmp_path), "--quick"]) == 0

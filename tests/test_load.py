@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bench.load import Load, Patch, due_while_moving
+
+pytestmark = pytest.mark.slow  # seconds of real concurrent load each
 
 
 async def test_concurrent_matches_through_the_whole_turn_path_replay_exactly(tmp_path: Path, database: str) -> None:

@@ -458,6 +458,7 @@ def perft_position(name: str) -> QuerniState:
     return layout_state(layouts[name])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "depth1", "depth2"), PERFT)
 def test_move_counts_match_the_reference_search(name: str, depth1: int, depth2: int) -> None:
     state = perft_position(name)
@@ -539,6 +540,7 @@ def test_route_says_step_or_jump_and_removal_squares_follow_the_moved_piece() ->
     assert not state.play("c3-e5").last_event.stepped
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", [{}, {"isolation": "no_triple_left", "draw_plies": 12}])
 def test_random_games_keep_the_invariants_and_agree_with_the_reference(config: dict[str, Any]) -> None:
     rng = random.Random(2024)

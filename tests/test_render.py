@@ -105,6 +105,7 @@ def test_rendering_from_threads_gives_the_same_bytes() -> None:
     assert threaded == serial * 3
 
 
+@pytest.mark.subprocess
 def test_assets_are_loaded_lazily() -> None:
     code = (
         "import render, render.text as t, render.pond as p;"
@@ -250,6 +251,7 @@ def test_cli_names_end_at_two_dashes_and_default_to_the_seats(
     assert "key=value, not 'variant'" in capsys.readouterr().err
 
 
+@pytest.mark.subprocess
 def test_cli_runs_as_a_module(tmp_path: Path) -> None:
     out = tmp_path / "b.png"
     done = subprocess.run(

@@ -495,6 +495,7 @@ def test_a_wider_theme_scales_the_boards() -> None:
     assert wide.width == 900 and wide.height > 810
 
 
+@pytest.mark.subprocess
 def test_assets_are_loaded_lazily() -> None:
     code = (
         "import render, render.azul as a;"

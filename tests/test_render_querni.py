@@ -380,6 +380,7 @@ def test_a_wider_theme_scales_the_board() -> None:
     assert layout(querni_theme(wide)).grid.cell > LAY.grid.cell
 
 
+@pytest.mark.subprocess
 def test_assets_are_loaded_lazily() -> None:
     code = (
         "import render, render.querni as r;"

@@ -226,6 +226,7 @@ def test_same_name_same_bytes_from_cold_caches() -> None:
     assert render(state, players=players) == first
 
 
+@pytest.mark.subprocess
 def test_latin_names_never_open_the_fallback_fonts() -> None:
     code = (
         "import sys, render.text as t;"

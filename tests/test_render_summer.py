@@ -432,6 +432,7 @@ def test_the_command_line_draws_summer(tmp_path: Path) -> None:
     assert out.read_bytes() == render(state)
 
 
+@pytest.mark.subprocess
 def test_importing_the_renderer_loads_nothing() -> None:
     code = (
         "import render, render.summer as s;"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import shards
 
 
+@pytest.mark.subprocess
 def test_two_shard_processes_one_killed_and_restarted_lose_and_double_nothing(postgres_database: str) -> None:
     row = shards.run(seconds=3.0, matches=3, database=postgres_database)
     # verify() inside run() asserted every match replays to its state with one log row per move, and that
