@@ -51,11 +51,12 @@ import discord
 
 from bot.core.service import Turn
 from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChanges
-from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
+from bot.delivery.failures import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Failure, backoff, classify
+from bot.delivery.places import Places, fact_about
 from bot.delivery.threads import Channels, Threads
 from bot.shared import NO_MENTIONS, English, Languages, Renderer
 from bot.storage.match_store import Matches
-from bot.storage.records import Announcement, MatchRecord, NoticeKind
+from bot.storage.records import Announcement, MatchRecord, Moved, NoticeKind
 from bot.text import messages
 from bot.text.formatting import MESSAGE_LIMIT
 from engines import GameState
@@ -111,6 +112,7 @@ class Announcer:
         self.sleep = sleep
         self.threads = Threads(matches, channels, self.languages, clock=clock)
         self.composer = Composer(matches, boards, renderer, ratings, self.languages, self.threads)
+        self.places = Places(matches, channels, self.languages, clock)
         self._retrying: dict[int, asyncio.Task[None]] = {}
         self._posting: set[int] = set()  # announcements being posted right now, outside a retry task
 
@@ -172,7 +174,7 @@ class Announcer:
             self._posting.discard(announcement.id)
 
     async def _first_try(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
-        if announcement.kind == NoticeKind.START:
+        if opens_thread(announcement):
             failure = await self.threads.open_thread(announcement.match_id)
             if failure is not None:  # Discord is busy: the match waits (saved) and the thread is made later
                 delay = failure.retry_after if failure.retry_after is not None else backoff(1)
@@ -185,15 +187,21 @@ class Announcer:
             return Result.POSTED
         if announcement.kind == NoticeKind.CLOSE:
             return await self._close(announcement, composed, reply)
+        if composed.followups:
+            return await self._followup_only(announcement, composed, reply)
         if (
             reply is not None
             and composed.channel_id is not None
             and composed.channel_id != reply.interaction.channel_id
         ):
             # The match is played in its thread, the command came from elsewhere: the board goes to the
-            # thread, and the one who asked is told where it is.
-            result = await self._post_or_retry(announcement, composed, None, check_original=False)
-            await self._note(reply, announcement, result, where=composed.channel_id)
+            # thread, and the one who asked is told where it is (or gets the board, if the thread refuses it).
+            # (The result line for the channel a thread came from is a courtesy: it never takes the reply.)
+            fallback = None if "where" in announcement.detail else reply
+            result = await self._post_or_retry(announcement, composed, fallback, check_original=False)
+            now = await self.matches.get(announcement.match_id)
+            where = composed.channel_id if now is None or now.followups else now.place_id
+            await self._note(reply, announcement, result, where=where)
             return result
         if reply is not None and reply.loading and reply.alive(self.clock()):
             try:
@@ -291,7 +299,7 @@ class Announcer:
                     attempt += 1
                     delay = backoff(attempt)
                     continue
-            if composed is None and announcement.kind == NoticeKind.START:
+            if composed is None and opens_thread(announcement):
                 opening = await self.threads.open_thread(announcement.match_id)
                 if opening is not None:
                     attempt += 1
@@ -305,6 +313,9 @@ class Announcer:
                     return
             if announcement.kind == NoticeKind.CLOSE:
                 failure = await self._edit(announcement, composed)
+            elif composed.followups:
+                await self._followup_only(announcement, composed, reply)
+                return
             else:
                 failure = await self._channel_post(announcement, composed)
             if failure is None:
@@ -394,7 +405,15 @@ class Announcer:
     async def _give_up(
         self, announcement: Announcement, composed: Composed, reply: Reply | None, failure: Failure
     ) -> Result:
-        """Discord will never take this post in the channel: try the interaction once, else record why."""
+        """Discord will never take this post in the channel: try the interaction once, else record why.
+
+        A refusal that is a fact about the match's place (its thread archived, locked or deleted, its channel
+        gone) moves the match instead (:mod:`bot.delivery.places`), and the post goes to its new place.
+        """
+        if "where" not in announcement.detail:
+            placed = await self._after_refusal(announcement, composed, reply, failure)
+            if placed is not None:
+                return placed
         language = await self.languages.language(announcement.guild_id)
         problem = messages.why_refused(failure.status, failure.code, board=composed.png is not None, language=language)
         trouble = messages.trouble_text(composed.channel_id or announcement.channel_id, problem, language)
@@ -417,6 +436,71 @@ class Announcer:
                 return Result.POSTED
         log.warning("announcement %s of match %s given up: %s", announcement.id, announcement.match_id, failure.text)
         await self.matches.mark_failed(announcement.id, problem, self.clock())
+        return Result.FAILED
+
+    async def _after_refusal(
+        self, announcement: Announcement, composed: Composed, reply: Reply | None, failure: Failure
+    ) -> Result | None:
+        """Unarchive the match's thread and post again, or move the match and post at its new place.
+
+        ``None`` when the refusal says nothing about the match's place (a plain refusal).
+        """
+        target = composed.channel_id or announcement.channel_id
+        record = await self.matches.get(announcement.match_id)
+        if record is None:
+            return None
+        if failure.code == THREAD_ARCHIVED and record.thread_id == target and await self.places.unarchive(target):
+            again = await self._channel_post(announcement, composed)
+            if again is None:
+                return Result.POSTED
+            if again.transient:
+                delay = again.retry_after if again.retry_after is not None else backoff(1)
+                await self.matches.reschedule(announcement.id, again.text, self.clock() + delay)
+                self._spawn(announcement, composed, reply, delay, attempt=1)
+                return Result.DELAYED
+            failure = again
+        why = fact_about(record, target, failure)
+        if why is None:
+            return None
+        moved = await self.places.move(record.id, why, target)
+        fresh = await self.matches.get(record.id)
+        if moved is None and (fresh is None or (fresh.place_id == record.place_id and not fresh.followups)):
+            return None  # the match could not move: the refusal stands
+        # This announcement goes to the new place as well (an older board, as history), unless the one
+        # saying where the match moved shows its board; then the move is announced.
+        result = Result.POSTED
+        recomposed = await self.composer.compose(announcement, None)
+        if recomposed is None:
+            await self.matches.mark_delivered(announcement.id)
+        elif recomposed.followups:
+            result = await self._followup_only(announcement, recomposed, reply)
+        else:
+            result = await self._post_or_retry(announcement, recomposed, reply, check_original=False)
+        if moved is not None:
+            result = worse(result, await self._deliver_one(moved, reply, None))
+        return result
+
+    async def _followup_only(self, announcement: Announcement, composed: Composed, reply: Reply | None) -> Result:
+        """Nothing in the server takes the match's posts: the reply to the command that acted is the one way."""
+        if reply is not None and not reply.broken and not reply.no_followup and reply.alive(self.clock()):
+            try:
+                await reply.interaction.followup.send(
+                    composed.content, file=composed.file(), allowed_mentions=composed.allowed(), view=composed.buttons()
+                )
+            except Exception as error:
+                if classify(error) is None:
+                    raise
+                log.info("the follow-up for announcement %s failed: %s", announcement.id, error)
+            else:
+                reply.loading = False
+                await self.matches.mark_delivered(announcement.id)
+                if composed.says_move:  # the line saying where the game went is said now
+                    await self.matches.settle_failed(announcement.match_id)
+                return Result.POSTED
+        # Nobody's command to answer (the computer's turn, a reminder): `/… board` shows the game anywhere.
+        language = await self.languages.language(announcement.guild_id)
+        await self.matches.mark_failed(announcement.id, messages.followups_place_text(language), self.clock())
+        log.info("announcement %s of match %s has no place to go", announcement.id, announcement.match_id)
         return Result.FAILED
 
     async def _landed(self, reply: Reply) -> bool | None:
@@ -492,3 +576,36 @@ class Announcer:
         """Stop retrying (what is pending stays in the outbox for the next start)."""
         for task in list(self._retrying.values()):
             task.cancel()
+
+    # -- what Discord's gateway says about the matches' places ------------------------------
+
+    async def place_changed(self, place_id: int, *, locked: bool = False, deleted: bool = False) -> int:
+        """A thread was locked or deleted, or a channel deleted: move its running matches and say where.
+
+        Return how many matches moved.  An archived thread that is not locked is left alone: it is
+        unarchived when its match next posts there.
+        """
+        moved = 0
+        for record in await self.matches.matches_in(place_id):
+            if record.thread_id == place_id and place_id != record.channel_id:
+                why = Moved.DELETED if deleted else Moved.LOCKED if locked else None
+            else:
+                why = Moved.GONE if deleted else None
+            if why is None:
+                continue
+            announcement = await self.places.move(record.id, why, place_id)
+            if announcement is not None:
+                moved += 1
+                await self.deliver([announcement])
+        return moved
+
+
+def opens_thread(announcement: Announcement) -> bool:
+    """Whether posting the announcement first opens the match's thread (its first board, or after a move)."""
+    return announcement.kind == NoticeKind.START or "moved" in announcement.detail
+
+
+def worse(one: Result, other: Result) -> Result:
+    """The worse of two results: failed, then delayed, then posted."""
+    order = (Result.POSTED, Result.DELAYED, Result.FAILED)
+    return max(one, other, key=order.index)
