@@ -17,7 +17,7 @@ import pytest
 
 from bot.storage.records import MatchRecord, MatchStatus, Moved, ThreadMode
 from tests.bot_world import ANA, BO, MOD, World, only
-from tests.harness import Call
+from tests.harness import GUILD_ID, MISSING_PERMISSIONS, Call, option, settle
 from tests.test_bot_threads import accept, challenge, mentioned, mover, record_of, threads_on
 
 CHANNEL = 2801
@@ -166,7 +166,8 @@ async def test_a_deleted_thread_gets_a_new_one_from_the_channel(world: World, to
     if not told:
         assert f"<#{new}>" in only(calls, "edit-original").content  # the mover is told where the game is
     calls, _, boards = await play(world, match_id, CHANNEL)
-    assert [world.recorder.channel_of(b) for b in boards] == [new] and f"<#{new}>" in only(calls, "edit-original").content
+    assert [world.recorder.channel_of(b) for b in boards] == [new]
+    assert f"<#{new}>" in only(calls, "edit-original").content
     board = only(await world.command(ANA, CHANNEL, "pond", "board"), "followup")
     assert f"<#{new}>" in board.content and f"<#{thread}>" not in board.content
     await finish(world, match_id, new)
@@ -176,17 +177,17 @@ async def test_a_deleted_thread_gets_a_new_one_from_the_channel(world: World, to
 
 
 async def test_a_deleted_channel_leaves_the_game_to_the_replies_to_commands(world: World) -> None:
-    match_id, thread = await thread_match(world)
+    match_id, _ = await thread_match(world)
     since = len(world.recorder.created)
     await world.discord.channel_delete(CHANNEL)  # its threads go with it
     record = await record_of(world, match_id)
     assert record.followups and record.moved == Moved.GONE
     assert not [c for c in world.recorder.created[since:] if visible(world, c)]  # nowhere to post
     world = await world.restart()
-    calls, _, boards = await play(world, match_id, ELSEWHERE)
+    _, _, boards = await play(world, match_id, ELSEWHERE)
     assert [b.kind for b in boards] == ["followup"] and world.recorder.channel_of(boards[0]) == ELSEWHERE
     assert "replies to your commands" in boards[0].content
-    calls, _, boards = await play(world, match_id, ELSEWHERE)
+    _, _, boards = await play(world, match_id, ELSEWHERE)
     assert "replies to your commands" not in boards[0].content  # said once
     board = only(await world.command(BO, ELSEWHERE, "pond", "board"), "followup")
     assert "replies to your commands" in board.content and f"<#{CHANNEL}>" not in board.content
@@ -204,9 +205,12 @@ async def test_an_admin_ends_any_running_match_from_any_channel(world: World) ->
         MOD, ELSEWHERE, "tabula", "end", [{"name": "match", "type": 4, "value": "", "focused": True}]
     )
     assert choices == [match_id]
-    assert await world.discord.autocomplete(
-        ANA, ELSEWHERE, "tabula", "end", [{"name": "match", "type": 4, "value": "", "focused": True}]
-    ) == []
+    assert (
+        await world.discord.autocomplete(
+            ANA, ELSEWHERE, "tabula", "end", [{"name": "match", "type": 4, "value": "", "focused": True}]
+        )
+        == []
+    )
     refused = only(await world.command(ANA, ELSEWHERE, "tabula", "end", match=match_id), "reply")
     assert refused.ephemeral and "Manage Server" in refused.content
     assert (await record_of(world, match_id)).status == MatchStatus.ACTIVE
@@ -223,3 +227,55 @@ async def test_an_admin_ends_any_running_match_from_any_channel(world: World) ->
     world.clock.advance(3601)
     await world.bot.sweep()
     assert world.recorder.threads[thread]["archived"]
+
+
+@pytest.mark.parametrize("threads", [True, False], ids=["in-its-thread", "in-the-channel"])
+async def test_the_computers_refused_move_still_reaches_the_player(world: World, threads: bool) -> None:
+    await world.bot.store.settings.change(GUILD_ID, threads=threads)
+    await world.discord.guild_create([CHANNEL])
+    await world.command(ANA, CHANNEL, "pond", "start", difficulty="easy")
+    await settle()
+    record = (await world.bot.service.store.running_matches_of(GUILD_ID, ANA.id, "pond"))[0]
+    place = record.place_id
+    assert (place != CHANNEL) == threads
+    # Discord refuses the computer's next post where the game is played (403 in the thread, or the channel).
+    world.recorder.fail("message", MISSING_PERMISSIONS, times=1 if threads else 10)
+    state = world.bot.service.state_of(record)
+    assert record.players[state.to_move or 0].user_id == ANA.id
+    cell = state.move_text(next(m for m in state.legal_moves() if m.frm < 0)).split()[1]
+    since = len(world.recorder.created)
+    await world.command(ANA, place, "pond", "place", cell=cell)
+    await settle()
+    after = await record_of(world, record.id)
+    assert after.version == record.version + 2  # Ana's move and the computer's answer, each saved once
+    boards = new_boards(world, since)
+    assert boards[0].kind == "followup"  # Ana's own board
+    answers = [b for b in boards if ANA.id in mentioned(b)]
+    assert len(answers) == 1 and visible(world, answers[0])  # the computer's board, pinging Ana, once
+    if threads:  # refused in the thread for good: the game moved to the channel, and says so there
+        assert world.recorder.channel_of(answers[0]) == CHANNEL and after.place_id == CHANNEL
+        assert "can no longer post in this game's thread" in answers[0].content
+        assert f"<#{CHANNEL}>" in answers[0].content
+    else:  # the channel refuses: the answer came as a follow-up to Ana's move, saying what to fix
+        assert answers[0].kind == "followup" and "could not post" in answers[0].content
+    assert not await world.bot.service.store.pending_announcements()
+
+
+async def test_a_doubled_delivery_is_applied_once_and_dropped_quietly(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    match_id, thread = await thread_match(world)
+    record = await record_of(world, match_id)
+    state = world.bot.service.state_of(record)
+    player = await mover(world, match_id)
+    cell = state.move_text(next(m for m in state.legal_moves() if m.frm < 0)).split()[1]
+    payload = world.discord.command_payload(player, thread, "pond", "place", [option("cell", cell)])
+    since = len(world.recorder.created)
+    first = await world.discord.send(payload)
+    second = await world.discord.send(payload)  # Discord re-sends it after a gateway resume
+    assert only(first, "followup").board is not None
+    assert [c.kind for c in second] == ["reply"]  # the one answer tried was refused: 40060
+    assert (await record_of(world, match_id)).version == record.version + 1
+    assert len(new_boards(world, since)) == 1
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("doubled delivery" in r.getMessage() for r in caplog.records)

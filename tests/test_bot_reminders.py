@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot import storage
-from bot.storage import match_store
 from bot.delivery.failures import backoff
+from bot.storage import match_store
 from bot.storage.records import Delivery, MatchStatus, Notice, NoticeKind, Seat
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import (

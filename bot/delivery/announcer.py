@@ -34,9 +34,9 @@ restart resumes what was pending (:meth:`Announcer.resume`).  A permanent refusa
 announcement: it is marked failed with the reason, the player who acted is told
 what to fix, and ``/… board`` shows the game and the reason at any time.
 
-Interaction tokens are kept in memory only, never stored or logged: they are
-bearer secrets, and after a restart they would be of little use anyway (they
-expire 15 minutes after the interaction), so a restart delivers as channel messages.
+What a moderator or Discord does to a match's place (its thread archived, locked or deleted, its channel
+deleted) is a fact about the place, not a failed post: the thread is reopened, or the match moves and says
+where (:mod:`bot.delivery.places`).  Interaction tokens live in memory only (:mod:`bot.delivery.replies`).
 """
 
 from __future__ import annotations
@@ -45,49 +45,24 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from enum import StrEnum
 
 import discord
 
 from bot.core.service import Turn
+from bot.delivery.challenges import ChallengeMessages
 from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChanges
-from bot.delivery.failures import THREAD_ARCHIVED, UNKNOWN_MESSAGE, Failure, backoff, classify
+from bot.delivery.failures import THREAD_ARCHIVED, Failure, backoff, classify
 from bot.delivery.places import Places, fact_about
+from bot.delivery.replies import Reply, Result, loading_done, worse
 from bot.delivery.threads import Channels, Threads
 from bot.shared import NO_MENTIONS, English, Languages, Renderer
 from bot.storage.match_store import Matches
-from bot.storage.records import Announcement, MatchRecord, Moved, NoticeKind
+from bot.storage.records import Announcement, MatchRecord, NoticeKind
 from bot.text import messages
 from bot.text.formatting import MESSAGE_LIMIT
 from engines import GameState
 
 log = logging.getLogger(__name__)
-
-TOKEN_SECONDS = 14 * 60  # an interaction token lives 15 minutes; keep a margin
-LOADING = 128  # the message flag of a deferred response still "thinking"
-
-
-class Result(StrEnum):
-    """What became of an announcement when :meth:`Announcer.deliver` returned."""
-
-    POSTED = "posted"
-    DELAYED = "delayed"  # saved in the outbox; being retried
-    FAILED = "failed"  # Discord will not take it; the reason is stored
-
-
-class Reply:
-    """The interaction an announcement answers, while its token is alive (kept in memory only)."""
-
-    def __init__(self, interaction: discord.Interaction, now: float) -> None:
-        self.interaction = interaction
-        self.arrived = now
-        self.loading = False  # a deferred "thinking" message waits for the board
-        self.broken = False  # Discord refused this interaction (or it was never acknowledged): use the channel
-        self.no_followup = False  # Discord refused a follow-up for good
-        self.message_id: int | None = None  # the deferred response's message, once Discord made it
-
-    def alive(self, now: float) -> bool:
-        return not self.broken and now - self.arrived < TOKEN_SECONDS
 
 
 class Announcer:
@@ -113,6 +88,7 @@ class Announcer:
         self.threads = Threads(matches, channels, self.languages, clock=clock)
         self.composer = Composer(matches, boards, renderer, ratings, self.languages, self.threads)
         self.places = Places(matches, channels, self.languages, clock)
+        self.challenges = ChallengeMessages(matches, channels)
         self._retrying: dict[int, asyncio.Task[None]] = {}
         self._posting: set[int] = set()  # announcements being posted right now, outside a retry task
 
@@ -188,7 +164,7 @@ class Announcer:
         if announcement.kind == NoticeKind.CLOSE:
             return await self._close(announcement, composed, reply)
         if composed.followups:
-            return await self._followup_only(announcement, composed, reply)
+            return await self.places.followup_only(announcement, composed, reply)
         if (
             reply is not None
             and composed.channel_id is not None
@@ -213,7 +189,7 @@ class Announcer:
                 if failure is None:
                     raise
                 log.info("follow-up for announcement %s failed: %s", announcement.id, failure.text)
-                landed = await self._landed(reply) if failure.unknown else False
+                landed = await loading_done(reply) if failure.unknown else False
                 if landed:
                     reply.loading = False
                     await self.matches.mark_delivered(announcement.id)
@@ -288,7 +264,7 @@ class Announcer:
             if fresh is None or fresh.status != "pending":
                 return
             if check_original and reply is not None:
-                landed = await self._landed(reply)
+                landed = await loading_done(reply)
                 if landed:
                     await self.matches.mark_delivered(announcement.id)
                     return
@@ -312,9 +288,9 @@ class Announcer:
                     await self.matches.mark_delivered(announcement.id)
                     return
             if announcement.kind == NoticeKind.CLOSE:
-                failure = await self._edit(announcement, composed)
+                failure = await self.challenges.edit(announcement, composed)
             elif composed.followups:
-                await self._followup_only(announcement, composed, reply)
+                await self.places.followup_only(announcement, composed, reply)
                 return
             else:
                 failure = await self._channel_post(announcement, composed)
@@ -348,50 +324,9 @@ class Announcer:
         await self.matches.mark_delivered(announcement.id)
         return None
 
-    async def _edit(self, announcement: Announcement, composed: Composed) -> Failure | None:
-        """Edit a challenge message (idempotent); ``None`` when done (and marked so)."""
-        if composed.edit_message_id is None:
-            await self.matches.mark_delivered(announcement.id)
-            return None
-        channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
-        try:
-            await channel.get_partial_message(composed.edit_message_id).edit(
-                content=composed.content, view=None, allowed_mentions=NO_MENTIONS
-            )
-        except Exception as error:
-            failure = classify(error)
-            if failure is None:
-                raise
-            if failure.status == 404 and failure.code == UNKNOWN_MESSAGE:
-                await self.matches.mark_delivered(announcement.id)  # the message is gone: nothing left to close
-                return None
-            log.info("closing challenge message for announcement %s failed: %s", announcement.id, failure.text)
-            return failure
-        await self.matches.mark_delivered(announcement.id)
-        return None
-
     async def _close(self, announcement: Announcement, composed: Composed, reply: Reply | None) -> Result:
-        """Close a challenge message: through the pressed button's response if possible, else by editing it."""
-        interaction = reply.interaction if reply is not None else None
-        if (
-            interaction is not None
-            and interaction.type == discord.InteractionType.component
-            and not interaction.response.is_done()
-            and not reply.broken  # type: ignore[union-attr]
-        ):
-            try:
-                await interaction.response.edit_message(
-                    content=composed.content, view=None, allowed_mentions=NO_MENTIONS
-                )
-            except Exception as error:
-                if classify(error) is None:
-                    raise
-                log.info("closing challenge %s through the interaction failed: %s", announcement.match_id, error)
-                reply.broken = True  # type: ignore[union-attr]
-            else:
-                await self.matches.mark_delivered(announcement.id)
-                return Result.POSTED
-        failure = await self._edit(announcement, composed)
+        """Close a challenge message (:mod:`bot.delivery.challenges`); retry in the background while Discord is busy."""
+        failure = await self.challenges.close(announcement, composed, reply)
         if failure is None:
             return Result.POSTED
         if not failure.transient:
@@ -473,45 +408,12 @@ class Announcer:
         if recomposed is None:
             await self.matches.mark_delivered(announcement.id)
         elif recomposed.followups:
-            result = await self._followup_only(announcement, recomposed, reply)
+            result = await self.places.followup_only(announcement, recomposed, reply)
         else:
             result = await self._post_or_retry(announcement, recomposed, reply, check_original=False)
         if moved is not None:
             result = worse(result, await self._deliver_one(moved, reply, None))
         return result
-
-    async def _followup_only(self, announcement: Announcement, composed: Composed, reply: Reply | None) -> Result:
-        """Nothing in the server takes the match's posts: the reply to the command that acted is the one way."""
-        if reply is not None and not reply.broken and not reply.no_followup and reply.alive(self.clock()):
-            try:
-                await reply.interaction.followup.send(
-                    composed.content, file=composed.file(), allowed_mentions=composed.allowed(), view=composed.buttons()
-                )
-            except Exception as error:
-                if classify(error) is None:
-                    raise
-                log.info("the follow-up for announcement %s failed: %s", announcement.id, error)
-            else:
-                reply.loading = False
-                await self.matches.mark_delivered(announcement.id)
-                if composed.says_move:  # the line saying where the game went is said now
-                    await self.matches.settle_failed(announcement.match_id)
-                return Result.POSTED
-        # Nobody's command to answer (the computer's turn, a reminder): `/… board` shows the game anywhere.
-        language = await self.languages.language(announcement.guild_id)
-        await self.matches.mark_failed(announcement.id, messages.followups_place_text(language), self.clock())
-        log.info("announcement %s of match %s has no place to go", announcement.id, announcement.match_id)
-        return Result.FAILED
-
-    async def _landed(self, reply: Reply) -> bool | None:
-        """Did the follow-up complete the loading message?  ``None`` when Discord can't say right now."""
-        try:
-            original = await reply.interaction.original_response()
-        except Exception as error:
-            if classify(error) is None:
-                raise
-            return None
-        return not original.flags.value & LOADING
 
     async def _note(
         self, reply: Reply, announcement: Announcement, result: Result, *, where: int | None = None
@@ -580,32 +482,13 @@ class Announcer:
     # -- what Discord's gateway says about the matches' places ------------------------------
 
     async def place_changed(self, place_id: int, *, locked: bool = False, deleted: bool = False) -> int:
-        """A thread was locked or deleted, or a channel deleted: move its running matches and say where.
-
-        Return how many matches moved.  An archived thread that is not locked is left alone: it is
-        unarchived when its match next posts there.
-        """
-        moved = 0
-        for record in await self.matches.matches_in(place_id):
-            if record.thread_id == place_id and place_id != record.channel_id:
-                why = Moved.DELETED if deleted else Moved.LOCKED if locked else None
-            else:
-                why = Moved.GONE if deleted else None
-            if why is None:
-                continue
-            announcement = await self.places.move(record.id, why, place_id)
-            if announcement is not None:
-                moved += 1
-                await self.deliver([announcement])
-        return moved
+        """A thread was locked or deleted, or a channel deleted: move its running matches, say where; how many."""
+        moves = await self.places.place_changed(place_id, locked=locked, deleted=deleted)
+        if moves:
+            await self.deliver(moves)
+        return len(moves)
 
 
 def opens_thread(announcement: Announcement) -> bool:
     """Whether posting the announcement first opens the match's thread (its first board, or after a move)."""
     return announcement.kind == NoticeKind.START or "moved" in announcement.detail
-
-
-def worse(one: Result, other: Result) -> Result:
-    """The worse of two results: failed, then delayed, then posted."""
-    order = (Result.POSTED, Result.DELAYED, Result.FAILED)
-    return max(one, other, key=order.index)

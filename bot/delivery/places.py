@@ -22,7 +22,9 @@ import logging
 from collections.abc import Callable
 
 from bot.core.computer_seats import computer_level, mentions_for
+from bot.delivery.composer import Composed
 from bot.delivery.failures import THREAD_ARCHIVED, UNKNOWN_CHANNEL, Failure, classify
+from bot.delivery.replies import Reply, Result
 from bot.delivery.threads import Channels
 from bot.shared import NO_MENTIONS, Languages
 from bot.storage.match_store import Matches
@@ -94,6 +96,48 @@ class Places:
         elif not parent_gone and await self._parent_is_free(record):
             return await self._relocate(record, why, ThreadMode.CHANNEL, None, record.message_id)
         return await self._relocate(record, Moved.GONE if parent_gone else why, ThreadMode.CHANNEL, None, None, True)
+
+    async def place_changed(self, place_id: int, *, locked: bool = False, deleted: bool = False) -> list[Announcement]:
+        """A thread was locked or deleted, or a channel deleted (the gateway says so): move the running
+        matches played there; return the announcements saying where each went.
+
+        An archived thread that is not locked is left alone: it is reopened when its match next posts there.
+        """
+        moves = []
+        for record in await self.matches.matches_in(place_id):
+            if record.thread_id == place_id and place_id != record.channel_id:
+                why = Moved.DELETED if deleted else Moved.LOCKED if locked else None
+            else:
+                why = Moved.GONE if deleted else None
+            if why is None:
+                continue
+            announcement = await self.move(record.id, why, place_id)
+            if announcement is not None:
+                moves.append(announcement)
+        return moves
+
+    async def followup_only(self, announcement: Announcement, composed: Composed, reply: Reply | None) -> Result:
+        """Nothing in the server takes the match's posts: the reply to the command that acted is the one way."""
+        if reply is not None and reply.can_follow_up(self.clock()):
+            try:
+                await reply.interaction.followup.send(
+                    composed.content, file=composed.file(), allowed_mentions=composed.allowed(), view=composed.buttons()
+                )
+            except Exception as error:
+                if classify(error) is None:
+                    raise
+                log.info("the follow-up for announcement %s failed: %s", announcement.id, error)
+            else:
+                reply.loading = False
+                await self.matches.mark_delivered(announcement.id)
+                if composed.says_move:  # the line saying where the game went is said now
+                    await self.matches.settle_failed(announcement.match_id)
+                return Result.POSTED
+        # Nobody's command to answer (the computer's turn, a reminder): `/… board` shows the game anywhere.
+        language = await self.languages.language(announcement.guild_id)
+        await self.matches.mark_failed(announcement.id, messages.followups_place_text(language), self.clock())
+        log.info("announcement %s of match %s has no place to go", announcement.id, announcement.match_id)
+        return Result.FAILED
 
     async def _parent_is_free(self, record: MatchRecord) -> bool:
         """No other match is played right in the parent channel (one at a time there, as without threads)."""
