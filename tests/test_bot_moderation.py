@@ -106,13 +106,19 @@ async def test_a_locked_thread_moves_the_game_to_its_channel_and_says_so_once(wo
     await world.stop()
 
 
-async def test_a_move_in_a_locked_thread_nobody_told_the_bot_about_reaches_the_channel(world: World) -> None:
+@pytest.mark.parametrize("from_thread", [True, False], ids=["moved-in-the-thread", "moved-in-the-channel"])
+async def test_a_move_in_a_locked_thread_nobody_told_the_bot_about_reaches_the_channel(
+    world: World, from_thread: bool
+) -> None:
     match_id, thread = await thread_match(world)
     # Locked while the bot was away: it learns it from Discord's answers, not an event.
     world.recorder.threads[thread].update(archived=True, locked=True)
     world = await world.restart()
-    calls, _, boards = await play(world, match_id, thread)  # a moderator's client still shows the thread
-    assert not [c for c in calls if c.kind in ("followup", "edit-original")]  # the interaction was refused
+    calls, _, boards = await play(world, match_id, thread if from_thread else CHANNEL)
+    if from_thread:  # (a moderator's client still shows it) Discord refuses the interaction's answers there
+        assert not [c for c in calls if c.kind in ("followup", "edit-original")]
+    else:  # the board, the next player and the line come as the answer to the mover's command
+        assert only(calls, "followup") is boards[0]
     patch = only(calls, "edit-channel")  # the bot tried to reopen it first
     assert patch.payload == {"archived": False} and patch.path == f"/channels/{thread}"
     assert len(boards) == 1 and world.recorder.channel_of(boards[0]) == CHANNEL and visible(world, boards[0])

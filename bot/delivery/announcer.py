@@ -435,7 +435,7 @@ class Announcer:
             text = messages.saved_text(what, language)
         elif result == Result.FAILED:
             fresh = await self.matches.announcement(announcement.id)
-            trouble = messages.trouble_text(announcement.channel_id, (fresh and fresh.error) or "", language)
+            trouble = messages.trouble_text(where or announcement.channel_id, (fresh and fresh.error) or "", language)
             text = messages.saved_but_text(what, trouble, language)
         else:
             text = messages.delayed_text(what, language)
