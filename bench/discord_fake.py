@@ -90,11 +90,15 @@ MESSAGES = {
     10008: "Unknown Message",
     10015: "Unknown Webhook",
     160004: "A thread has already been created for this message",
+    50083: "Thread is archived",
+    40060: "Interaction has already been acknowledged.",
 }
 MISSING_PERMISSIONS = Failure(403, 50013)
 MISSING_ACCESS = Failure(403, 50001)
 UNKNOWN_INTERACTION = Failure(404, 10062)
 UNKNOWN_CHANNEL = Failure(404, 10003)
+THREAD_ARCHIVED = Failure(400, 50083)
+ALREADY_ACKNOWLEDGED = Failure(400, 40060)
 SERVER_ERROR = Failure(500)
 TIMEOUT = Failure(0)
 
@@ -228,7 +232,9 @@ class Recorder:
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
         self._tokens: dict[str, int] = {}  # interaction token -> channel
         self.keep_state = True  # the load benchmark keeps nothing
-        self.threads: dict[int, dict[str, Any]] = {}  # thread ID -> {"parent", "name", "archived"}
+        self.threads: dict[int, dict[str, Any]] = {}  # thread ID -> {"parent", "name", "archived", "locked"}
+        self.deleted: set[int] = set()  # channels and threads deleted (every request there answers 10003)
+        self._acknowledged: set[int] = set()  # interactions answered (a second answer is refused: 40060)
 
     def clear(self) -> None:
         self.calls.clear()
@@ -288,7 +294,7 @@ class Recorder:
                 "archived": thread["archived"],
                 "auto_archive_duration": 10080,
                 "archive_timestamp": "2026-11-30T00:00:00+00:00",
-                "locked": False,
+                "locked": bool(thread.get("locked")),
             },
         }
 
@@ -298,7 +304,12 @@ class Recorder:
         parent, message_id = int(parts[2]), int(parts[4])
         if message_id in self.threads:
             raise discord.HTTPException(_FakeResponse(400), {"code": 160004, "message": MESSAGES[160004]})
-        self.threads[message_id] = {"parent": parent, "name": (body or {}).get("name", ""), "archived": False}
+        self.threads[message_id] = {
+            "parent": parent,
+            "name": (body or {}).get("name", ""),
+            "archived": False,
+            "locked": False,
+        }
         return self.thread_payload(message_id)
 
     def of_kind(self, *kinds: str) -> list[Call]:
@@ -326,11 +337,35 @@ class Recorder:
             failure.raise_it()
         return result
 
+    def _refuse_by_place(self, method: str, path: str, token: str) -> None:
+        """Answer as Discord does where a channel is gone or a thread archived (or locked, by a moderator)."""
+        if token:  # an interaction's answers go to the channel it came from
+            place = self._tokens.get(token)
+            thread = self.threads.get(place or 0)
+            if thread is not None and thread.get("locked") and method == "POST":
+                Failure(400, 50083).raise_it()
+            return
+        match = re.match(r"^/channels/(\d+)(/messages)?", path)
+        if match is None:
+            return
+        place = int(match[1])
+        if place in self.deleted:
+            Failure(404, 10003).raise_it()
+        thread = self.threads.get(place)
+        if thread is None:
+            return
+        if match[2] and method == "POST" and thread["archived"]:
+            Failure(400, 50083).raise_it()  # Discord refuses the post instead of unarchiving
+        if not match[2] and method == "PATCH" and thread.get("locked"):
+            Failure(403, 50013).raise_it()  # only a moderator (Manage Threads) reopens a locked thread
+
     def _respond(self, method: str, path: str, body: Any, call: Call | None = None) -> Any:
         if self.fail_next:
             self.fail_next -= 1
             raise discord.DiscordServerError(_FakeResponse(503), {"message": "Service Unavailable", "code": 0})
         token = path.split("/")[3] if path.startswith(("/interactions/", "/webhooks/")) and path.count("/") >= 3 else ""
+        if self.keep_state:
+            self._refuse_by_place(method, path, token)
         if path.endswith("/messages/@original"):
             original = self._originals.get(token)
             if original is None:
@@ -343,6 +378,10 @@ class Recorder:
         if path.endswith("/callback"):
             response_type = body.get("type")
             interaction_id = int(path.split("/")[2])
+            if interaction_id in self._acknowledged:
+                Failure(400, 40060).raise_it()  # a doubled delivery: the first answer stands
+            if self.keep_state and response_type != 8:
+                self._acknowledged.add(interaction_id)
             data = body.get("data") or {}
             result: dict[str, Any] = {
                 "interaction": {
@@ -576,6 +615,73 @@ class Discord:
 
     async def press(self, person: Person, channel_id: int, custom_id: str, message_id: int = 1) -> list[Call]:
         return await self.send(self.button_payload(person, channel_id, custom_id, message_id))
+
+    # -- the gateway: what moderators do to channels and threads, as Discord tells the bot ----------------
+
+    def channel_payload(self, channel_id: int) -> dict[str, Any]:
+        """A server text channel (or one of the recorder's threads) as the gateway describes it."""
+        if channel_id in self.recorder.threads:
+            return self.recorder.thread_payload(channel_id)
+        return {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(GUILD_ID),
+            "name": f"games-{channel_id % 1000}",
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+        }
+
+    async def guild_create(self, channels: list[int]) -> None:
+        """GUILD_CREATE: the server with its text ``channels`` and the active threads Tabula opened."""
+        threads = [self.recorder.thread_payload(t) for t, v in self.recorder.threads.items() if not v["archived"]]
+        payload = {
+            "id": str(GUILD_ID),
+            "name": "Test server",
+            "unavailable": False,
+            "member_count": 5,
+            "roles": [],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "owner_id": "1",
+            "channels": [self.channel_payload(c) for c in channels],
+            "threads": threads,
+        }
+        self.bot._connection.parse_guild_create(payload)  # type: ignore[attr-defined, arg-type]
+        await settle()
+
+    async def thread_update(self, thread_id: int, *, archived: bool, locked: bool = False) -> None:
+        """A moderator archives (and maybe locks) a thread, or reopens it: THREAD_UPDATE with its metadata."""
+        thread = self.recorder.threads[thread_id]
+        thread.update(archived=archived, locked=locked)
+        self.bot._connection.parse_thread_update(self.recorder.thread_payload(thread_id))  # type: ignore[attr-defined]
+        await settle()
+
+    async def thread_delete(self, thread_id: int) -> None:
+        """A moderator deletes a thread: THREAD_DELETE (id, guild, parent and type only, as Discord sends it)."""
+        thread = self.recorder.threads[thread_id]
+        self.recorder.deleted.add(thread_id)
+        payload = {"id": str(thread_id), "guild_id": str(GUILD_ID), "parent_id": str(thread["parent"]), "type": 11}
+        self.bot._connection.parse_thread_delete(payload)  # type: ignore[attr-defined, arg-type]
+        await settle()
+
+    async def channel_delete(self, channel_id: int) -> None:
+        """A moderator deletes a text channel (its threads go with it): CHANNEL_DELETE."""
+        payload = self.channel_payload(channel_id)
+        self.recorder.deleted.add(channel_id)
+        for thread_id, thread in self.recorder.threads.items():
+            if thread["parent"] == channel_id:
+                self.recorder.deleted.add(thread_id)
+        self.bot._connection.parse_channel_delete(payload)  # type: ignore[attr-defined, arg-type]
+        await settle()
 
 
 # Tasks a test deliberately left waiting (a retry parked in a held sleep): settle() does not wait for them.

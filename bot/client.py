@@ -24,6 +24,7 @@ from bot.commands.draws import Draws, add_draw_commands
 from bot.commands.errors import guarded, report
 from bot.commands.help import add_help_command
 from bot.commands.ladder import add_ladder_commands, ladder_buttons, show_ladder
+from bot.commands.moderation import add_end_command
 from bot.commands.rematch import Rematches
 from bot.commands.reminders import Reminders, add_reminder_command
 from bot.commands.replays import Replays, replay_buttons
@@ -34,6 +35,7 @@ from bot.core.ladders import Ladders
 from bot.core.service import MatchService
 from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers
+from bot.delivery.places import thread_state
 from bot.delivery.rendering import BoardRenderer
 from bot.games import build_groups
 from bot.settings import Settings
@@ -182,12 +184,13 @@ class TabulaBot(discord.Client):
         add_reminder_command(self.tree, self.reminders)
         add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays)
         add_help_command(self.tree)
-        add_server_commands(
+        moderation = add_server_commands(
             self.tree,
             server_settings,
             turn_hours=self.settings.turn_hours,
             challenge_minutes=self.settings.challenge_minutes,
         )
+        add_end_command(moderation, self.ui)  # issue 28: a moderator ends any running match
 
     def _add_buttons(self) -> None:
         """The persistent buttons (challenges, ladder pages, replays, draws, rematches), once the parts are final."""
@@ -237,6 +240,21 @@ class TabulaBot(discord.Client):
             f" on shards {self.settings.shards}" if self.settings.shards else "",
             describe_database(self.settings.database),
         )
+
+    # -- what moderators and Discord do to the matches' threads (no privileged intent needed) ----------
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread changed: when a match's thread is locked, the match moves (an archived one is reopened
+        when its match next posts)."""
+        _, locked = thread_state(dict(payload.data))
+        if locked:
+            await self.announcer.place_changed(payload.thread_id, locked=True)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.announcer.place_changed(payload.thread_id, deleted=True)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.announcer.place_changed(channel.id, deleted=True)
 
     async def close(self) -> None:
         if self._sweeper is not None:

@@ -6,7 +6,7 @@ Defined once here, for the parts that are handed one another by the composition 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 
@@ -47,4 +47,4 @@ class ServerSettings(Protocol):
 class Computers(Protocol):
     """The computer players: told when a match may be waiting for one of them."""
 
-    def wake(self, record: MatchRecord, state: GameState | None) -> None: ...
+    def wake(self, record: MatchRecord, state: GameState | None, reply: Any = None) -> None: ...

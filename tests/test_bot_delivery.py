@@ -124,8 +124,23 @@ async def test_a_permanent_refusal_stops_retrying_and_the_game_stays_playable(wo
     await settle()
     assert len(world.recorder.of_kind("message")) == posts_before + 1  # tried once, not retried
     record = await world.bot.service.store.open_match(channel)
+    # The computer's answer reached Ana all the same, as a follow-up to her move (issue 28).
+    answer = world.recorder.of_kind("followup")[-1]
+    assert answer.board is not None and f"<@{ANA.id}>" in answer.content
+    assert not await world.bot.service.store.failed_announcements(record.id)
+    if name == "404-unknown-channel":
+        # The channel is gone: the game goes on in the replies to the players' commands, and says so.
+        assert record.followups and "replies to your commands" in answer.content
+        board = only(await world.command(ANA, channel, "pond", "board"), "followup")
+        assert board.board is not None and "replies to your commands" in board.content
+        return
+    assert "could not post" in answer.content
+    # With the follow-ups refused too, nothing reaches anyone: the announcements are given up, with the reason.
+    world.recorder.fail("followup", UNKNOWN_INTERACTION, times=100)
+    await move_with(world, channel)
+    await settle()
     failed = await world.bot.service.store.failed_announcements(record.id)
-    assert len(failed) == 1 and failed[0].status == Delivery.FAILED
+    assert failed and all(f.status == Delivery.FAILED for f in failed)
     world.recorder.heal()
     # /pond board always works: a follow-up needs no permission in the channel, and it says what to fix.
     board = only(await world.command(ANA, channel, "pond", "board"), "followup")

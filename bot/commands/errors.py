@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.core.refusals import describe_error
+from bot.delivery.failures import already_acknowledged
 from bot.storage.database import N_
 from i18n.catalog import gettext, locale_for
 
@@ -29,6 +30,10 @@ def describe_interaction(interaction: discord.Interaction[Any]) -> str:
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Tell the user what went wrong (ephemeral); log anything unexpected with its traceback."""
+    if already_acknowledged(error):
+        # Discord delivered this interaction twice (a gateway resume): the first delivery's answer stands.
+        log.info("dropped a doubled delivery of %s", describe_interaction(interaction))
+        return
     language = locale_for(interaction.locale)
     message = describe_error(error, language)
     if message is None:
@@ -41,7 +46,10 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
             await interaction.followup.send(message, ephemeral=True)
         else:
             await interaction.response.send_message(message, ephemeral=True)
-    except (discord.HTTPException, TimeoutError, OSError):
+    except (discord.HTTPException, TimeoutError, OSError) as refused:
+        if already_acknowledged(refused):
+            log.info("dropped a doubled delivery of %s (answered already)", describe_interaction(interaction))
+            return
         log.warning("could not deliver an error message for %s", describe_interaction(interaction), exc_info=True)
 
 

@@ -325,7 +325,8 @@ class MatchUI:
         result = await self.announcer.deliver(turn.announcements, reply, state=turn.state, turn=turn)
         if result != Result.POSTED:
             log.info("turn of match %s saved; its board is %s", turn.record.id, result)
-        self.computers.wake(turn.record, turn.state)
+        # The computer's answer reaches this player through this interaction if the match's place refuses it.
+        self.computers.wake(turn.record, turn.state, reply)
 
     async def resign(self, interaction: discord.Interaction, game: str) -> None:
         turn = await self.service.resign(
@@ -348,9 +349,11 @@ class MatchUI:
         await interaction.response.defer(thinking=True)
         problems = await self.announcer.explain(record)
         text = messages.board_text(record, state, language)
-        if problems:
+        if record.followups:  # nothing in the server takes its posts: the replies to commands are its place
+            text += "\n" + messages.followups_place_text(language)
+        elif problems:
             text += "\n" + messages.trouble_text(record.place_id, problems[-1], language)
-        if record.place_id != interaction.channel_id:
+        if record.place_id != interaction.channel_id and not record.followups:
             text += "\n" + gettext(language, "The game is played in {thread}.", thread=f"<#{record.place_id}>")
         await self.send_board(interaction, record, state, formatting.clip(text), language)
         if problems:

@@ -587,6 +587,31 @@ class MatchService:
             )
             return Answer(record, None, False, tuple(announced))
 
+    async def end_match(self, guild_id: int, match_id: int, *, by: str, reason: str) -> Answer:
+        """End a server's running match by its number, for a moderator (Manage Server) anywhere in the server.
+
+        Nothing is rated; the reason is stored with the match and announced where its players are.
+        """
+        async with self._match(match_id):
+            record = await self.store.get(match_id)
+            if record is None or record.guild_id != guild_id or record.status != MatchStatus.ACTIVE:
+                raise Refusal("There is no running game number {number} in this server.", number=match_id)
+            humans = tuple(seat.user_id for seat in record.players if computer_level(seat.user_id) is None)
+            notice = Notice(NoticeKind.TURN, mentions=humans, board=False, detail={"ended": by, "reason": reason})
+            now = self.clock()
+            tidy = {"archive_at": now + ARCHIVE_AFTER_SECONDS} if record.thread_id is not None else {}
+            record, announced = await self.store.update_announcing(
+                record,
+                [notice],
+                status=MatchStatus.CANCELLED,
+                deadline=None,
+                finished_at=now,
+                end_reason=reason,
+                now=now,
+                **tidy,
+            )
+            return Answer(record, None, False, tuple(announced))
+
     # -- automatic endings and draw offers (issue 17) -------------------------------------
 
     async def abandon(self, record: MatchRecord) -> Turn | None:

@@ -34,9 +34,9 @@ restart resumes what was pending (:meth:`Announcer.resume`).  A permanent refusa
 announcement: it is marked failed with the reason, the player who acted is told
 what to fix, and ``/… board`` shows the game and the reason at any time.
 
-Interaction tokens are kept in memory only, never stored or logged: they are
-bearer secrets, and after a restart they would be of little use anyway (they
-expire 15 minutes after the interaction), so a restart delivers as channel messages.
+What a moderator or Discord does to a match's place (its thread archived, locked or deleted, its channel
+deleted) is a fact about the place, not a failed post: the thread is reopened, or the match moves and says
+where (:mod:`bot.delivery.places`).  Interaction tokens live in memory only (:mod:`bot.delivery.replies`).
 """
 
 from __future__ import annotations
@@ -45,13 +45,15 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from enum import StrEnum
 
 import discord
 
 from bot.core.service import Turn
+from bot.delivery.challenges import ChallengeMessages
 from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChanges
-from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
+from bot.delivery.failures import THREAD_ARCHIVED, Failure, backoff, classify
+from bot.delivery.places import Places, fact_about
+from bot.delivery.replies import Reply, Result, loading_done, worse
 from bot.delivery.threads import Channels, Threads
 from bot.shared import NO_MENTIONS, English, Languages, Renderer
 from bot.storage.match_store import Matches
@@ -61,32 +63,6 @@ from bot.text.formatting import MESSAGE_LIMIT
 from engines import GameState
 
 log = logging.getLogger(__name__)
-
-TOKEN_SECONDS = 14 * 60  # an interaction token lives 15 minutes; keep a margin
-LOADING = 128  # the message flag of a deferred response still "thinking"
-
-
-class Result(StrEnum):
-    """What became of an announcement when :meth:`Announcer.deliver` returned."""
-
-    POSTED = "posted"
-    DELAYED = "delayed"  # saved in the outbox; being retried
-    FAILED = "failed"  # Discord will not take it; the reason is stored
-
-
-class Reply:
-    """The interaction an announcement answers, while its token is alive (kept in memory only)."""
-
-    def __init__(self, interaction: discord.Interaction, now: float) -> None:
-        self.interaction = interaction
-        self.arrived = now
-        self.loading = False  # a deferred "thinking" message waits for the board
-        self.broken = False  # Discord refused this interaction (or it was never acknowledged): use the channel
-        self.no_followup = False  # Discord refused a follow-up for good
-        self.message_id: int | None = None  # the deferred response's message, once Discord made it
-
-    def alive(self, now: float) -> bool:
-        return not self.broken and now - self.arrived < TOKEN_SECONDS
 
 
 class Announcer:
@@ -111,6 +87,8 @@ class Announcer:
         self.sleep = sleep
         self.threads = Threads(matches, channels, self.languages, clock=clock)
         self.composer = Composer(matches, boards, renderer, ratings, self.languages, self.threads)
+        self.places = Places(matches, channels, self.languages, clock)
+        self.challenges = ChallengeMessages(matches, channels)
         self._retrying: dict[int, asyncio.Task[None]] = {}
         self._posting: set[int] = set()  # announcements being posted right now, outside a retry task
 
@@ -172,7 +150,7 @@ class Announcer:
             self._posting.discard(announcement.id)
 
     async def _first_try(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
-        if announcement.kind == NoticeKind.START:
+        if opens_thread(announcement):
             failure = await self.threads.open_thread(announcement.match_id)
             if failure is not None:  # Discord is busy: the match waits (saved) and the thread is made later
                 delay = failure.retry_after if failure.retry_after is not None else backoff(1)
@@ -185,15 +163,21 @@ class Announcer:
             return Result.POSTED
         if announcement.kind == NoticeKind.CLOSE:
             return await self._close(announcement, composed, reply)
+        if composed.followups:
+            return await self.places.followup_only(announcement, composed, reply)
         if (
             reply is not None
             and composed.channel_id is not None
             and composed.channel_id != reply.interaction.channel_id
         ):
             # The match is played in its thread, the command came from elsewhere: the board goes to the
-            # thread, and the one who asked is told where it is.
-            result = await self._post_or_retry(announcement, composed, None, check_original=False)
-            await self._note(reply, announcement, result, where=composed.channel_id)
+            # thread, and the one who asked is told where it is (or gets the board, if the thread refuses it).
+            # (The result line for the channel a thread came from is a courtesy: it never takes the reply.)
+            fallback = None if "where" in announcement.detail else reply
+            result = await self._post_or_retry(announcement, composed, fallback, check_original=False)
+            now = await self.matches.get(announcement.match_id)
+            where = composed.channel_id if now is None or now.followups else now.place_id
+            await self._note(reply, announcement, result, where=where)
             return result
         if reply is not None and reply.loading and reply.alive(self.clock()):
             try:
@@ -205,7 +189,7 @@ class Announcer:
                 if failure is None:
                     raise
                 log.info("follow-up for announcement %s failed: %s", announcement.id, failure.text)
-                landed = await self._landed(reply) if failure.unknown else False
+                landed = await loading_done(reply) if failure.unknown else False
                 if landed:
                     reply.loading = False
                     await self.matches.mark_delivered(announcement.id)
@@ -280,7 +264,7 @@ class Announcer:
             if fresh is None or fresh.status != "pending":
                 return
             if check_original and reply is not None:
-                landed = await self._landed(reply)
+                landed = await loading_done(reply)
                 if landed:
                     await self.matches.mark_delivered(announcement.id)
                     return
@@ -291,7 +275,7 @@ class Announcer:
                     attempt += 1
                     delay = backoff(attempt)
                     continue
-            if composed is None and announcement.kind == NoticeKind.START:
+            if composed is None and opens_thread(announcement):
                 opening = await self.threads.open_thread(announcement.match_id)
                 if opening is not None:
                     attempt += 1
@@ -304,7 +288,10 @@ class Announcer:
                     await self.matches.mark_delivered(announcement.id)
                     return
             if announcement.kind == NoticeKind.CLOSE:
-                failure = await self._edit(announcement, composed)
+                failure = await self.challenges.edit(announcement, composed)
+            elif composed.followups:
+                await self.places.followup_only(announcement, composed, reply)
+                return
             else:
                 failure = await self._channel_post(announcement, composed)
             if failure is None:
@@ -337,50 +324,9 @@ class Announcer:
         await self.matches.mark_delivered(announcement.id)
         return None
 
-    async def _edit(self, announcement: Announcement, composed: Composed) -> Failure | None:
-        """Edit a challenge message (idempotent); ``None`` when done (and marked so)."""
-        if composed.edit_message_id is None:
-            await self.matches.mark_delivered(announcement.id)
-            return None
-        channel = self.channels.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
-        try:
-            await channel.get_partial_message(composed.edit_message_id).edit(
-                content=composed.content, view=None, allowed_mentions=NO_MENTIONS
-            )
-        except Exception as error:
-            failure = classify(error)
-            if failure is None:
-                raise
-            if failure.status == 404 and failure.code == UNKNOWN_MESSAGE:
-                await self.matches.mark_delivered(announcement.id)  # the message is gone: nothing left to close
-                return None
-            log.info("closing challenge message for announcement %s failed: %s", announcement.id, failure.text)
-            return failure
-        await self.matches.mark_delivered(announcement.id)
-        return None
-
     async def _close(self, announcement: Announcement, composed: Composed, reply: Reply | None) -> Result:
-        """Close a challenge message: through the pressed button's response if possible, else by editing it."""
-        interaction = reply.interaction if reply is not None else None
-        if (
-            interaction is not None
-            and interaction.type == discord.InteractionType.component
-            and not interaction.response.is_done()
-            and not reply.broken  # type: ignore[union-attr]
-        ):
-            try:
-                await interaction.response.edit_message(
-                    content=composed.content, view=None, allowed_mentions=NO_MENTIONS
-                )
-            except Exception as error:
-                if classify(error) is None:
-                    raise
-                log.info("closing challenge %s through the interaction failed: %s", announcement.match_id, error)
-                reply.broken = True  # type: ignore[union-attr]
-            else:
-                await self.matches.mark_delivered(announcement.id)
-                return Result.POSTED
-        failure = await self._edit(announcement, composed)
+        """Close a challenge message (:mod:`bot.delivery.challenges`); retry in the background while Discord is busy."""
+        failure = await self.challenges.close(announcement, composed, reply)
         if failure is None:
             return Result.POSTED
         if not failure.transient:
@@ -394,7 +340,15 @@ class Announcer:
     async def _give_up(
         self, announcement: Announcement, composed: Composed, reply: Reply | None, failure: Failure
     ) -> Result:
-        """Discord will never take this post in the channel: try the interaction once, else record why."""
+        """Discord will never take this post in the channel: try the interaction once, else record why.
+
+        A refusal that is a fact about the match's place (its thread archived, locked or deleted, its channel
+        gone) moves the match instead (:mod:`bot.delivery.places`), and the post goes to its new place.
+        """
+        if "where" not in announcement.detail:
+            placed = await self._after_refusal(announcement, composed, reply, failure)
+            if placed is not None:
+                return placed
         language = await self.languages.language(announcement.guild_id)
         problem = messages.why_refused(failure.status, failure.code, board=composed.png is not None, language=language)
         trouble = messages.trouble_text(composed.channel_id or announcement.channel_id, problem, language)
@@ -419,15 +373,47 @@ class Announcer:
         await self.matches.mark_failed(announcement.id, problem, self.clock())
         return Result.FAILED
 
-    async def _landed(self, reply: Reply) -> bool | None:
-        """Did the follow-up complete the loading message?  ``None`` when Discord can't say right now."""
-        try:
-            original = await reply.interaction.original_response()
-        except Exception as error:
-            if classify(error) is None:
-                raise
+    async def _after_refusal(
+        self, announcement: Announcement, composed: Composed, reply: Reply | None, failure: Failure
+    ) -> Result | None:
+        """Unarchive the match's thread and post again, or move the match and post at its new place.
+
+        ``None`` when the refusal says nothing about the match's place (a plain refusal).
+        """
+        target = composed.channel_id or announcement.channel_id
+        record = await self.matches.get(announcement.match_id)
+        if record is None:
             return None
-        return not original.flags.value & LOADING
+        if failure.code == THREAD_ARCHIVED and record.thread_id == target and await self.places.unarchive(target):
+            again = await self._channel_post(announcement, composed)
+            if again is None:
+                return Result.POSTED
+            if again.transient:
+                delay = again.retry_after if again.retry_after is not None else backoff(1)
+                await self.matches.reschedule(announcement.id, again.text, self.clock() + delay)
+                self._spawn(announcement, composed, reply, delay, attempt=1)
+                return Result.DELAYED
+            failure = again
+        why = fact_about(record, target, failure)
+        if why is None:
+            return None
+        moved = await self.places.move(record.id, why, target)
+        fresh = await self.matches.get(record.id)
+        if moved is None and (fresh is None or (fresh.place_id == record.place_id and not fresh.followups)):
+            return None  # the match could not move: the refusal stands
+        # This announcement goes to the new place as well (an older board, as history), unless the one
+        # saying where the match moved shows its board; then the move is announced.
+        result = Result.POSTED
+        recomposed = await self.composer.compose(announcement, None)
+        if recomposed is None:
+            await self.matches.mark_delivered(announcement.id)
+        elif recomposed.followups:
+            result = await self.places.followup_only(announcement, recomposed, reply)
+        else:
+            result = await self._post_or_retry(announcement, recomposed, reply, check_original=False)
+        if moved is not None:
+            result = worse(result, await self._deliver_one(moved, reply, None))
+        return result
 
     async def _note(
         self, reply: Reply, announcement: Announcement, result: Result, *, where: int | None = None
@@ -449,7 +435,7 @@ class Announcer:
             text = messages.saved_text(what, language)
         elif result == Result.FAILED:
             fresh = await self.matches.announcement(announcement.id)
-            trouble = messages.trouble_text(announcement.channel_id, (fresh and fresh.error) or "", language)
+            trouble = messages.trouble_text(where or announcement.channel_id, (fresh and fresh.error) or "", language)
             text = messages.saved_but_text(what, trouble, language)
         else:
             text = messages.delayed_text(what, language)
@@ -492,3 +478,17 @@ class Announcer:
         """Stop retrying (what is pending stays in the outbox for the next start)."""
         for task in list(self._retrying.values()):
             task.cancel()
+
+    # -- what Discord's gateway says about the matches' places ------------------------------
+
+    async def place_changed(self, place_id: int, *, locked: bool = False, deleted: bool = False) -> int:
+        """A thread was locked or deleted, or a channel deleted: move its running matches, say where; how many."""
+        moves = await self.places.place_changed(place_id, locked=locked, deleted=deleted)
+        if moves:
+            await self.deliver(moves)
+        return len(moves)
+
+
+def opens_thread(announcement: Announcement) -> bool:
+    """Whether posting the announcement first opens the match's thread (its first board, or after a move)."""
+    return announcement.kind == NoticeKind.START or "moved" in announcement.detail

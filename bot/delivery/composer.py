@@ -23,7 +23,7 @@ from bot.core.ratings import Change
 from bot.core.service import Turn
 from bot.shared import BOARD_FILE, Languages, Renderer
 from bot.storage.match_store import Matches
-from bot.storage.records import Announcement, LogEntry, MatchRecord, MatchStatus, NoticeKind, TurnKind
+from bot.storage.records import Announcement, LogEntry, MatchRecord, MatchStatus, NoticeKind, ThreadMode, TurnKind
 from bot.text import messages
 from engines import GameState
 from i18n.catalog import gettext
@@ -60,6 +60,8 @@ class Composed:
     alt: str | None = None  # the board's description for screen readers
     channel_id: int | None = None  # where it goes when not the announcement's channel (the match's thread)
     view: discord.ui.View | None = None  # buttons under the post (a finished game's Rematch)
+    followups: bool = False  # nothing in the server takes the match's posts: only a command's follow-up can
+    says_move: bool = False  # it says where the match went, which nothing took before
 
     def buttons(self) -> Any:
         return self.view if self.view is not None else discord.utils.MISSING
@@ -115,13 +117,26 @@ class Composer:
         """
         found, state, turn = known if known is not None else (None, None, None)
         record = found if found is not None else await self.matches.get(announcement.match_id)
-        if record is not None and record.wants_thread and announcement.kind != NoticeKind.CLOSE:
-            # Its thread may have been opened (or refused) since the caller read it: where to post is fresh.
+        if record is not None and record.thread_mode is not None and announcement.kind != NoticeKind.CLOSE:
+            # Its thread may have been opened, refused, locked or deleted since the caller read it (and the
+            # match moved: bot.delivery.places): where to post is fresh.
             fresh = await self.matches.get(announcement.match_id)
             if fresh is not None:
-                record = dataclasses.replace(record, thread_mode=fresh.thread_mode, thread_id=fresh.thread_id)
+                record = dataclasses.replace(
+                    record,
+                    thread_mode=fresh.thread_mode,
+                    thread_id=fresh.thread_id,
+                    message_id=fresh.message_id,
+                    moved=fresh.moved,
+                    moved_version=fresh.moved_version,
+                    followups=fresh.followups,
+                )
         if record is None:
             return None
+        if self._superseded(announcement, record):
+            return None  # the announcement saying where the match moved shows this board
+        if "ended" in announcement.detail:
+            return await self._compose_ended(announcement, record)
         if announcement.detail.get("where") == "parent":
             language = await self.languages.language(record.guild_id)
             return await self._compose_parent(announcement, record, language=language)
@@ -147,10 +162,12 @@ class Composer:
                 announcement.mentions,
                 None,
                 channel_id=record.place_id if record.place_id != announcement.channel_id else None,
+                followups=record.followups,
             )
         if state is None or not current:
             state = self.boards.state_of(record) if current else await self.boards.replay(record, announcement.seq)
         mentions = announcement.mentions if current else ()
+        says_move = False
         if announcement.kind == NoticeKind.START:
             content = messages.start_text(record, state, language)
             if record.thread_id is not None:
@@ -163,10 +180,23 @@ class Composer:
                 content += "\n" + note
         else:
             entry = await self.entry(announcement, turn)
-            if entry is None:
+            moved = announcement.detail.get("moved")
+            if entry is None and moved is None:
                 return None
             extra = await self._extras(record, language) if state.outcome() is not None else []
-            content = messages.turn_text(record, state, entry, extra, language)
+            if entry is None:
+                content = messages.start_text(record, state, language)
+            else:
+                content = messages.turn_text(record, state, entry, extra, language)
+            if moved is not None:  # the game moved: the board, the next player and one line saying where
+                if record.thread_id is not None and record.thread_mode == ThreadMode.THREAD:
+                    content = formatting_mentions(mentions) + "\n" + content
+                place = None if record.followups else record.place_id
+                content += "\n" + messages.moved_text(str(moved), place, language)
+            elif record.followups and current and await self._move_unsaid(record):
+                # Nothing took the line saying where the game went: the first reply to a command says it.
+                content += "\n" + messages.moved_text(str(record.moved), None, language)
+                says_move = True
         # An old board (the game moved on while it waited) is history: it pings nobody.
         png = await self._board(announcement, record, state, language)
         # A finished game's result carries the Rematch button (restart-proof: see bot.commands.views).
@@ -178,6 +208,38 @@ class Composer:
             alt=board_alt(record, state, language) if png is not None else None,
             channel_id=record.place_id if record.place_id != announcement.channel_id else None,
             view=view,
+            followups=record.followups,
+            says_move=says_move,
+        )
+
+    async def _move_unsaid(self, record: MatchRecord) -> bool:
+        """Whether the announcement saying where the match went found no place to be posted."""
+        failed = await self.matches.failed_announcements(record.id)
+        return any("moved" in announcement.detail for announcement in failed)
+
+    @staticmethod
+    def _superseded(announcement: Announcement, record: MatchRecord) -> bool:
+        """Whether the announcement of the match's move shows this one's board (it moved at this version)."""
+        if record.moved is None or record.moved_version != announcement.version:
+            return False
+        if announcement.kind not in (NoticeKind.START, NoticeKind.TURN) or "where" in announcement.detail:
+            return False
+        if "ended" in announcement.detail:
+            return False
+        moved = announcement.detail.get("moved")
+        return moved is None or moved != record.moved
+
+    async def _compose_ended(self, announcement: Announcement, record: MatchRecord) -> Composed:
+        """An admin ended the match: say so where its players are, naming them."""
+        language = await self.languages.language(record.guild_id)
+        detail = announcement.detail
+        content = messages.ended_text(record, str(detail.get("ended", "")), str(detail.get("reason", "")), language)
+        return Composed(
+            formatting_mentions(announcement.mentions) + "\n" + content if announcement.mentions else content,
+            announcement.mentions,
+            None,
+            channel_id=record.place_id if record.place_id != announcement.channel_id else None,
+            followups=record.followups,
         )
 
     async def _board(

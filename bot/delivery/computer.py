@@ -20,6 +20,7 @@ from ai import LEVELS, search_seed
 from bot.core.computer_seats import computer_ids, computer_level
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService, Turn
+from bot.delivery.announcer import Reply
 from bot.delivery.workers import WorkerPool
 from bot.storage.records import Announcement, MatchRecord
 from engines import GameState
@@ -55,7 +56,12 @@ class Poster(Protocol):
     """The announcer, as the computer players use it."""
 
     async def deliver(
-        self, announcements: Sequence[Announcement], reply: None = None, *, state: GameState | None, turn: Turn | None
+        self,
+        announcements: Sequence[Announcement],
+        reply: Reply | None = None,
+        *,
+        state: GameState | None,
+        turn: Turn | None,
     ) -> object: ...
 
 
@@ -72,8 +78,12 @@ class ComputerPlayers:
         self.workers = WorkerPool("computer", processes, _warm)
         self._tasks: dict[int, asyncio.Task[None]] = {}
 
-    def wake(self, record: MatchRecord, state: GameState | None) -> None:
-        """Start the computer's turn in this match if it is a computer's turn and nobody is on it."""
+    def wake(self, record: MatchRecord, state: GameState | None, reply: Reply | None = None) -> None:
+        """Start the computer's turn in this match if it is a computer's turn and nobody is on it.
+
+        ``reply``: the human's move just played; the computer's answer falls back to its follow-up (the
+        token lives 15 minutes) when the match's place refuses the post.
+        """
         if state is None or state.to_move is None or record.status != "active":
             return
         if computer_level(record.players[state.to_move].user_id) is None:
@@ -81,7 +91,7 @@ class ComputerPlayers:
         running = self._tasks.get(record.id)
         if running is not None and not running.done():
             return
-        task = asyncio.create_task(self._play(record.id), name=f"tabula-computer-{record.id}")
+        task = asyncio.create_task(self._play(record.id, reply), name=f"tabula-computer-{record.id}")
         self._tasks[record.id] = task
         task.add_done_callback(lambda done: self._tasks.pop(record.id, None) if done is task else None)
 
@@ -96,7 +106,7 @@ class ComputerPlayers:
                 woken += 1
         return woken
 
-    async def _play(self, match_id: int) -> None:
+    async def _play(self, match_id: int, reply: Reply | None = None) -> None:
         service = self.service
         try:
             while True:
@@ -116,7 +126,7 @@ class ComputerPlayers:
                 except Refusal:
                     return  # the match changed meanwhile (a resignation, a cancel): nothing to do
                 # The move and its announcement are saved together; the announcer posts it (or retries).
-                await self.announcer.deliver(turn.announcements, None, state=turn.state, turn=turn)
+                await self.announcer.deliver(turn.announcements, reply, state=turn.state, turn=turn)
         except Exception:
             log.exception("the computer's turn in match %s failed; it will be retried", match_id)
 

@@ -13,6 +13,14 @@ import discord
 FIRST_DELAY = 2.0
 MAX_DELAY = 300.0
 UNKNOWN_MESSAGE = 10008  # Discord's code for a message that no longer exists
+UNKNOWN_CHANNEL = 10003  # a channel (or thread) that no longer exists: a fact about the place, not the post
+THREAD_ARCHIVED = 50083  # "Thread is archived": unarchive it, or (locked) the game moves
+ALREADY_ACKNOWLEDGED = 40060  # an interaction answered before: a doubled delivery, dropped quietly
+
+
+def already_acknowledged(error: BaseException) -> bool:
+    """Whether Discord refused an interaction's answer because it was answered already (a doubled delivery)."""
+    return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
 
 
 @dataclass(frozen=True, slots=True)

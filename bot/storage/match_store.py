@@ -35,7 +35,8 @@ FinishHook = Callable[[Handle, MatchRecord, Sequence[int], float], Awaitable[Non
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
-    "message_id, result, created_at, updated_at, finished_at, rated, thread_mode, thread_id, archive_at"
+    "message_id, result, created_at, updated_at, finished_at, rated, thread_mode, thread_id, archive_at, "
+    "moved, moved_version, followups, end_reason"
 )
 _OUTBOX_COLUMNS = (
     "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
@@ -70,6 +71,10 @@ def _decode(row: Sequence[Any]) -> MatchRecord:
         thread_mode=row[18],
         thread_id=row[19],
         archive_at=row[20],
+        moved=row[21],
+        moved_version=row[22],
+        followups=bool(row[23]),
+        end_reason=row[24],
     )
 
 
@@ -111,6 +116,7 @@ _ENCODERS: dict[str, Callable[[Any], Any]] = {
     "thread_mode": lambda v: None if v is None else str(v),
     "thread_id": lambda v: v,
     "archive_at": lambda v: v,
+    "end_reason": lambda v: v,
 }
 
 
@@ -461,6 +467,59 @@ class Matches:
         await self.database.write(
             "UPDATE matches SET thread_mode = ? WHERE id = ? AND thread_id IS NULL",
             (ThreadMode.CHANNEL, match_id),
+        )
+
+    async def relocate(
+        self,
+        record: MatchRecord,
+        moved: str,
+        notice: Notice,
+        *,
+        thread_mode: str | None,
+        thread_id: int | None,
+        message_id: int | None,
+        followups: bool,
+        now: float,
+    ) -> Announcement | None:
+        """Move a match to a new place and record the announcement that says so, in one transaction.
+
+        No version bump (like :meth:`set_thread`): the match's announcements still describe its state.
+        Only if its place is still the one ``record`` holds: ``None`` when another move won the race.
+        """
+        async with self.database.transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE matches SET thread_mode = ?, thread_id = ?, message_id = ?, followups = ?, moved = ?, "
+                "moved_version = version WHERE id = ? AND version = ? AND followups = ? "
+                "AND COALESCE(thread_id, 0) = ? AND COALESCE(thread_mode, '') = ? RETURNING id",
+                (
+                    thread_mode,
+                    thread_id,
+                    message_id,
+                    int(followups),
+                    moved,
+                    record.id,
+                    record.version,
+                    int(record.followups),
+                    record.thread_id or 0,
+                    record.thread_mode or "",
+                ),
+            )
+            if not list(rows):
+                return None
+            return (await self.announce_in(db, record, [notice], now))[0]
+
+    async def matches_in(self, channel_id: int) -> list[MatchRecord]:
+        """Return the running matches played in this channel or thread, or in a thread of this channel."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND (thread_id = ? OR channel_id = ?) ORDER BY id",
+            (MatchStatus.ACTIVE, channel_id, channel_id),
+        )
+
+    async def running_in_guild(self, guild_id: int, limit: int = 25) -> list[MatchRecord]:
+        """Return a server's running matches, newest first (for ``/tabula end``)."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND status = ? ORDER BY id DESC LIMIT ?",
+            (guild_id, MatchStatus.ACTIVE, limit),
         )
 
     async def threads_to_archive(self, now: float) -> list[MatchRecord]:

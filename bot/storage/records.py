@@ -32,6 +32,15 @@ class ThreadMode(StrEnum):
     CHANNEL = "channel"  # a thread was wanted but Discord refused one: in the channel, beside others
 
 
+class Moved(StrEnum):
+    """Why a match left the place it was played in (migration 007)."""
+
+    LOCKED = "locked"  # a moderator locked its thread: played on in the parent channel
+    DELETED = "deleted"  # its thread was deleted: played on in a new thread from the parent channel
+    REFUSED = "refused"  # Discord refuses the bot in its thread: played on in the parent channel
+    GONE = "gone"  # its channel was deleted (or nothing takes posts): played through the replies to commands
+
+
 class TurnKind(StrEnum):
     """What one row of the move log holds."""
 
@@ -89,6 +98,10 @@ class MatchRecord:
     thread_mode: str | None = None  # None: played where challenged; see ThreadMode
     thread_id: int | None = None  # the match's own thread, once Discord opened it
     archive_at: float | None = None  # when its finished thread is to be archived
+    moved: str | None = None  # why it left the place it was played in (see Moved); None: never
+    moved_version: int | None = None  # the version it moved at (that announcement says where it went)
+    followups: bool = False  # nothing in the server takes its posts: played through the replies to commands
+    end_reason: str | None = None  # why an admin ended it (/tabula end)
 
     @property
     def place_id(self) -> int:

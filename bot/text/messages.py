@@ -247,3 +247,66 @@ def reminder_text(record: MatchRecord, user_id: int, language: str = DEFAULT) ->
         game=GAMES[record.game].title,
         when=formatting.relative_time(record.deadline or 0),
     )
+
+
+def moved_text(why: str, place_id: int | None, language: str = DEFAULT) -> str:
+    """One line saying why a game left its place and where it is now (``place_id`` ``None``: in the replies
+    to the players' commands, when nothing in the server takes its posts)."""
+    if place_id is None:
+        if why == "gone":
+            return gettext(
+                language,
+                "⚠️ This game's channel was deleted, so the game continues in the replies to your commands: "
+                "use its commands in any channel of this server.",
+            )
+        return gettext(
+            language,
+            "⚠️ I can no longer post where this game was played, so the game continues in the replies to your "
+            "commands: use its commands in any channel of this server.",
+        )
+    place = formatting.channel_link(place_id)
+    if why == "locked":
+        return gettext(
+            language,
+            "🔒 This game's thread was locked by a moderator, so the game continues here, in {place}.",
+            place=place,
+        )
+    if why == "deleted":
+        return gettext(
+            language,
+            "🧵 This game's thread was deleted, so the game continues here, in a new thread: {place}.",
+            place=place,
+        )
+    return gettext(
+        language, "🔒 I can no longer post in this game's thread, so the game continues here, in {place}.", place=place
+    )
+
+
+def new_thread_text(game: str, language: str = DEFAULT) -> str:
+    """The message in the parent channel that a moved game's new thread opens from."""
+    return gettext(
+        language,
+        "🧵 The thread of a {game} game was deleted, so the game continues in the thread opened from this message.",
+        game=game,
+    )
+
+
+def followups_place_text(language: str = DEFAULT) -> str:
+    """Where a game is played when nothing in the server takes its posts (with ``/… board``)."""
+    return gettext(
+        language,
+        "This game is played in the replies to your commands: use its commands in any channel of this server.",
+    )
+
+
+def ended_text(record: MatchRecord, by: str, reason: str, language: str = DEFAULT) -> str:
+    """Announce, where the players are, that an admin ended their game, and why."""
+    shown = safe_record(record)
+    return gettext(
+        language,
+        "🛑 {admin} ended this {game} game ({seats}): {reason}. It will not be rated.",
+        admin=escape_name(by),
+        game=GAMES[record.game].title,
+        seats=formatting.seats_text(shown, language),
+        reason=escape_name(reason),
+    )
