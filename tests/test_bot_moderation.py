@@ -285,3 +285,17 @@ async def test_a_doubled_delivery_is_applied_once_and_dropped_quietly(
     assert len(new_boards(world, since)) == 1
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert any("doubled delivery" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_admin_who_gives_no_reason_ends_the_game_in_the_servers_language(world: World) -> None:
+    match_id, thread = await thread_match(world)
+    await world.bot.store.settings.set_language(GUILD_ID, "fr")
+    reply = only(await world.command(MOD, ELSEWHERE, "tabula", "end", match=match_id), "reply")
+    assert reply.ephemeral and f"{match_id}" in reply.content
+    said = [c for c in world.recorder.created if world.recorder.channel_of(c) == thread][-1]
+    line = said.content.splitlines()[-1]
+    assert line.startswith("🛑 Mod a terminé cette partie de Pond") and line.endswith(
+        "ne compte pas pour le classement."
+    )
+    assert " : " not in line  # no reason given, none made up
+    assert (await record_of(world, match_id)).status == MatchStatus.CANCELLED

@@ -34,14 +34,14 @@ def add_end_command(group: app_commands.Group, ui: MatchUI) -> None:
     async def end(
         interaction: discord.Interaction,
         match: app_commands.Range[int, 1, MATCH_LIMIT],
-        reason: app_commands.Range[str, 1, 200] = "ended by a moderator",
+        reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise Refusal("Settings belong to servers; use this command in a server.")
         if not interaction.permissions.manage_guild:
             raise Refusal("Only a member with the Manage Server permission can end a game.")
         answer = await ui.service.end_match(
-            interaction.guild_id, match, by=interaction.user.display_name, reason=" ".join(reason.split())
+            interaction.guild_id, match, by=interaction.user.display_name, reason=" ".join((reason or "").split())
         )
         record = answer.record
         language = user_language(interaction)

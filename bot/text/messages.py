@@ -302,6 +302,14 @@ def followups_place_text(language: str = DEFAULT) -> str:
 def ended_text(record: MatchRecord, by: str, reason: str, language: str = DEFAULT) -> str:
     """Announce, where the players are, that an admin ended their game, and why."""
     shown = safe_record(record)
+    if not reason:
+        return gettext(
+            language,
+            "🛑 {admin} ended this {game} game ({seats}). It will not be rated.",
+            admin=escape_name(by),
+            game=GAMES[record.game].title,
+            seats=formatting.seats_text(shown, language),
+        )
     return gettext(
         language,
         "🛑 {admin} ended this {game} game ({seats}): {reason}. It will not be rated.",
