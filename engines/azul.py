@@ -104,7 +104,8 @@ from engines.rng import MASK, Rng
 
 _TWO64 = 1 << 64
 # Rng.below's rejection limit for every bag size (a bag holds at most 100 tiles).
-_LIMITS = (0, *(_TWO64 - _TWO64 % n for n in range(1, 101)))
+_MAX_BAG = 100
+_LIMITS = (0, *(_TWO64 - _TWO64 % n for n in range(1, _MAX_BAG + 1)))
 _tuple_new = tuple.__new__
 
 # -- the components -----------------------------------------------------------
@@ -580,7 +581,7 @@ class AzulState:
                 legal = tuple(AzulMove(WALL, colour, line, c) for c in self.wall_columns(self.turn, line))
             else:
                 legal = ()
-            object.__setattr__(self, "_legal", legal)
+            _set_legal(self, legal)
         return legal
 
     def _take_moves(self) -> tuple[AzulMove, ...]:
@@ -758,10 +759,11 @@ class AzulState:
 
     def play(self, move: AzulMove | str) -> AzulState:
         """Return the state after ``move`` (a move or its text); raise :class:`GameError` if it is illegal."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif not isinstance(move, AzulMove):
-            raise InvalidMoveText("That is not an Azul move.")
+        if type(move) is not AzulMove:
+            if isinstance(move, str):
+                move = self.parse_move(move)
+            elif not isinstance(move, AzulMove):
+                raise InvalidMoveText("That is not an Azul move.")
         if self.result is not None:
             raise IllegalMove("The game is over.")
         if self.phase == TILING:
@@ -1104,7 +1106,7 @@ def fill_factories(
                 if not in_bag:
                     break
                 bag_list, lid_list = lid_list, [0, 0, 0, 0, 0]
-            limit = _LIMITS[in_bag] if in_bag < len(_LIMITS) else _TWO64 - _TWO64 % in_bag
+            limit = _LIMITS[in_bag] if in_bag <= _MAX_BAG else _TWO64 - _TWO64 % in_bag
             while True:
                 state = (state + 0x9E3779B97F4A7C15) & MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
@@ -1303,14 +1305,6 @@ class _Tiling:
                 ending = Termination.NO_TILES
         holder = self.marker if self.marker >= 0 else state.starter
         starter = _first_active_from(holder, players, left)
-        round_end = {
-            "placements": placements,
-            "discards": discards,
-            "round_ended": state.round,
-            "penalties": tuple(penalties),
-            "clipped": tuple(clipped),
-            "before": before,
-        }
         if ending is None:
             event = _with_round(
                 event,
@@ -1339,6 +1333,14 @@ class _Tiling:
                 last=event,
                 ply=self.ply,
             )
+        round_end = {
+            "placements": placements,
+            "discards": discards,
+            "round_ended": state.round,
+            "penalties": tuple(penalties),
+            "clipped": tuple(clipped),
+            "before": before,
+        }
         bonuses = [(0, 0, 0)] * players
         for p in active:
             bonuses[p] = boards[p].bonuses()
@@ -1511,6 +1513,7 @@ _SPACE_VALUE = {letter: k for k, letter in enumerate(LETTERS)} | {".": -1, MARKE
 _ROW_COLOURS: dict[str, int] = {}
 # _SPREAD[mask] moves colour bit k of a 5-bit mask to bit 5 * k, the layout of ``Board.free``.
 _replace = keyword_replace(AzulState)
+_set_legal = AzulState.__dict__["_legal"].__set__  # the cache's slot, as object.__setattr__ would set it
 _after_take = positional_replace(AzulState, "turn lid factories centre marker boards last ply")
 _SPREAD = tuple(sum(1 << (5 * k) for k in range(5) if mask >> k & 1) for mask in range(32))
 
