@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
+from bench import engine_speed
 from engines import azul, querni
 from engines.base import positional_replace, slot_constructor
 from engines.rng import Rng
@@ -110,3 +112,16 @@ def test_querni_moves_do_not_depend_on_the_removal_memo(monkeypatch: pytest.Monk
     querni._BLOCKS.clear()
     assert [querni._generate(s.board, s.where(), s.turn) for s in positions] == remembered
     assert len(querni._BLOCKS) <= 1
+
+
+def test_engine_speed_compares_two_checkouts_round_by_round() -> None:
+    here = Path(engine_speed.__file__).resolve().parent.parent
+    rows = engine_speed.compare(here, rounds=2, seconds=0.02, games=["pond"])
+    assert [row["configuration"] for row in rows] == [
+        f"pond {players}p " + (" ".join(f"{k}={v}" for k, v in config.items()) or "default")
+        for players, config in engine_speed.configs("pond")
+    ]
+    for row in rows:
+        assert len(row["other"]) == len(row["here"]) == 2
+        low, high = row["ratio_range"]
+        assert 0 < low <= row["ratio_median"] <= high
