@@ -366,7 +366,7 @@ def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tu
     extend = out.extend
     append = out.append
     ranges = _RANGES
-    blocks_get = _BLOCKS.get
+    tnew = _new_tuple
     area = [-1] * CELLS
     members: list[list[int]] = []
     rows = _PLAIN_FROM
@@ -400,44 +400,22 @@ def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tu
             continue
         bit_prev = 1 << (n - 2) if n > 1 else 0
         bit_next = 1 << (n - 1) if n < PIECES else 0
-        row = start * CELLS
         for end in ends:
             append(plain_from[end])
-            after = keep
-            if end in near_prev:
-                after |= bit_prev
-            if end in near_next:
-                after |= bit_next
-            if after == keep:
-                if not kept:
-                    continue
-            else:
+            if end in near_prev or end in near_next:
+                after = keep
+                if end in near_prev:
+                    after |= bit_prev
+                if end in near_next:
+                    after |= bit_next
                 found = ranges[after]
                 if found is None:
                     found = _ranges(after)
-                if not found:
-                    continue
-            block = blocks_get(after << 13 | row + end)
-            if block is None:
-                block = _removal_block(start, end, after)
-            extend(block)
+            else:
+                found = kept
+            if found:
+                extend([tnew(QuerniMove, (start, end, lo, hi)) for lo, hi in found])
     return tuple(out)
-
-
-# The moves from ``start`` to ``end`` with each removal of a link mask, by ``mask << 13 | start * CELLS + end``:
-# made once and reused, as a position's moves mostly recur two plies later.  Bounded: emptied when full.
-_BLOCKS: dict[int, tuple[QuerniMove, ...]] = {}
-_BLOCKS_LIMIT = 50_000
-
-
-def _removal_block(start: int, end: int, mask: int) -> tuple[QuerniMove, ...]:
-    """Return (and keep in :data:`_BLOCKS`) the moves ``start`` to ``end`` with each removable range of ``mask``."""
-    if len(_BLOCKS) >= _BLOCKS_LIMIT:
-        _BLOCKS.clear()
-    block = _BLOCKS[mask << 13 | start * CELLS + end] = tuple(
-        _new_tuple(QuerniMove, (start, end, lo, hi)) for lo, hi in _ranges(mask)
-    )
-    return block
 
 
 def present_numbers(where: tuple[int, ...] | list[int], colour: int) -> int:

@@ -105,15 +105,6 @@ def test_querni_jump_areas_reach_what_a_flood_fill_per_piece_reaches() -> None:
                 assert querni._area_ends(state.board, cell, area, members) == querni._ends(state.board, cell)
 
 
-def test_querni_moves_do_not_depend_on_the_removal_memo(monkeypatch: pytest.MonkeyPatch) -> None:
-    positions = _querni_positions(6)
-    remembered = [querni._generate(s.board, s.where(), s.turn) for s in positions]
-    monkeypatch.setattr(querni, "_BLOCKS_LIMIT", 1)  # emptied before nearly every new block
-    querni._BLOCKS.clear()
-    assert [querni._generate(s.board, s.where(), s.turn) for s in positions] == remembered
-    assert len(querni._BLOCKS) <= 1
-
-
 def test_engine_speed_compares_two_checkouts_round_by_round() -> None:
     here = Path(engine_speed.__file__).resolve().parent.parent
     rows = engine_speed.compare(here, rounds=2, seconds=0.02, games=["pond"])
