@@ -374,16 +374,8 @@ def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tu
         ends = _area_ends(board, start, area, members)
         if not ends:
             continue
-        # Moving piece n changes only its links to n - 1 and n + 1; a chain needs every link of its range,
-        # so when none forms even with both of those links set, the piece's moves remove nothing.
+        # Moving piece n changes only its links to n - 1 and n + 1.
         n = board[start] - base
-        widest = mask | _AROUND[n]
-        found = ranges[widest]
-        if found is None:
-            found = _ranges(widest)
-        if not found:
-            extend(map(rows[start].__getitem__, ends))
-            continue
         keep = mask & ~_AROUND[n]
         near_prev = near_next = NO_CELLS
         if n > 1 and where[base + n - 1] >= 0:
@@ -394,9 +386,14 @@ def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tu
         if kept is None:
             kept = _ranges(keep)
         plain_from = rows[start]
-        if not kept and near_prev.isdisjoint(ends) and near_next.isdisjoint(ends):
-            # No end links it to n - 1 or n + 1, and without those links nothing is removable.
-            extend(map(plain_from.__getitem__, ends))
+        if near_prev.isdisjoint(ends) and near_next.isdisjoint(ends):
+            # No end links it to n - 1 or n + 1: every end removes what the links without them allow.
+            if not kept:
+                extend(map(plain_from.__getitem__, ends))
+                continue
+            for end in ends:
+                append(plain_from[end])
+                extend([tnew(QuerniMove, (start, end, lo, hi)) for lo, hi in kept])
             continue
         bit_prev = 1 << (n - 2) if n > 1 else 0
         bit_next = 1 << (n - 1) if n < PIECES else 0
