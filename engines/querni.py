@@ -336,8 +336,9 @@ def _area_ends(board: tuple[int, ...], start: int, area: list[int], members: lis
             firsts.append(land)
     if not firsts:
         return steps
-    reached = set(steps)
-    found = -1
+    # Areas are disjoint, and hold none of the steps (squares of other parities): a list needs no set.
+    reached = steps
+    found: list[int] = []
     for first in firsts:
         number = area[first]
         if number < 0:
@@ -349,10 +350,11 @@ def _area_ends(board: tuple[int, ...], start: int, area: list[int], members: lis
                         area[land] = number
                         group.append(land)
             members.append(group)
-        if number != found:
-            reached.update(members[number])
-            found = number
-    return sorted(reached)
+        if number not in found:
+            reached += members[number]
+            found.append(number)
+    reached.sort()
+    return reached
 
 
 def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tuple[QuerniMove, ...]:
