@@ -5,13 +5,22 @@ made from a precomputed stream so that it costs next to nothing.  Each game name
 what to measure in its engine's ``SPEC`` (``bench_configs``: players and options).
 
     python -m bench.engine_speed [--seconds 3] [--game pond]
+
+``--compare-with PATH`` measures another checkout (e.g. a worktree of the base commit) against this one,
+alternating the two in fresh processes for ``--rounds`` rounds, so that a shared, noisy machine slows both alike;
+it prints each side's median (and range) and the median of the per-round ratios.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from engines import GAMES
@@ -63,12 +72,66 @@ def run(seconds: float = 3.0, games: list[str] | None = None) -> list[dict[str, 
     return rows
 
 
+def _run_in(root: Path, seconds: float, games: list[str] | None) -> list[dict[str, Any]]:
+    """Run this benchmark from the checkout at ``root`` in a fresh process; return its JSON rows."""
+    command = [sys.executable, "-m", "bench.engine_speed", "--json", "--seconds", str(seconds)]
+    for game in games or ():
+        command += ["--game", game]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=True)
+    rows: list[dict[str, Any]] = json.loads(done.stdout)
+    return rows
+
+
+def compare(other: Path, rounds: int, seconds: float, games: list[str] | None) -> list[dict[str, Any]]:
+    """Alternate the checkout at ``other`` and this one ``rounds`` times; return a row per configuration."""
+    here = Path(__file__).resolve().parent.parent
+    speeds: dict[str, dict[str, list[int]]] = {}
+    for _ in range(rounds):
+        for side, root in (("other", other), ("here", here)):
+            for row in _run_in(root, seconds, games):
+                config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
+                key = f"{row['game']} {row['players']}p {config}"
+                speeds.setdefault(key, {"other": [], "here": []})[side].append(row["plies_per_second"])
+    out = []
+    for key, sides in speeds.items():
+        if len(sides["other"]) != len(sides["here"]):
+            continue  # a configuration only one side measures
+        ratios = [mine / theirs for theirs, mine in zip(sides["other"], sides["here"], strict=True)]
+        out.append(
+            {
+                "configuration": key,
+                "other": sides["other"],
+                "here": sides["here"],
+                "other_median": statistics.median(sides["other"]),
+                "here_median": statistics.median(sides["here"]),
+                "ratio_median": round(statistics.median(ratios), 3),
+                "ratio_range": [round(min(ratios), 3), round(max(ratios), 3)],
+            }
+        )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per configuration")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--compare-with", type=Path, metavar="PATH", help="another checkout to alternate with")
+    parser.add_argument("--rounds", type=int, default=5, help="alternations with --compare-with")
     args = parser.parse_args()
+    if args.compare_with is not None:
+        compared = compare(args.compare_with.resolve(), args.rounds, args.seconds, args.game)
+        if args.json:
+            print(json.dumps(compared, indent=2))
+            return
+        for item in compared:
+            low, high = item["ratio_range"]
+            print(
+                f"{item['configuration']:<30} {item['other_median']:>9,.0f} -> {item['here_median']:>9,.0f} plies/s"
+                f"  x{item['ratio_median']:.2f} (rounds {low:.2f}-{high:.2f})"
+            )
+        return
     rows = run(args.seconds, args.game)
     if args.json:
         print(json.dumps(rows, indent=2))

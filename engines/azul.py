@@ -96,10 +96,17 @@ from engines.base import (
     legacy_forfeit_code,
     load_saved,
     outcome_by_keys,
+    positional_replace,
     resolve_options,
     saved_options,
 )
-from engines.rng import Rng
+from engines.rng import MASK, Rng
+
+_TWO64 = 1 << 64
+# Rng.below's rejection limit for every bag size (a bag holds at most 100 tiles).
+_MAX_BAG = 100
+_LIMITS = (0, *(_TWO64 - _TWO64 % n for n in range(1, _MAX_BAG + 1)))
+_tuple_new = tuple.__new__
 
 # -- the components -----------------------------------------------------------
 
@@ -574,29 +581,60 @@ class AzulState:
                 legal = tuple(AzulMove(WALL, colour, line, c) for c in self.wall_columns(self.turn, line))
             else:
                 legal = ()
-            object.__setattr__(self, "_legal", legal)
+            _set_legal(self, legal)
         return legal
 
     def _take_moves(self) -> tuple[AzulMove, ...]:
-        """Return every legal take, in sorted order, from precomputed move tuples."""
+        """Return every legal take, in sorted order, from precomputed move tuples (loops unrolled: the hot path)."""
         board = self.boards[self.turn]
-        colours, counts, free = board.line_colours, board.line_counts, board.free
-        # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles.
-        accept = 0
-        for i in range(5):
-            n = counts[i]
-            if n == 0:
-                accept |= free & ROW_BITS[i]
-            elif n <= i or OFFER_FULL_LINES:
-                accept |= 1 << (5 * colours[i] + i)
+        free = board.free
+        n0, n1, n2, n3, n4 = board.line_counts
+        # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles:
+        # every colour its wall row still lacks on an empty line, the line's own colour on a part-filled one.
+        accept = free & ROW_BITS[0] if n0 == 0 else 0
+        if n1 == 0 or n2 == 0 or n3 == 0 or n4 == 0:
+            accept |= free & (
+                (ROW_BITS[1] if n1 == 0 else 0)
+                | (ROW_BITS[2] if n2 == 0 else 0)
+                | (ROW_BITS[3] if n3 == 0 else 0)
+                | (ROW_BITS[4] if n4 == 0 else 0)
+            )
+        if n1 + n2 + n3 + n4:
+            c0, c1, c2, c3, c4 = board.line_colours
+            limit = 5 if OFFER_FULL_LINES else 0
+            if n0 and n0 <= limit:
+                accept |= 1 << 5 * c0
+            if n1 and n1 <= 1 + limit:
+                accept |= 1 << 5 * c1 + 1
+            if n2 and n2 <= 2 + limit:
+                accept |= 1 << 5 * c2 + 2
+            if n3 and n3 <= 3 + limit:
+                accept |= 1 << 5 * c3 + 3
+            if n4 and n4 <= 4 + limit:
+                accept |= 1 << 5 * c4 + 4
+        elif n0 and OFFER_FULL_LINES:
+            accept |= 1 << 5 * board.line_colours[0]
+        a0 = accept & 31
+        a1 = accept >> 5 & 31
+        a2 = accept >> 10 & 31
+        a3 = accept >> 15 & 31
+        a4 = accept >> 20
         moves: list[AzulMove] = []
         extend = moves.extend
         for source, tiles in enumerate((self.centre, *self.factories)):
-            if tiles != EMPTY5:
+            if tiles is not EMPTY5:
+                b, y, r, k, w = tiles
                 table = TAKES[source]
-                for k in range(5):
-                    if tiles[k]:
-                        extend(table[k][accept >> (5 * k) & 31])
+                if b:
+                    extend(table[0][a0])
+                if y:
+                    extend(table[1][a1])
+                if r:
+                    extend(table[2][a2])
+                if k:
+                    extend(table[3][a3])
+                if w:
+                    extend(table[4][a4])
         return tuple(moves)
 
     # -- notation -------------------------------------------------------------
@@ -721,10 +759,11 @@ class AzulState:
 
     def play(self, move: AzulMove | str) -> AzulState:
         """Return the state after ``move`` (a move or its text); raise :class:`GameError` if it is illegal."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif not isinstance(move, AzulMove):
-            raise InvalidMoveText("That is not an Azul move.")
+        if type(move) is not AzulMove:
+            if isinstance(move, str):
+                move = self.parse_move(move)
+            elif not isinstance(move, AzulMove):
+                raise InvalidMoveText("That is not an Azul move.")
         if self.result is not None:
             raise IllegalMove("The game is over.")
         if self.phase == TILING:
@@ -798,7 +837,15 @@ class AzulState:
                 took_marker = True
         else:
             rest = factories[source - 1]
-            centre = tuple([centre[k] + rest[k] if k != colour else centre[k] for k in range(5)])
+            b, y, r, k, w = centre
+            rb, ry, rr, rk, rw = rest
+            centre = (
+                b + rb if colour else b,
+                y + ry if colour != 1 else y,
+                r + rr if colour != 2 else r,
+                k + rk if colour != 3 else k,
+                w + rw if colour != 4 else w,
+            )
             factories = (*factories[: source - 1], EMPTY5, *factories[source:])
 
         board = self.boards[player]
@@ -813,31 +860,48 @@ class AzulState:
         else:
             row = line - 1
             line_start = line_counts[row]
-            to_line = min(taken, line - line_start)
+            to_line = line - line_start
+            if taken < to_line:
+                to_line = taken
             if to_line:
                 line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
-                line_counts = (*line_counts[:row], line_counts[row] + to_line, *line_counts[row + 1 :])
+                line_counts = (*line_counts[:row], line_start + to_line, *line_counts[row + 1 :])
         dropped = taken - to_line
-        to_floor = min(dropped, FLOOR_SPACES - len(floor))
+        to_floor = FLOOR_SPACES - len(floor)
+        if dropped < to_floor:
+            to_floor = dropped
         to_lid = dropped - to_floor
         if to_floor:
             floor += (colour,) * to_floor
         lid = self.lid
         if to_lid:
             lid = (*lid[:colour], lid[colour] + to_lid, *lid[colour + 1 :])
-        board = Board(board.score, line_colours, line_counts, board.wall, floor, board.free)
+        board = _tuple_new(Board, (board.score, line_colours, line_counts, board.wall, floor, board.free))
         boards = (*self.boards[:player], board, *self.boards[player + 1 :])
-        event = AzulEvent(
-            player,
-            move,
-            taken,
-            to_line,
-            to_floor,
-            to_lid,
-            took_marker,
-            line_start=line_start,
-            floor_start=floor_start,
-            marker_held=held,
+        # An AzulEvent with every field given (the end-of-round fields empty), built without its keyword constructor.
+        event = _tuple_new(
+            AzulEvent,
+            (
+                player,
+                move,
+                taken,
+                to_line,
+                to_floor,
+                to_lid,
+                took_marker,
+                (),
+                (),
+                0,
+                (),
+                (),
+                "",
+                line_start,
+                floor_start,
+                held,
+                (),
+                (),
+                (),
+            ),
         )
 
         if centre == EMPTY5 and factories.count(EMPTY5) == len(factories):
@@ -845,17 +909,7 @@ class AzulState:
         turn = player + 1 if player + 1 < self.players else 0
         if self.left:
             turn = _next_active(player, self.players, self.left)
-        return _replace(
-            self,
-            turn=turn,
-            lid=lid,
-            factories=factories,
-            centre=centre,
-            marker=marker,
-            boards=boards,
-            last=event,
-            ply=self.ply + 1,
-        )
+        return _after_take(self, turn, lid, factories, centre, marker, boards, event, self.ply + 1)
 
     def _end_offer(self, boards: tuple[Board, ...], lid: tuple[int, ...], marker: int, event: AzulEvent) -> AzulState:
         """Run wall tiling once the table is empty (all of it, or up to a grey-wall choice)."""
@@ -1038,7 +1092,8 @@ def fill_factories(
     both are empty the remaining displays stay empty.  Return the displays, the
     bag, the lid and the generator's new state.
     """
-    generator = Rng(rng)
+    # Rng.below inlined (the same SplitMix64 stream and rejection rule): a round draws up to 36 tiles.
+    state = rng & MASK
     bag_list = list(bag)
     lid_list = list(lid)
     in_bag = sum(bag_list)
@@ -1051,7 +1106,15 @@ def fill_factories(
                 if not in_bag:
                     break
                 bag_list, lid_list = lid_list, [0, 0, 0, 0, 0]
-            pick = generator.below(in_bag)
+            limit = _LIMITS[in_bag] if in_bag <= _MAX_BAG else _TWO64 - _TWO64 % in_bag
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            pick = z % in_bag
             colour = 0
             while pick >= bag_list[colour]:
                 pick -= bag_list[colour]
@@ -1060,7 +1123,7 @@ def fill_factories(
             tiles[colour] += 1
             in_bag -= 1
         filled.append(tuple(tiles))
-    return tuple(filled), tuple(bag_list), tuple(lid_list), generator.state
+    return tuple(filled), tuple(bag_list), tuple(lid_list), state
 
 
 class _Tiling:
@@ -1097,6 +1160,32 @@ class _Tiling:
         )
         self.placements.append(Placement(player, row + 1, column + 1, colour, points))
 
+    def place_all(self, player: int) -> None:
+        """On the coloured wall, tile every complete line of ``player``, top to bottom (as :meth:`place` would)."""
+        board = self.boards[player]
+        counts = board.line_counts
+        rows = [row for row in range(5) if counts[row] == row + 1]
+        if not rows:
+            return
+        wall = list(board.wall)
+        colours = list(board.line_colours)
+        counts_list = list(counts)
+        score, free, lid, placements = board.score, board.free, self.lid, self.placements
+        for row in rows:
+            colour = colours[row]
+            column = WALL_COLUMN[row][colour]
+            wall[5 * row + column] = colour
+            points = tile_points(wall, row, column)
+            lid[colour] += row  # the line held row + 1 tiles; one went to the wall
+            score += points
+            colours[row] = -1
+            counts_list[row] = 0
+            free &= ~(1 << (5 * colour + row))
+            placements.append(_tuple_new(Placement, (player, row + 1, column + 1, colour, points)))
+        self.boards[player] = _tuple_new(
+            Board, (score, tuple(colours), tuple(counts_list), tuple(wall), board.floor, free)
+        )
+
     def discard(self, player: int, row: int) -> None:
         """Send a complete line with no legal wall space to the floor (overflow to the lid)."""
         board = self.boards[player]
@@ -1120,6 +1209,9 @@ class _Tiling:
         for step in range(players):
             player = (start + step) % players
             if player in left:
+                continue
+            if not grey:
+                self.place_all(player)
                 continue
             for row in range(5):
                 board = self.boards[player]
@@ -1145,7 +1237,7 @@ class _Tiling:
         chooser = self.waiting()
         placements = event.placements + tuple(self.placements)
         discards = (*event.discards, *self.discards)
-        before = tuple(board.score for board in state.boards)
+        before = tuple([board.score for board in state.boards])
         if chooser >= 0:
             after = tuple(board.score for board in self.boards)
             event = _with(event, placements=placements, discards=discards, before=before, after=after)
@@ -1174,27 +1266,36 @@ class _Tiling:
         state = self.state
         players, left = state.players, state.left
         lid = self.lid
+        boards = self.boards
         penalties = [0] * players
         clipped = [False] * players
+        row0, row1, row2, row3, row4 = ROW_BITS
+        wall_row = False
         for player in range(players):
+            board = boards[player]
             if player in left:
                 continue
-            board = self.boards[player]
-            if board.floor:
-                penalty = penalties[player] = FLOOR_LOSS[len(board.floor)]
-                for tile in board.floor:
+            floor = board.floor
+            if floor:
+                penalty = penalties[player] = FLOOR_LOSS[len(floor)]
+                for tile in floor:
                     if tile != MARKER:
                         lid[tile] += 1
-                clipped[player] = board.score < penalty
-                self.boards[player] = board._replace(score=max(0, board.score - penalty), floor=())
+                score = board.score
+                clipped[player] = score < penalty
+                board = boards[player] = _tuple_new(
+                    Board, (max(0, score - penalty), board.line_colours, board.line_counts, board.wall, (), board.free)
+                )
+            free = board.free
+            if not (free & row0 and free & row1 and free & row2 and free & row3 and free & row4):
+                wall_row = True  # a complete wall row: some row lacks no colour
         active = [p for p in range(players) if p not in left]
-        boards = self.boards
         ending: Termination | None = None
         # Tiling only happens once the table is empty.
         factories: tuple[tuple[int, ...], ...] = (EMPTY5,) * len(state.factories)
         bag, rng = state.bag, state.rng
         lid_t = tuple(lid)
-        if any(boards[p].complete_rows() for p in active):
+        if wall_row:
             ending = Termination.WALL_ROW
         elif state.round >= state.max_rounds:
             ending = Termination.ROUND_LIMIT
@@ -1204,16 +1305,18 @@ class _Tiling:
                 ending = Termination.NO_TILES
         holder = self.marker if self.marker >= 0 else state.starter
         starter = _first_active_from(holder, players, left)
-        round_end = {
-            "placements": placements,
-            "discards": discards,
-            "round_ended": state.round,
-            "penalties": tuple(penalties),
-            "clipped": tuple(clipped),
-            "before": before,
-        }
         if ending is None:
-            event = _with(event, after=tuple(board.score for board in boards), **round_end)
+            event = _with_round(
+                event,
+                placements,
+                discards,
+                state.round,
+                tuple(penalties),
+                event.bonuses,
+                before,
+                tuple([board.score for board in boards]),
+                tuple(clipped),
+            )
             return _replace(
                 state,
                 round=state.round + 1,
@@ -1230,6 +1333,14 @@ class _Tiling:
                 last=event,
                 ply=self.ply,
             )
+        round_end = {
+            "placements": placements,
+            "discards": discards,
+            "round_ended": state.round,
+            "penalties": tuple(penalties),
+            "clipped": tuple(clipped),
+            "before": before,
+        }
         bonuses = [(0, 0, 0)] * players
         for p in active:
             bonuses[p] = boards[p].bonuses()
@@ -1257,6 +1368,46 @@ class _Tiling:
 def _with(event: AzulEvent, **changes: Any) -> AzulEvent:
     """Return a copy of ``event`` with some fields changed."""
     return event._replace(**changes)
+
+
+def _with_round(
+    event: AzulEvent,
+    placements: tuple[Placement, ...],
+    discards: tuple[Discard, ...],
+    round_ended: int,
+    penalties: tuple[int, ...],
+    bonuses: tuple[tuple[int, int, int], ...],
+    before: tuple[int, ...],
+    after: tuple[int, ...],
+    clipped: tuple[bool, ...],
+) -> AzulEvent:
+    """Return ``event`` with its wall-tiling fields set: :func:`_with` without the keywords, for every round's end."""
+    player, move, taken, to_line, to_floor, to_lid, marker = event[:7]
+    left, line_start, floor_start, marker_held = event[12:16]
+    return _tuple_new(
+        AzulEvent,
+        (
+            player,
+            move,
+            taken,
+            to_line,
+            to_floor,
+            to_lid,
+            marker,
+            placements,
+            discards,
+            round_ended,
+            penalties,
+            bonuses,
+            left,
+            line_start,
+            floor_start,
+            marker_held,
+            before,
+            after,
+            clipped,
+        ),
+    )
 
 
 def final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, ending: Termination) -> Outcome:
@@ -1362,6 +1513,8 @@ _SPACE_VALUE = {letter: k for k, letter in enumerate(LETTERS)} | {".": -1, MARKE
 _ROW_COLOURS: dict[str, int] = {}
 # _SPREAD[mask] moves colour bit k of a 5-bit mask to bit 5 * k, the layout of ``Board.free``.
 _replace = keyword_replace(AzulState)
+_set_legal = AzulState.__dict__["_legal"].__set__  # the cache's slot, as object.__setattr__ would set it
+_after_take = positional_replace(AzulState, "turn lid factories centre marker boards last ply")
 _SPREAD = tuple(sum(1 << (5 * k) for k in range(5) if mask >> k & 1) for mask in range(32))
 
 

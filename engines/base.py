@@ -257,6 +257,48 @@ def keyword_replace(cls: type[S]) -> Callable[..., S]:
 _MISSING: Any = object()
 
 
+def slot_constructor(cls: type[S]) -> Callable[..., S]:
+    """Return ``make(v1, v2, ...)`` building the frozen, slotted dataclass ``cls`` from every field, in order.
+
+    The same object as ``cls(v1, v2, ...)`` without the frozen ``__init__``'s ``object.__setattr__`` calls.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = [f"def make({', '.join(names)}):", "    new = _new(_cls)"]
+    for name in names:
+        namespace[f"_set{name}"] = cls.__dict__[name].__set__
+        lines.append(f"    _set{name}(new, {name})")
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)  # generated once, like keyword_replace
+    function: Callable[..., S] = namespace["make"]
+    function.__doc__ = f"Build a {cls.__name__} from all its fields, positionally."
+    return function
+
+
+def positional_replace(cls: type[S], changed: str) -> Callable[..., S]:
+    """Return ``replace(state, v1, v2, ...)`` setting the fields named in ``changed`` (space separated), in order.
+
+    A faster :func:`keyword_replace` for an engine's hottest path: no keywords to match and no
+    missing-value tests.  The other fields are copied, cache fields start empty (``None``).
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    given = changed.split()
+    unknown = set(given) - set(names)
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = [f"def replace(self, {', '.join(given)}):", "    new = _new(_cls)"]
+    for name in names:
+        namespace[f"_set{name}"] = cls.__dict__[name].__set__
+        value = name if name in given else "None" if name.startswith("_") else f"self.{name}"
+        lines.append(f"    _set{name}(new, {value})")
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)  # generated once, like keyword_replace
+    function: Callable[..., S] = namespace["replace"]
+    function.__doc__ = f"Return a copy of a {cls.__name__} with {', '.join(given)} changed (positional)."
+    return function
+
+
 def int_list(value: Any, what: str) -> list[int]:
     """Check that ``value`` is a list of plain ints (bools excluded) and return it."""
     if not isinstance(value, list) or any(type(v) is not int for v in value):

@@ -71,8 +71,10 @@ from engines.base import (
     keyword_replace,
     legacy_forfeit_code,
     load_saved,
+    positional_replace,
     resolve_options,
     saved_options,
+    slot_constructor,
     win_for,
 )
 from engines.rng import Rng
@@ -222,6 +224,12 @@ _new_tuple = tuple.__new__
 _PLAIN = tuple(_new_tuple(QuerniMove, (frm, to, -1, -1)) for frm in range(CELLS) for to in range(CELLS))
 
 
+# _PLAIN_FROM[start][end]: the plain move from ``start`` to ``end``.
+_PLAIN_FROM = tuple(_PLAIN[start * CELLS : (start + 1) * CELLS] for start in range(CELLS))
+# _AROUND[n]: the link bits of piece n, to n - 1 and to n + 1 (the only links moving it can change).
+_AROUND = (0, *(((1 << (n - 2)) if n > 1 else 0) | ((1 << (n - 1)) if n < PIECES else 0) for n in range(1, PIECES + 1)))
+
+
 def _runs_to_ranges(mask: int) -> tuple[tuple[int, int], ...]:
     """List every ``(lo, hi)`` with ``hi - lo >= 2`` whose links are all set in ``mask``, sorted."""
     ranges = []
@@ -259,15 +267,24 @@ def _link_mask(where: tuple[int, ...] | list[int], base: int) -> int:
     return mask
 
 
+# STEP_JUMP[c]: for each king neighbour of c, sorted, (neighbour, the square behind it or -1 off the board).
+STEP_JUMP = tuple(tuple((n, dict(JUMPS[c]).get(n, -1)) for n in NEAR[c]) for c in range(CELLS))
+
+
 def _ends(board: tuple[int, ...], start: int) -> list[int]:
     """Return, sorted, every square the piece on ``start`` can end on by a step or a jump sequence."""
-    steps = [t for t in NEAR[start] if not board[t]]
+    steps = []
+    todo = []
+    for mid, land in STEP_JUMP[start]:
+        if not board[mid]:
+            steps.append(mid)
+        elif land >= 0 and not board[land]:
+            todo.append(land)
+    if not todo:
+        return steps
     # Any square the jump graph connects to the start is reachable without landing twice
     # (a shortest sequence never repeats a square), so a flood fill finds every end.
     # The mover has left its start, so nothing can be jumped there.
-    todo = [land for mid, land in JUMPS[start] if board[mid] and not board[land]]
-    if not todo:
-        return steps
     seen = {start, *todo}
     while todo:
         here = todo.pop()
@@ -299,6 +316,47 @@ def _path(board: tuple[int, ...], start: int, end: int) -> tuple[int, ...]:
     return ()
 
 
+def _area_ends(board: tuple[int, ...], start: int, area: list[int], members: list[list[int]]) -> list[int]:
+    """Return what :func:`_ends` returns for ``start``, through the jump areas ``area`` and ``members`` of ``board``.
+
+    An area is a connected part of the graph of the jumps open on ``board`` (every piece in place): ``area``
+    numbers each empty square's area once found (-1 until then), ``members`` lists each area's squares, and
+    :func:`_generate` shares them between the pieces it moves.  A jump goes over an adjacent piece onto the empty
+    square right behind it, so it keeps both coordinates' parities: a piece's landings all have its own square's
+    parities and its neighbours never do.  Hence what a piece reaches by jumps is exactly the union of the areas
+    holding its first landings: the only difference leaving its start makes is the jumps over that start, which
+    join two of its neighbours, squares of other parities.  No area holds the start (occupied here).
+    """
+    steps = []
+    firsts = []
+    for mid, land in STEP_JUMP[start]:
+        if not board[mid]:
+            steps.append(mid)
+        elif land >= 0 and not board[land]:
+            firsts.append(land)
+    if not firsts:
+        return steps
+    # Areas are disjoint, and hold none of the steps (squares of other parities): a list needs no set.
+    reached = steps
+    found: list[int] = []
+    for first in firsts:
+        number = area[first]
+        if number < 0:
+            number = area[first] = len(members)
+            group = [first]
+            for here in group:  # grows as it goes: a flood fill of the area
+                for mid, land in JUMPS[here]:
+                    if board[mid] and not board[land] and area[land] < 0:
+                        area[land] = number
+                        group.append(land)
+            members.append(group)
+        if number not in found:
+            reached += members[number]
+            found.append(number)
+    reached.sort()
+    return reached
+
+
 def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tuple[QuerniMove, ...]:
     """Return every legal turn of ``player``, sorted: pass, removals, then moves with their removals."""
     base = player * PIECES
@@ -310,38 +368,50 @@ def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tu
     extend = out.extend
     append = out.append
     ranges = _RANGES
-    plain = _PLAIN
     tnew = _new_tuple
+    area = [-1] * CELLS
+    members: list[list[int]] = []
+    rows = _PLAIN_FROM
     for start in sorted([c for c in where[base + 1 : base + PIECES + 1] if c >= 0]):
-        ends = _ends(board, start)
+        ends = _area_ends(board, start, area, members)
         if not ends:
             continue
         # Moving piece n changes only its links to n - 1 and n + 1.
         n = board[start] - base
-        keep = mask
+        keep = mask & ~_AROUND[n]
         near_prev = near_next = NO_CELLS
-        bit_prev = bit_next = 0
-        if n > 1:
-            bit_prev = 1 << (n - 2)
-            keep &= ~bit_prev
-            if where[base + n - 1] >= 0:
-                near_prev = NEAR_SET[where[base + n - 1]]
-        if n < PIECES:
-            bit_next = 1 << (n - 1)
-            keep &= ~bit_next
-            if where[base + n + 1] >= 0:
-                near_next = NEAR_SET[where[base + n + 1]]
-        row = start * CELLS
+        if n > 1 and where[base + n - 1] >= 0:
+            near_prev = NEAR_SET[where[base + n - 1]]
+        if n < PIECES and where[base + n + 1] >= 0:
+            near_next = NEAR_SET[where[base + n + 1]]
+        kept = ranges[keep]
+        if kept is None:
+            kept = _ranges(keep)
+        plain_from = rows[start]
+        if near_prev.isdisjoint(ends) and near_next.isdisjoint(ends):
+            # No end links it to n - 1 or n + 1: every end removes what the links without them allow.
+            if not kept:
+                extend(map(plain_from.__getitem__, ends))
+                continue
+            for end in ends:
+                append(plain_from[end])
+                extend([tnew(QuerniMove, (start, end, lo, hi)) for lo, hi in kept])
+            continue
+        bit_prev = 1 << (n - 2) if n > 1 else 0
+        bit_next = 1 << (n - 1) if n < PIECES else 0
         for end in ends:
-            after = keep
-            if end in near_prev:
-                after |= bit_prev
-            if end in near_next:
-                after |= bit_next
-            append(plain[row + end])
-            found = ranges[after]
-            if found is None:
-                found = _ranges(after)
+            append(plain_from[end])
+            if end in near_prev or end in near_next:
+                after = keep
+                if end in near_prev:
+                    after |= bit_prev
+                if end in near_next:
+                    after |= bit_next
+                found = ranges[after]
+                if found is None:
+                    found = _ranges(after)
+            else:
+                found = kept
             if found:
                 extend([tnew(QuerniMove, (start, end, lo, hi)) for lo, hi in found])
     return tuple(out)
@@ -702,7 +772,9 @@ class QuerniState:
         """Return the state after ``move`` (a move value or its text); raise :class:`GameError` if illegal."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        elif type(move) is not QuerniMove or any(type(part) is not int for part in move):
+        elif type(move) is not QuerniMove or not (
+            type(move[0]) is int and type(move[1]) is int and type(move[2]) is int and type(move[3]) is int
+        ):
             raise InvalidMoveText("That is not a Querni turn.")
         if self.result is not None:
             raise IllegalMove("The game is over.")
@@ -744,18 +816,18 @@ class QuerniState:
             counter = self.counter + 1
             if counter >= self.draw_limit:
                 result = draw_of_two(removed, Termination.NO_REMOVAL)
-        event = QuerniEvent(player, move, number, path, gone, counter)
-        return _replace(
+        event = _make_event(player, move, number, path, gone, counter)
+        return _after_play(
             self,
-            board=tuple(board),
-            removed=removed,
-            counter=counter,
-            turn=1 - player,
-            ply=self.ply + 1,
-            result=result,
-            last=event,
-            _legal=None if result is None else (),
-            _where=tuple(where),
+            tuple(board),
+            removed,
+            counter,
+            1 - player,
+            self.ply + 1,
+            result,
+            event,
+            None if result is None else (),
+            tuple(where),
         )
 
     def _after_removal(self, where: list[int], removed: tuple[int, int], player: int) -> Outcome | None:
@@ -1084,6 +1156,8 @@ def _check_event(event: QuerniEvent, board: tuple[int, ...]) -> QuerniEvent:
 
 
 _replace = keyword_replace(QuerniState)
+_after_play = positional_replace(QuerniState, "board removed counter turn ply result last _legal _where")
+_make_event = slot_constructor(QuerniEvent)
 
 
 def seat_names(players: int) -> tuple[str, ...]:
