@@ -528,6 +528,14 @@ class MatchService:
             # Logged as its code under the late player's seat; the claimer is the row's user.
             return await self._forfeit(record, late, user_id, TIMEOUT)
 
+    async def withdraw(self, match_id: int, user_id: int) -> Turn | None:
+        """End ``user_id``'s part in a running match as a forfeit (they left an event); ``None`` if not running."""
+        async with self._match(match_id):
+            record = await self.store.get(match_id)
+            if record is None or record.status != MatchStatus.ACTIVE or record.seat_of(user_id) is None:
+                return None
+            return await self._forfeit(record, self._seat(record, user_id), user_id, FORFEIT)
+
     async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, how: str) -> Turn:
         """Log ``seat`` leaving the game as ``how``, a forfeit code (``user_id`` is who did it: a claim's claimer)."""
         state = self.state_of(record)
