@@ -13,7 +13,7 @@ from bot.core import tournament_formats as f
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
-from bot.storage import MatchStore, MatchStatus
+from bot.storage import MatchStatus, MatchStore
 from bot.storage.tournament_store import EventStatus
 
 GUILD, CHANNEL, ORGANISER = 1 << 22, 555, 100000000000000009
@@ -75,7 +75,12 @@ async def bot(database: str):
 
 async def new_event(bot: Bot, players: int, *, game: str = "pond", format: str = f.SWISS, **options: Any) -> int:
     event = await bot.events.create(
-        guild_id=GUILD, channel_id=CHANNEL, organiser_id=ORGANISER, name="Spring Pond", game=game, format=format,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        organiser_id=ORGANISER,
+        name="Spring Pond",
+        game=game,
+        format=format,
         **options,
     )
     for n in range(1, players + 1):
@@ -202,7 +207,10 @@ async def test_a_player_in_two_events_at_once(bot: Bot) -> None:
     assert (await bot.events.event(pond)).status == EventStatus.FINISHED
     assert (await bot.events.event(azul)).status == EventStatus.RUNNING
     await play_out(bot, azul, random.Random(1))
-    assert [e.id for e in await bot.store.tournaments.events_of(GUILD, BASE + 1001, [EventStatus.FINISHED])] == [azul, pond]
+    assert [e.id for e in await bot.store.tournaments.events_of(GUILD, BASE + 1001, [EventStatus.FINISHED])] == [
+        azul,
+        pond,
+    ]
 
 
 async def test_two_organisers_pressing_start_at_once_start_it_once(database: str) -> None:

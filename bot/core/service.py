@@ -131,6 +131,8 @@ class MatchService:
         self._rng = rng or random.SystemRandom()
         self._locks: weakref.WeakValueDictionary[Any, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+        # Told of every match a move or forfeit finished, once committed (an event runs its rounds on: issue 30).
+        self.finished: Callable[[MatchRecord], None] | None = None
 
     # -- helpers ------------------------------------------------------------------
 
@@ -557,6 +559,8 @@ class MatchService:
             record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )
         self._remember(updated, after)
+        if self.finished is not None and updated.status == MatchStatus.FINISHED:
+            self.finished(updated)
         return Turn(updated, after, seat, kind, text, tuple(announced), user_id)
 
     async def _to_cancel(self, channel_id: int, user_id: int) -> MatchRecord:

@@ -140,7 +140,7 @@ def two_player_history(
     met: set[tuple[int, int]] = set()
     for games in rounds:
         before = {user: h.score for user, h in history.items()}
-        seen = set()
+        seen: set[int] = set()
         for table, points in games:
             seen.update(table)
             if len(table) == 1:

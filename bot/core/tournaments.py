@@ -15,16 +15,18 @@ The formats themselves (pairings, points, standings) are pure: :mod:`bot.core.to
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.core import tournament_formats as formats
 from bot.core.computer_seats import computer_level, mentions_for
 from bot.core.refusals import Refusal
+from bot.core.service import Turn
 from bot.storage.database import StaleMatch
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, Seat
 from bot.storage.tournament_store import Entrant, Event, EventFormat, EventStatus, Pairing, Tournaments
@@ -52,7 +54,7 @@ class TournamentService:
         self,
         store: Tournaments,
         *,
-        forfeit: Callable[[int, int], Any] | None = None,
+        forfeit: Callable[[int, int], Awaitable[Turn | None]] | None = None,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         turn_seconds: Callable[[int], Any] | None = None,
@@ -129,7 +131,7 @@ class TournamentService:
                 raise Refusal("You are already entered in this event.")
             return await self.event(event_id)
 
-    async def leave(self, event_id: int, user_id: int) -> tuple[Event, tuple[MatchRecord, ...]]:
+    async def leave(self, event_id: int, user_id: int) -> tuple[Event, tuple[Turn, ...]]:
         """Leave an open event, or withdraw from a running one (forfeiting a running game)."""
         event = await self.event(event_id)
         if event.status == EventStatus.RUNNING:
@@ -142,7 +144,7 @@ class TournamentService:
                 raise Refusal("You are not entered in this event.")
             return await self.event(event_id), ()
 
-    async def withdraw(self, event_id: int, user_id: int) -> tuple[Event, tuple[MatchRecord, ...]]:
+    async def withdraw(self, event_id: int, user_id: int) -> tuple[Event, tuple[Turn, ...]]:
         """Pair ``user_id`` no more; their running game of this round is forfeited (through the match service).
 
         Returns the event and the matches forfeited; the round may close as a result (the finish hook
@@ -254,10 +256,8 @@ class TournamentService:
                 async with self._lock(event.id):
                     fresh = await self.event(event.id)
                     if fresh.status == EventStatus.OPEN and fresh.starts_at is not None:
-                        try:
+                        with contextlib.suppress(StaleMatch):
                             await self.store.update(fresh, self.clock(), status=EventStatus.CANCELLED)
-                        except StaleMatch:
-                            pass
         return started
 
     async def _playing(self, event: Event) -> list[Entrant]:

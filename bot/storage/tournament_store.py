@@ -221,7 +221,8 @@ class Tournaments:
         """Running events (on this process's shards): what a restart resumes."""
         mine, shards = self.matches._on_my_shards()
         rows = await self.database.rows(
-            f"SELECT {_EVENT_COLUMNS} FROM tournaments WHERE status = ?{mine} ORDER BY id", (EventStatus.RUNNING, *shards)
+            f"SELECT {_EVENT_COLUMNS} FROM tournaments WHERE status = ?{mine} ORDER BY id",
+            (EventStatus.RUNNING, *shards),
         )
         return [_event(row) for row in rows]
 
