@@ -96,8 +96,8 @@ async def test_a_swiss_event_from_the_sign_up_buttons_to_the_winner(world: World
 
 
 async def test_only_manage_server_creates_and_cancels(world: World) -> None:
-    calls = await world.discord.command(ANA, CHANNEL, "tournament", "create", [option("game", "pond"),
-                                                                                 option("format", f.SWISS)])  # fmt: skip
+    opts = [option("game", "pond"), option("format", f.SWISS)]
+    calls = await world.discord.command(ANA, CHANNEL, "tournament", "create", opts)
     assert any("Manage Server" in t for t in texts(calls))
     await create(world)
     assert any("Manage Server" in t for t in texts(await world.command(ANA, CHANNEL, "tournament", "cancel")))
