@@ -74,7 +74,12 @@ async def test_a_swiss_event_from_the_sign_up_buttons_to_the_winner(world: World
 
     after = await finish_round(world)
     await settle()
-    assert any("standings after round 1 of 2" in t for t in texts(after)), [(c.kind, c.content) for c in after]
+    posted = [c for c in after if c.kind == "message" and "standings after round 1 of 2" in c.content]
+    assert len(posted) == 1 and posted[0].files, [(c.kind, c.content) for c in after]
+    png = next(iter(posted[0].files.values()))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    attachment = posted[0].payload["attachments"][0]  # type: ignore[index, call-overload]
+    assert "standings after round 1 of 2" in attachment["description"]  # the same as text, for screen readers
     event = await world.bot.store.tournaments.get(event_id)
     assert event is not None and event.round == 2
 

@@ -10,6 +10,7 @@ and opens its games.  After a restart :meth:`EventPosts.resume` continues whatev
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -27,6 +28,7 @@ from bot.storage.tournament_store import Event
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
 from i18n.catalog import gettext
+from render.standings import StandingRow, render_standings
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +103,28 @@ def standings_text(
     return "\n".join(rows)[:1900]
 
 
+def standings_png(event: Event, lines: Sequence[formats.Line], language: str, after: int) -> bytes:
+    """The standings image (drawn by :mod:`render.standings`), its words in ``language``."""
+    if event.format == formats.TABLES:
+        heads: tuple[str, ...] = (gettext(language, "Pts"), gettext(language, "Game"))
+    else:
+        heads = (gettext(language, "Pts"), gettext(language, "BH"), gettext(language, "SB"))
+    rows = [
+        StandingRow(
+            line.rank,
+            line.name,
+            formats.number_text(line.points),
+            tuple(formats.number_text(b) for b in line.tiebreaks[: len(heads) - 1]),
+            line.results[:after],
+            leader=line.rank == 1 and after > 0,
+            withdrawn=line.withdrawn,
+        )
+        for line in lines
+    ]
+    subtitle = gettext(language, "after round {round} of {rounds}", round=after, rounds=event.rounds)
+    return render_standings(event.name, subtitle, heads, rows)
+
+
 class EventPosts:
     """Post an event's messages and run its rounds as its games end."""
 
@@ -156,10 +180,12 @@ class EventPosts:
             lines = await self.events.standings(event)
             text = standings_text(event, lines, language, final=progress.finished, after=progress.closed_round)
             mentions: list[int] = []
+            png = await asyncio.to_thread(standings_png, event, lines, language, progress.closed_round)
+            image = discord.File(io.BytesIO(png), filename="standings.png", description=text[:1024])
             if progress.finished:
                 text = winner_text(event, lines, language) + "\n\n" + text
                 mentions = [line.user_id for line in lines]
-            await self._post(event, text, mentions)
+            await self._post(event, text, mentions, image)
         for record, announcements in progress.opened:
             await self.open_game(event, record, announcements, language)
 
@@ -180,11 +206,16 @@ class EventPosts:
             await self.matches.set_starter(record.id, message_id)
         await self.announcer.deliver(announcements, record=record)
 
-    async def _post(self, event: Event, text: str, mentions: Sequence[int]) -> int | None:
+    async def _post(
+        self, event: Event, text: str, mentions: Sequence[int], image: discord.File | None = None
+    ) -> int | None:
         channel = self.channels.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
         allowed = discord.AllowedMentions(users=[discord.Object(m) for m in mentions], roles=False, everyone=False)
         try:
-            message = await channel.send(text, allowed_mentions=allowed)
+            if image is not None:
+                message = await channel.send(text, allowed_mentions=allowed, file=image)
+            else:
+                message = await channel.send(text, allowed_mentions=allowed)
         except Exception as error:
             failure = classify(error)
             if failure is None:
