@@ -28,7 +28,7 @@ from bot.commands.rematch import Rematches
 from bot.commands.reminders import Reminders, add_reminder_command
 from bot.commands.replays import Replays, replay_buttons
 from bot.commands.server_commands import add_server_commands
-from bot.commands.tournaments import TournamentCommands, add_tournament_commands, sign_up_buttons
+from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import challenge_buttons, draw_buttons, rematch_buttons
 from bot.core.ladders import Ladders
@@ -191,7 +191,7 @@ class TabulaBot(discord.Client):
         for group in groups:
             self.tree.add_command(group)
         add_reminder_command(self.tree, self.reminders)
-        add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays)
+        add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays, EventRecords(self.events))
         add_help_command(self.tree)
         add_tournament_commands(self.tree, self.tournaments)
         add_server_commands(

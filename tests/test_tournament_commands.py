@@ -78,8 +78,8 @@ async def test_a_swiss_event_from_the_sign_up_buttons_to_the_winner(world: World
     assert len(posted) == 1 and posted[0].files, [(c.kind, c.content) for c in after]
     png = next(iter(posted[0].files.values()))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    attachment = posted[0].payload["attachments"][0]  # type: ignore[index, call-overload]
-    assert "standings after round 1 of 2" in attachment["description"]  # the same as text, for screen readers
+    alt = posted[0].descriptions["standings.png"] or ""
+    assert "standings after round 1 of 2" in alt  # the same as text, for screen readers
     event = await world.bot.store.tournaments.get(event_id)
     assert event is not None and event.round == 2
 
@@ -97,6 +97,14 @@ async def test_a_swiss_event_from_the_sign_up_buttons_to_the_winner(world: World
     assert any("final standings" in t for t in texts(standings))
     listed = await world.command(BO, CHANNEL, "tournament", "list")
     assert any("Spring Pond" in t and "finished" in t for t in texts(listed))
+
+    stats = await world.command(BO, CHANNEL, "stats", "")
+    fields = stats[-1].data["embeds"][0]["fields"]
+    events = [f["value"] for f in fields if f["name"] == "Events"]
+    assert len(events) == 1 and "**Spring Pond** (Pond): rank " in events[0] and "of 3" in events[0]
+    history = await world.command(BO, CHANNEL, "history", "", player=BO)
+    lines = history[-1].data["embeds"][0]["description"]
+    assert "Spring Pond · R1" in lines or "Spring Pond · R2" in lines  # each event game names its event and round
     await world.stop()
 
 

@@ -39,6 +39,8 @@ FORMAT_CHOICES = [
     app_commands.Choice(name="Double round robin", value=formats.DOUBLE_ROUND_ROBIN),
     app_commands.Choice(name="Tables of 3 and 4", value=formats.TABLES),
 ]
+#: The largest event number an option takes (Discord bounds integers; SQLite ids stay far below).
+EVENT_MAX = 2**53 - 1
 STARTS = re.compile(r"^\s*(in|dans|через)\s+", re.IGNORECASE)
 
 
@@ -241,6 +243,46 @@ class TournamentCommands:
         ][:25]
 
 
+class EventRecords:
+    """What ``/stats`` and ``/history`` show of events: a player's event results, and each game's event and round."""
+
+    def __init__(self, events: TournamentService) -> None:
+        self.events = events
+
+    async def results(self, guild_id: int, user_id: int, language: str) -> list[str]:
+        """One line per event the player entered (newest first): its rank, points and state."""
+        found = await self.events.store.events_of(guild_id, user_id, [EventStatus.RUNNING, EventStatus.FINISHED])
+        lines = []
+        for event in found[:5]:
+            standings = await self.events.standings(event)
+            mine = next((line for line in standings if line.user_id == user_id), None)
+            if mine is None:
+                continue
+            fields = {
+                "event": escape_name(event.name),
+                "game": GAMES[event.game].title,
+                "rank": mine.rank,
+                "size": len(standings),
+                "points": formats.number_text(mine.points),
+            }
+            if event.status == EventStatus.FINISHED:
+                lines.append(
+                    gettext(language, "**{event}** ({game}): rank {rank} of {size}, {points} points", **fields)
+                )
+            else:
+                lines.append(
+                    gettext(language, "**{event}** ({game}): rank {rank} of {size}, {points} points, running", **fields)
+                )
+        return lines
+
+    async def labels(self, match_ids: list[int]) -> dict[int, str]:
+        """``Spring Pond · R2`` for each of these matches played in an event."""
+        return {
+            match: f"{name} · R{number}"
+            for match, (name, number) in (await self.events.store.labels(match_ids)).items()
+        }
+
+
 def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: TournamentCommands) -> app_commands.Group:
     """Add ``/tournament`` with its subcommands to ``tree``."""
     group = app_commands.Group(
@@ -274,22 +316,30 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
 
     @group.command(name="join", description="Enter an event.")
     @event_option
-    async def join(interaction: discord.Interaction, event: int | None = None) -> None:
+    async def join(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
         await commands.sign_up(interaction, event, True)
 
     @group.command(name="leave", description="Leave an event (once it runs: withdraw, forfeiting a running game).")
     @event_option
-    async def leave(interaction: discord.Interaction, event: int | None = None) -> None:
+    async def leave(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
         await commands.sign_up(interaction, event, False)
 
     @group.command(name="start", description="Start an event now: round 1 is paired (Manage Server).")
     @event_option
-    async def start(interaction: discord.Interaction, event: int | None = None) -> None:
+    async def start(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
         await commands.start(interaction, event)
 
     @group.command(name="standings", description="Show an event's standings (only you see them).")
     @event_option
-    async def standings(interaction: discord.Interaction, event: int | None = None) -> None:
+    async def standings(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
         await commands.standings(interaction, event)
 
     @group.command(name="list", description="List this server's events, open and finished.")
@@ -298,7 +348,9 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
 
     @group.command(name="cancel", description="Cancel an event; its running games play on (Manage Server).")
     @event_option
-    async def cancel(interaction: discord.Interaction, event: int | None = None) -> None:
+    async def cancel(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
         await commands.cancel(interaction, event)
 
     named: tuple[app_commands.Command[Any, Any, None], ...] = (join, leave, start, standings, cancel)

@@ -449,6 +449,18 @@ class Tournaments:
             (dump({"places": list(places), "scores": scores}), record.id),
         )
 
+    async def labels(self, match_ids: Sequence[int]) -> dict[int, tuple[str, int]]:
+        """The event name and round of each of these matches that is an event game."""
+        if not match_ids:
+            return {}
+        marks = ", ".join("?" for _ in match_ids)
+        rows = await self.database.rows(
+            "SELECT p.match_id, t.name, p.round FROM tournament_pairings AS p "
+            f"JOIN tournaments AS t ON t.id = p.tournament_id WHERE p.match_id IN ({marks})",
+            tuple(match_ids),
+        )
+        return {int(r[0]): (str(r[1]), int(r[2])) for r in rows}
+
     async def match_records(self, match_ids: Sequence[int]) -> list[MatchRecord]:
         """The matches with these IDs (a round's games)."""
         if not match_ids:
