@@ -179,6 +179,7 @@ class TabulaBot(discord.Client):
         )
         self.event_posts = EventPosts(self.events, store.matches, self.announcer, self, store.settings)
         self.service.finished = self.event_posts.match_finished
+        self.service.own_turn_seconds = self.event_posts.turn_seconds
         self.announcer.threads.titles = self.event_posts.thread_title
         self.tournaments = TournamentCommands(self.events, self.event_posts, store.settings, clock)
         self._add_commands(store.settings)

@@ -131,3 +131,34 @@ def test_every_event_text_in_each_language(language: str) -> None:
     english = standings_text(event, lines, "en") + winner_text(event, lines, "en")
     assert "Ana" in text and "2" in text
     assert (text == english) == (language == "en")
+
+
+async def test_the_event_turn_time_holds_for_every_turn_and_the_organiser_removes_a_player(world: World) -> None:
+    await threads_on(world)
+    event_id = await create(world, turn_time="1h")
+    for person in (ANA, BO, CY):
+        await world.command(person, CHANNEL, "tournament", "join")
+    await world.command(MOD, CHANNEL, "tournament", "start")
+    await settle()
+    pairing = next(p for p in await world.bot.store.tournaments.pairings(event_id, 1) if p.match_id)
+    record = await world.bot.store.matches.get(pairing.match_id or 0)
+    assert record is not None and record.deadline == pytest.approx(world.clock() + 3600)
+    state = world.bot.service.state_of(record)
+    mover = next(p for p in (ANA, BO, CY) if p.id == record.players[state.to_move or 0].user_id)
+    cell = state.move_text(state.legal_moves()[0]).split()[1]
+    world.clock.advance(600)
+    await world.command(mover, record.place_id, "pond", "place", cell=cell)
+    moved = await world.bot.store.matches.get(record.id)
+    assert moved is not None and moved.deadline == pytest.approx(world.clock() + 3600)  # the event's hour, not 24h
+
+    refused = await world.command(ANA, CHANNEL, "tournament", "remove", player=BO)
+    assert any("Manage Server" in t for t in texts(refused))
+    seated = record.players[0].user_id
+    gone = next(p for p in (ANA, BO, CY) if p.id == seated)
+    await world.command(MOD, CHANNEL, "tournament", "remove", player=gone)
+    await settle()
+    ended = await world.bot.store.matches.get(record.id)
+    assert ended is not None and ended.status == "finished"  # their game is forfeited
+    entrants = {e.user_id: e for e in await world.bot.store.tournaments.entrants(event_id)}
+    assert entrants[gone.id].withdrawn == 1
+    await world.stop()

@@ -200,6 +200,22 @@ class TournamentCommands:
             gettext(language, "**{event}** was cancelled.", event=escape_name(event.name))
         )
 
+    async def remove(self, interaction: discord.Interaction[Any], event_id: int | None, player: discord.User) -> None:
+        """The organiser takes a player out of a running event (or off an open one's list)."""
+        if not interaction.permissions.manage_guild:
+            raise Refusal("Only a member with the Manage Server permission can remove a player from an event.")
+        event = await self.pick(interaction, event_id)
+        event, forfeited = await self.events.leave(event.id, player.id)
+        for turn in forfeited:
+            await self.posts.announcer.deliver(turn.announcements, state=turn.state, turn=turn)
+        text = gettext(
+            user_language(interaction),
+            "{player} is no longer in **{event}**.",
+            player=escape_name(player.display_name),
+            event=escape_name(event.name),
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
     async def standings(self, interaction: discord.Interaction[Any], event_id: int | None) -> None:
         event = await self.pick(interaction, event_id) if event_id is not None else await self._latest(interaction)
         lines = await self.events.standings(event)
@@ -335,6 +351,17 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     ) -> None:
         await commands.start(interaction, event)
 
+    @group.command(
+        name="remove", description="Take a player out of an event, forfeiting a running game (Manage Server)."
+    )
+    @app_commands.describe(player="Who is removed", event="The event (default: this server's only open or running one)")
+    async def remove(
+        interaction: discord.Interaction,
+        player: discord.User,
+        event: app_commands.Range[int, 1, EVENT_MAX] | None = None,
+    ) -> None:
+        await commands.remove(interaction, event, player)
+
     @group.command(name="standings", description="Show an event's standings (only you see them).")
     @event_option
     async def standings(
@@ -353,7 +380,7 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     ) -> None:
         await commands.cancel(interaction, event)
 
-    named: tuple[app_commands.Command[Any, Any, None], ...] = (join, leave, start, standings, cancel)
+    named: tuple[app_commands.Command[Any, Any, None], ...] = (join, leave, start, remove, standings, cancel)
     for command in named:
         command.autocomplete("event")(commands.autocomplete)
     tree.add_command(group)

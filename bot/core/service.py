@@ -25,7 +25,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +133,8 @@ class MatchService:
         self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
         # Told of every match a move or forfeit finished, once committed (an event runs its rounds on: issue 30).
         self.finished: Callable[[MatchRecord], None] | None = None
+        # A match's own time for a turn, where it has one (an event game: the event's), else None.
+        self.own_turn_seconds: Callable[[int], Awaitable[float | None]] | None = None
 
     # -- helpers ------------------------------------------------------------------
 
@@ -554,7 +556,9 @@ class MatchService:
         notices = [Notice(NoticeKind.TURN, mentions=mentions_for(record.players, after))]
         if after.outcome() is not None and record.thread_mode == ThreadMode.THREAD:
             notices.append(PARENT_RESULT)  # the channel the thread came from shows every result too
-        fields = self._finish_fields(after, now, await self.turn_seconds_for(record.guild_id), record)
+        own = await self.own_turn_seconds(record.id) if self.own_turn_seconds is not None else None
+        turn_seconds = own or await self.turn_seconds_for(record.guild_id)
+        fields = self._finish_fields(after, now, turn_seconds, record)
         updated, announced = await self.store.append(
             record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )

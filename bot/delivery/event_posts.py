@@ -142,6 +142,17 @@ class EventPosts:
         self.channels = channels
         self.languages = languages
         self._tasks: set[asyncio.Task[None]] = set()
+        self._turns: dict[int, float | None] = {}  # match -> its event's time for a turn (None: not an event's)
+
+    async def turn_seconds(self, match_id: int) -> float | None:
+        """An event game's time for a turn (the event's own, if it set one); read once per match."""
+        if match_id not in self._turns:
+            if len(self._turns) > 10_000:
+                self._turns.clear()
+            pairing = await self.events.store.pairing_of_match(match_id)
+            event = None if pairing is None else await self.events.store.get(pairing.tournament_id)
+            self._turns[match_id] = None if event is None else event.turn_seconds
+        return self._turns[match_id]
 
     async def thread_title(self, match_id: int) -> str | None:
         """The event and round heading an event game's thread name, or ``None`` for an ordinary match."""
