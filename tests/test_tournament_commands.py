@@ -162,3 +162,20 @@ async def test_the_event_turn_time_holds_for_every_turn_and_the_organiser_remove
     entrants = {e.user_id: e for e in await world.bot.store.tournaments.entrants(event_id)}
     assert entrants[gone.id].withdrawn == 1
     await world.stop()
+
+
+async def test_the_game_options_apply_to_every_game_of_the_event(world: World) -> None:
+    event_id = await create(world, options="variant=mini")
+    event = await world.bot.store.tournaments.get(event_id)
+    assert event is not None and event.options == {"variant": "mini"}
+    for person in (ANA, BO):
+        await world.command(person, CHANNEL, "tournament", "join")
+    await world.command(MOD, CHANNEL, "tournament", "start")
+    await settle()
+    record = next(iter(await world.bot.store.matches.running_matches_of(GUILD_ID, ANA.id)))
+    assert record.options == {"variant": "mini"}
+    for bad in ("colour=red", "variant=huge", "max_plies=zero", "max_plies=0"):
+        opts = [option("game", "pond"), option("format", f.SWISS), option("options", bad)]
+        refused = await world.discord.command(MOD, CHANNEL, "tournament", "create", opts)
+        assert any(c.ephemeral for c in refused if c.kind == "reply"), bad
+    await world.stop()

@@ -107,6 +107,40 @@ def sign_up_text(event: Event, entrants: list[str], language: str) -> str:
     return text + "\n" + gettext(language, "Entrants ({count}): {names}", count=len(entrants), names=listed)
 
 
+def game_options(game: str, text: str) -> dict[str, Any]:
+    """Read the game's own options for every game of the event: ``variant=mini``, ``wall=grey size=7``."""
+    spec = GAMES[game]
+    known = {option.name: option for option in spec.options}
+    chosen: dict[str, Any] = {}
+    for part in text.replace(",", " ").split():
+        name, _, raw = part.replace(":", "=").partition("=")
+        found = known.get(name.strip().lower())
+        if found is None or not raw:
+            names = ", ".join(f"`{o.name}`" for o in spec.options) or "—"
+            raise Refusal(
+                "Write the {title} options as name=value; its options are {names}.", title=spec.title, names=names
+            )
+        value: Any = raw.strip()
+        if isinstance(found.default, bool):
+            value = value.lower() in ("on", "yes", "true", "1")
+        elif isinstance(found.default, int) or found.minimum is not None or found.maximum is not None:
+            if not value.lstrip("-").isdigit():
+                raise Refusal("{name} takes a whole number.", name=found.name)
+            value = int(value)
+        if found.choices is not None:
+            match = [c for c in found.choices if str(c).lower() == str(value).lower()]
+            if not match:
+                allowed = ", ".join(f"`{c}`" for c in found.choices)
+                raise Refusal("{name} is one of {allowed}.", name=found.name, allowed=allowed)
+            value = match[0]
+        if (found.minimum is not None and value < found.minimum) or (
+            found.maximum is not None and value > found.maximum
+        ):
+            raise Refusal("{name} is from {low} to {high}.", name=found.name, low=found.minimum, high=found.maximum)
+        chosen[found.name] = value
+    return chosen
+
+
 class TournamentCommands:
     """The work behind ``/tournament`` and the sign-up buttons."""
 
@@ -146,6 +180,7 @@ class TournamentCommands:
             rounds=options.get("rounds") or 0,
             turn_seconds=turn,
             starts_at=starts,
+            options=game_options(options["game"], options.get("options") or ""),
         )
         language = await self.languages.language(event.guild_id)
         await interaction.response.send_message(
@@ -315,6 +350,7 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
         rounds="How many rounds (default: enough for the field)",
         turn_time="The time for a turn, like 12h or 2d (default: the server's)",
         starts="Start by itself, e.g. in 2h (default: when /tournament start is used)",
+        options="The game's own options for every game, e.g. variant=mini or wall=grey",
     )
     @app_commands.choices(game=games, format=FORMAT_CHOICES)
     async def create(
@@ -325,9 +361,17 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
         rounds: app_commands.Range[int, 1, 50] | None = None,
         turn_time: app_commands.Range[str, 1, 30] | None = None,
         starts: app_commands.Range[str, 1, 30] | None = None,
+        options: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         await commands.create(
-            interaction, game=game, format=format, name=name, rounds=rounds, turn_time=turn_time, starts=starts
+            interaction,
+            game=game,
+            format=format,
+            name=name,
+            rounds=rounds,
+            turn_time=turn_time,
+            starts=starts,
+            options=options,
         )
 
     @group.command(name="join", description="Enter an event.")
