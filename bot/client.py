@@ -242,9 +242,9 @@ class TabulaBot(discord.Client):
     async def setup_hook(self) -> None:
         await self.prepare()
         await self.sync_commands()
+        await self.event_posts.resume()  # events: games not yet opened, rounds that ended while stopped
         await self.announcer.resume(everything=True)  # what the last run left undelivered
         await self.computer.resume_all()
-        await self.event_posts.resume()  # events: games not yet opened, rounds that ended while stopped
         settle_memory()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="tabula-sweeper")
 

@@ -179,3 +179,27 @@ async def test_the_game_options_apply_to_every_game_of_the_event(world: World) -
         refused = await world.discord.command(MOD, CHANNEL, "tournament", "create", opts)
         assert any(c.ephemeral for c in refused if c.kind == "reply"), bad
     await world.stop()
+
+
+async def test_a_game_opened_just_before_a_stop_gets_its_line_and_thread_after_the_restart(world: World) -> None:
+    await threads_on(world)
+    await create(world)
+    for person in (ANA, BO):
+        await world.command(person, CHANNEL, "tournament", "join")
+
+    async def stopped(*args: object) -> None:
+        return None  # the process died after opening the game, before posting anything about it
+
+    world.bot.event_posts.open_game = stopped  # type: ignore[method-assign]
+    await world.command(MOD, CHANNEL, "tournament", "start")
+    await settle()
+    assert world.recorder.threads == {}
+    world = await world.restart()
+    await world.bot.event_posts.resume()  # as setup_hook does, before the outbox is resumed
+    await world.bot.announcer.resume(everything=True)
+    await settle()
+    names = [t["name"] for t in world.recorder.threads.values()]
+    assert len(names) == 1 and names[0].startswith("Spring Pond · R1 · "), names
+    record = next(iter(await world.bot.store.matches.running_matches_of(GUILD_ID, ANA.id)))
+    assert record.thread_id is not None and record.thread_mode == "thread"
+    await world.stop()

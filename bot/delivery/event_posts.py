@@ -142,6 +142,7 @@ class EventPosts:
         self.channels = channels
         self.languages = languages
         self._tasks: set[asyncio.Task[None]] = set()
+        self._starting: set[int] = set()  # matches whose line is being posted right now
         self._turns: dict[int, float | None] = {}  # match -> its event's time for a turn (None: not an event's)
 
     async def turn_seconds(self, match_id: int) -> float | None:
@@ -177,7 +178,16 @@ class EventPosts:
             log.exception("running on the event of match %s failed; the sweeper tries again", match_id)
 
     async def resume(self) -> None:
-        """Continue every running event (a restart, and each sweep): open missing games, close ended rounds."""
+        """Continue every running event (a restart, and each sweep): open missing games, close ended rounds.
+
+        A game opened before a stop whose line in the event's channel was never posted gets it now, so its
+        thread still starts from it (its START announcement waits in the outbox for the thread)."""
+        for event in await self.events.store.running():
+            ids = [p.match_id for p in await self.events.store.pairings(event.id, event.round) if p.match_id]
+            for record in await self.events.store.match_records(ids):
+                if record.wants_thread and record.message_id is None and record.id not in self._starting:
+                    language = await self.languages.language(event.guild_id)
+                    await self.open_game(event, record, (), language)
         for progress in await self.events.resume():
             await self.publish(progress)
         for progress in await self.events.due():
@@ -204,6 +214,15 @@ class EventPosts:
         self, event: Event, record: MatchRecord, announcements: Sequence[Announcement], language: str
     ) -> None:
         """Post the game's line in the event's channel (its thread starts from it), then announce the game."""
+        self._starting.add(record.id)
+        try:
+            await self._open_game(event, record, announcements, language)
+        finally:
+            self._starting.discard(record.id)
+
+    async def _open_game(
+        self, event: Event, record: MatchRecord, announcements: Sequence[Announcement], language: str
+    ) -> None:
         names = " vs ".join(escape_name(seat.name) for seat in record.players)
         text = gettext(
             language,
@@ -215,7 +234,8 @@ class EventPosts:
         message_id = await self._post(event, text, [])
         if message_id is not None:
             await self.matches.set_starter(record.id, message_id)
-        await self.announcer.deliver(announcements, record=record)
+        if announcements:
+            await self.announcer.deliver(announcements, record=record)
 
     async def _post(
         self, event: Event, text: str, mentions: Sequence[int], image: discord.File | None = None
