@@ -29,12 +29,15 @@ from bot.commands.rematch import Rematches
 from bot.commands.reminders import Reminders, add_reminder_command
 from bot.commands.replays import Replays, replay_buttons
 from bot.commands.server_commands import add_server_commands
+from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import challenge_buttons, draw_buttons, rematch_buttons
 from bot.core.ladders import Ladders
 from bot.core.service import MatchService
+from bot.core.tournaments import TournamentService
 from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers
+from bot.delivery.event_posts import EventPosts
 from bot.delivery.places import thread_state
 from bot.delivery.rendering import BoardRenderer
 from bot.games import build_groups
@@ -172,6 +175,15 @@ class TabulaBot(discord.Client):
         )
         self.draws = Draws(self.service, self.announcer, store.settings)
         self.rematches = Rematches(self.ui, store.matches, store.extras)
+        # Tournaments (issue 30): events whose rounds run themselves as their games end.
+        self.events = TournamentService(
+            store.tournaments, forfeit=self.service.withdraw, clock=clock, turn_seconds=self.service.turn_seconds_for
+        )
+        self.event_posts = EventPosts(self.events, store.matches, self.announcer, self, store.settings)
+        self.service.finished = self.event_posts.match_finished
+        self.service.own_turn_seconds = self.event_posts.turn_seconds
+        self.announcer.threads.titles = self.event_posts.thread_title
+        self.tournaments = TournamentCommands(self.events, self.event_posts, store.settings, clock)
         self._add_commands(store.settings)
 
     def _add_commands(self, server_settings: GuildSettingsStore) -> None:
@@ -182,8 +194,9 @@ class TabulaBot(discord.Client):
         for group in groups:
             self.tree.add_command(group)
         add_reminder_command(self.tree, self.reminders)
-        add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays)
+        add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays, EventRecords(self.events))
         add_help_command(self.tree)
+        add_tournament_commands(self.tree, self.tournaments)
         moderation = add_server_commands(
             self.tree,
             server_settings,
@@ -195,6 +208,7 @@ class TabulaBot(discord.Client):
     def _add_buttons(self) -> None:
         """The persistent buttons (challenges, ladder pages, replays, draws, rematches), once the parts are final."""
         ui, ladders, replays, draws, rematches = self.ui, self.ladders, self.replays, self.draws, self.rematches
+        tournaments = self.tournaments
 
         async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
             await guarded(interaction, ui.answer(interaction, match_id, accept))
@@ -211,7 +225,11 @@ class TabulaBot(discord.Client):
         async def rematch(interaction: discord.Interaction[Any], match_id: int) -> None:
             await guarded(interaction, rematches.press(interaction, match_id))
 
+        async def sign_up(interaction: discord.Interaction[Any], event_id: int, join: bool) -> None:
+            await guarded(interaction, tournaments.sign_up(interaction, event_id, join))
+
         self.add_dynamic_items(
+            sign_up_buttons(sign_up),
             challenge_buttons(answer),
             ladder_buttons(page),
             replay_buttons(step),
@@ -227,6 +245,7 @@ class TabulaBot(discord.Client):
     async def setup_hook(self) -> None:
         await self.prepare()
         await self.sync_commands()
+        await self.event_posts.resume()  # events: games not yet opened, rounds that ended while stopped
         await self.announcer.resume(everything=True)  # what the last run left undelivered
         await self.computer.resume_all()
         settle_memory()
@@ -315,6 +334,10 @@ class TabulaBot(discord.Client):
         await self.announcer.resume()  # what is due again in the outbox
         await self.announcer.threads.archive_threads()  # finished matches' threads, an hour after the end
         await self.computer.resume_all()  # a computer turn that failed is tried again
+        try:
+            await self.event_posts.resume()  # events due to start, rounds to close (a cancelled game)
+        except Exception:
+            log.exception("running the events failed this time")
         return len(expired)
 
     async def _sweep_forever(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -185,10 +185,23 @@ def outcome_line(record: MatchRecord, user_id: int | None = None, language: str 
     return f"`#{record.id}` {title} · {what} · {score} · {when}{unrated}"
 
 
+class EventRecords(Protocol):
+    """Events, as ``/stats`` and ``/history`` show them (issue 30; :class:`bot.commands.tournaments.EventRecords`)."""
+
+    async def results(self, guild_id: int, user_id: int, language: str) -> list[str]: ...
+
+    async def labels(self, match_ids: list[int]) -> dict[int, str]: ...
+
+
 def add_ladder_commands(
-    tree: app_commands.CommandTree[Any], service: MatchService, ladders: Ladders, ui: MatchUI, replays: Replays
+    tree: app_commands.CommandTree[Any],
+    service: MatchService,
+    ladders: Ladders,
+    ui: MatchUI,
+    replays: Replays,
+    events: EventRecords | None = None,
 ) -> None:
-    """Add ``/leaderboard``, ``/stats`` and ``/history`` to the bot's tree."""
+    """Add ``/leaderboard``, ``/stats`` and ``/history`` to the bot's tree (with ``events``: event results too)."""
 
     @tree.command(name="leaderboard", description="Show this server's rating ladder for a game.")
     @app_commands.describe(game="Which game's ladder", page="Page number (default 1)")
@@ -235,6 +248,9 @@ def add_ladder_commands(
                 lines.append(gettext(language, "No rated games yet."))
             lines.extend(outcome_line(m, who.id, language) for m in games)
             embed.add_field(name=spec.title, value=formatting.clip("\n".join(lines), 1024), inline=False)
+        entered = await events.results(guild_id, who.id, language) if events is not None else []
+        if entered:
+            embed.add_field(name=gettext(language, "Events"), value=formatting.clip("\n".join(entered), 1024))
         if not embed.fields:
             embed.description = gettext(
                 language, "{player} has not finished a game on this server yet.", player=escape_name(who.display_name)
@@ -265,6 +281,11 @@ def add_ladder_commands(
         embed = discord.Embed(title=title, colour=discord.Colour.blurple())
         if records:
             lines = [outcome_line(r, player.id if player else None, language) for r in records]
+            labels = await events.labels([r.id for r in records]) if events is not None else {}
+            lines = [
+                f"{line} · {escape_name(labels[r.id])}" if r.id in labels else line
+                for r, line in zip(records, lines, strict=True)
+            ]
             embed.description = formatting.clip("\n".join(lines), 4000)
             embed.set_footer(text=gettext(language, "Replay a game with /history match:<number>"))
         else:

@@ -25,7 +25,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -131,6 +131,10 @@ class MatchService:
         self._rng = rng or random.SystemRandom()
         self._locks: weakref.WeakValueDictionary[Any, asyncio.Lock] = weakref.WeakValueDictionary()
         self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+        # Told of every match a move or forfeit finished, once committed (an event runs its rounds on: issue 30).
+        self.finished: Callable[[MatchRecord], None] | None = None
+        # A match's own time for a turn, where it has one (an event game: the event's), else None.
+        self.own_turn_seconds: Callable[[int], Awaitable[float | None]] | None = None
 
     # -- helpers ------------------------------------------------------------------
 
@@ -528,6 +532,14 @@ class MatchService:
             # Logged as its code under the late player's seat; the claimer is the row's user.
             return await self._forfeit(record, late, user_id, TIMEOUT)
 
+    async def withdraw(self, match_id: int, user_id: int) -> Turn | None:
+        """End ``user_id``'s part in a running match as a forfeit (they left an event); ``None`` if not running."""
+        async with self._match(match_id):
+            record = await self.store.get(match_id)
+            if record is None or record.status != MatchStatus.ACTIVE or record.seat_of(user_id) is None:
+                return None
+            return await self._forfeit(record, self._seat(record, user_id), user_id, FORFEIT)
+
     async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, how: str) -> Turn:
         """Log ``seat`` leaving the game as ``how``, a forfeit code (``user_id`` is who did it: a claim's claimer)."""
         state = self.state_of(record)
@@ -544,11 +556,15 @@ class MatchService:
         notices = [Notice(NoticeKind.TURN, mentions=mentions_for(record.players, after))]
         if after.outcome() is not None and record.thread_mode == ThreadMode.THREAD:
             notices.append(PARENT_RESULT)  # the channel the thread came from shows every result too
-        fields = self._finish_fields(after, now, await self.turn_seconds_for(record.guild_id), record)
+        own = await self.own_turn_seconds(record.id) if self.own_turn_seconds is not None else None
+        turn_seconds = own or await self.turn_seconds_for(record.guild_id)
+        fields = self._finish_fields(after, now, turn_seconds, record)
         updated, announced = await self.store.append(
             record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )
         self._remember(updated, after)
+        if self.finished is not None and updated.status == MatchStatus.FINISHED:
+            self.finished(updated)
         return Turn(updated, after, seat, kind, text, tuple(announced), user_id)
 
     async def _to_cancel(self, channel_id: int, user_id: int) -> MatchRecord:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 import discord
@@ -49,6 +49,8 @@ class Threads:
         self.languages = languages
         self.clock = clock
         self._notes: dict[int, str] = {}  # match -> why its thread was refused, said with its first board
+        # An event game's thread is named after its event and round (issue 30): match ID -> "Spring Pond · R2".
+        self.titles: Callable[[int], Awaitable[str | None]] | None = None
 
     def take_note(self, match_id: int) -> str | None:
         """Why the match's thread was refused, once (its first board says it), or ``None``."""
@@ -74,7 +76,7 @@ class Threads:
             data = await http.start_thread_with_message(
                 record.channel_id,
                 record.message_id,
-                name=thread_name(record),
+                name=thread_name(record, await self.titles(record.id) if self.titles else None),
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
             thread_id = int(data["id"])
@@ -124,13 +126,14 @@ class Threads:
         return done
 
 
-def thread_name(record: MatchRecord) -> str:
-    """Name a match's thread: ``Pond · Ana vs Bo``, within Discord's 100 characters.
+def thread_name(record: MatchRecord, title: str | None = None) -> str:
+    """Name a match's thread: ``Pond · Ana vs Bo`` (an event's game: ``Spring Pond · R2 · Ana vs Bo``), within
+    Discord's 100 characters.
 
     Names are shown as typed (a thread's name is not Markdown), with line breaks and control
     characters removed; long names are shortened evenly, each ending in an ellipsis.
     """
-    title = GAMES[record.game].title
+    title = title or GAMES[record.game].title
     names = [
         " ".join("".join(c if c.isprintable() else " " for c in seat.name).split()) or "?" for seat in record.players
     ]

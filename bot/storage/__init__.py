@@ -16,7 +16,9 @@ of each concern, sharing the database and knowing nothing of its backend:
 * :attr:`MatchStore.settings` — per-server settings such as the language of
   public messages (:mod:`bot.storage.settings_store`);
 * :attr:`MatchStore.extras` — reminders, automatic endings, draw offers and
-  rematches (:mod:`bot.storage.extras_store`).
+  rematches (:mod:`bot.storage.extras_store`);
+* :attr:`MatchStore.tournaments` — events, entrants, pairings and results
+  (:mod:`bot.storage.tournament_store`).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from bot.storage.records import (
     TurnKind,
 )
 from bot.storage.settings_store import GuildSettings, GuildSettingsStore
+from bot.storage.tournament_store import Tournaments
 
 __all__ = [
     "Announcement",
@@ -219,9 +222,15 @@ class MatchStore:
         self.database = database
         self._file_lock = lock
         self.ratings = Ratings(self.database, rate=rating_model.rate)
-        self.matches = Matches(self.database, on_finish=self.ratings.record_finish)
+        self.matches = Matches(self.database, on_finish=self._finished)
         self.settings = GuildSettingsStore(self.database)
         self.extras = MatchExtras(self.database, self.matches)
+        self.tournaments = Tournaments(self.database, self.matches)
+
+    async def _finished(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
+        """A match finished (inside its transaction): rate it, and give an event game's pairing its result."""
+        await self.ratings.record_finish(db, record, places, now)
+        await self.tournaments.record_finish(db, record, places, now)
 
     @classmethod
     def unopened(cls) -> MatchStore:

@@ -1,0 +1,201 @@
+"""Tournaments under load: pairing one big Swiss round, and a whole event through the real command tree.
+
+1. **Pairing.**  A Swiss field of ``--players`` (512 by default) plays round 1 with random results, and the
+   time to pair round 2 (three realistic score groups) is measured (goal: under a second).
+2. **An event.**  ``--event-players`` (64) players join a Swiss Pond event of ``--rounds`` (6) rounds with the
+   sign-up button, the organiser starts it with ``/tournament start``, and every game is played in its
+   thread with random legal ``/pond`` moves through discord.py's real command tree (a game still running after
+   ``--plies`` moves is resigned).  After half the rounds the bot is stopped and a new one started on the same
+   database.  Checked: every round paired only after the last one ended, no player twice in a round, no repeat
+   pairing, and the final standings equal a recomputation from the matches' own stored results.  Reported:
+   the time per round.
+
+    python -m bench.tournament_event [--players 512] [--event-players 64] [--rounds 6] [--plies 60] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.discord_fake import APP_ID, GUILD_ID, Discord, Person, Recorder, install, option, settle
+from bench.load import Patch, _client_user
+from bot.client import TabulaBot
+from bot.core import tournament_formats as formats
+from bot.settings import Settings
+from bot.storage import MatchStore
+from bot.storage.tournament_store import EventStatus
+
+CHANNEL = 4242
+ORGANISER = Person(10**17 + 999_999, "Organiser", admin=True)
+
+
+def pairing_time(players: int, seed: int = 1) -> dict[str, Any]:
+    """Pair round 1 of a Swiss field, play it at random, and time pairing round 2."""
+    rng = random.Random(seed)
+    numbers = {10**17 + i: i for i in range(1, players + 1)}
+    history, met = formats.two_player_history(numbers, [])
+    tables = formats.pair_two_player(formats.SWISS, numbers, list(numbers), history, met, 1, 9)
+    games = []
+    for table in tables:
+        won = rng.choice([1.0, 0.5, 0.0])
+        games.append((table, [formats.BYE_POINTS] if len(table) == 1 else [won, 1.0 - won]))
+    history, met = formats.two_player_history(numbers, [games])
+    started = time.perf_counter()
+    paired = formats.pair_two_player(formats.SWISS, numbers, list(numbers), history, met, 2, 9)
+    seconds = time.perf_counter() - started
+    seated = [user for table in paired for user in table]
+    assert sorted(seated) == sorted(numbers), "a player missing or twice"
+    return {"players": players, "round_2_seconds": round(seconds, 3), "goal_met": seconds < 1.0}
+
+
+class Event:
+    """One bot on a database, with a fake Discord and the event's players."""
+
+    def __init__(self, database: str, players: int, seed: int) -> None:
+        self.database = database
+        self.rng = random.Random(seed)
+        self.recorder = Recorder()
+        self.people = [Person(10**17 + n, f"P{n}") for n in range(1, players + 1)]
+        self.by_id = {p.id: p for p in self.people}
+
+    async def start(self) -> None:
+        store = await MatchStore.open(self.database)
+        await store.settings.change(GUILD_ID, threads=True)
+        self.bot = TabulaBot(Settings(database=self.database, render_processes=0, ai_processes=0), store=store)
+        await self.bot._async_setup_hook()
+        self.bot._connection.application_id = APP_ID
+        self.bot._connection.user = _client_user(self.bot)
+        await self.bot.prepare()
+        await self.bot.event_posts.resume()  # what setup_hook does for events after a restart
+        await settle()
+        self.discord = Discord(self.bot, self.recorder)
+
+    async def stop(self) -> None:
+        await settle()
+        await self.bot.close()
+
+    async def sign_up(self, rounds: int) -> int:
+        opts = [option("game", "pond"), option("format", formats.SWISS), option("name", "Bench Pond")]
+        opts.append(option("rounds", rounds, kind=4))
+        await self.discord.command(ORGANISER, CHANNEL, "tournament", "create", opts)
+        event = (await self.bot.store.tournaments.of_guild(GUILD_ID))[0]
+        for person in self.people:
+            await self.discord.press(person, CHANNEL, f"tabula:event:join:{event.id}")
+        await self.discord.command(ORGANISER, CHANNEL, "tournament", "start", [])
+        await settle()
+        return event.id
+
+    async def play_round(self, event_id: int, plies: int) -> None:
+        """Play every game of the event's current round to its end with random legal moves."""
+        event = await self.bot.store.tournaments.get(event_id)
+        assert event is not None
+        ids = [p.match_id for p in await self.bot.store.tournaments.pairings(event_id, event.round) if p.match_id]
+        for match_id in ids:
+            await self.play_game(match_id, plies)
+
+    async def play_game(self, match_id: int, plies: int) -> None:
+        for ply in range(plies + 1):
+            found = await self.bot.service.match_state(match_id)
+            if found is None:
+                return
+            record, state = found
+            assert state.to_move is not None
+            person = self.by_id[record.players[state.to_move].user_id]
+            if ply == plies:
+                await self.discord.command(person, record.place_id, "pond", "resign", [])
+            else:
+                parts = state.move_text(self.rng.choice(state.legal_moves())).split()
+                if parts[0] == "place":
+                    sub, opts = "place", [option("cell", parts[1])]
+                else:
+                    sub, opts = "move", [option("from", parts[1]), option("to", parts[2])]
+                await self.discord.command(person, record.place_id, "pond", sub, opts)
+            await settle()
+
+
+async def check(bot: TabulaBot, event_id: int) -> dict[str, Any]:
+    """The checks of an event that ended: pairing order, rounds, repeats, standings against a recomputation."""
+    tournaments = bot.store.tournaments
+    event = await tournaments.get(event_id)
+    assert event is not None and event.status == EventStatus.FINISHED, event
+    pairings = await tournaments.pairings(event_id)
+    records = {r.id: r for r in await tournaments.match_records([p.match_id for p in pairings if p.match_id])}
+    pairs: list[frozenset[int]] = []
+    points: dict[int, float] = {e.user_id: 0.0 for e in await tournaments.entrants(event_id)}
+    for number in range(1, event.rounds + 1):
+        games = [p for p in pairings if p.round == number]
+        seated = [u for p in games for u in p.players]
+        assert len(seated) == len(set(seated)), f"a player twice in round {number}"
+        if number > 1:
+            before = [records[p.match_id] for p in pairings if p.round == number - 1 and p.match_id]
+            now = [records[p.match_id] for p in games if p.match_id]
+            assert min(r.created_at for r in now) >= max(r.finished_at or 0.0 for r in before), "paired early"
+        for p in games:
+            if p.match_id is None:
+                points[p.players[0]] += 1.0  # a bye
+                continue
+            pairs.append(frozenset(p.players))
+            record = records[p.match_id]  # the match's own result, not the pairing's copy
+            places = (record.result or {})["places"]
+            for seat, seat_record in enumerate(record.players):
+                other = places[1 - seat]
+                points[seat_record.user_id] += 1.0 if places[seat] < other else 0.5 if places[seat] == other else 0.0
+    assert len(pairs) == len(set(pairs)), "a repeat pairing"
+    lines = await bot.events.standings(event)
+    assert sorted((line.user_id, line.points) for line in lines) == sorted(points.items()), "standings differ"
+    return {"rounds": event.rounds, "games": len(pairs), "winner_points": lines[0].points}
+
+
+async def run_event(players: int, rounds: int, plies: int, seed: int = 5) -> dict[str, Any]:
+    patch = Patch()
+    folder = Path(tempfile.mkdtemp(prefix="tabula-event-"))
+    database = str(folder / "event.sqlite3")
+    world = Event(database, players, seed)
+    install(patch, world.recorder)
+    try:
+        await world.start()
+        started = time.perf_counter()
+        event_id = await world.sign_up(rounds)
+        per_round = []
+        for number in range(1, rounds + 1):
+            began = time.perf_counter()
+            await world.play_round(event_id, plies)
+            per_round.append(round(time.perf_counter() - began, 2))
+            if number == rounds // 2:  # a restart in the middle: the event goes on from the database
+                await world.stop()
+                restarted = Event(database, players, seed + 1)
+                restarted.recorder = world.recorder  # the same Discord: the threads still exist
+                world = restarted
+                await world.start()
+        await settle()
+        result = await check(world.bot, event_id)
+        result.update(players=players, seconds=round(time.perf_counter() - started, 1), seconds_per_round=per_round)
+        return result
+    finally:
+        await world.stop()
+        patch.undo()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=512)
+    parser.add_argument("--event-players", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--plies", type=int, default=60)
+    parser.add_argument("--quick", action="store_true", help="16 players, 32 paired, 3 rounds, short games")
+    args = parser.parse_args()
+    if args.quick:
+        args.players, args.event_players, args.rounds, args.plies = 32, 16, 3, 10
+    print(json.dumps({"pairing": pairing_time(args.players)}), flush=True)
+    print(json.dumps({"event": asyncio.run(run_event(args.event_players, args.rounds, args.plies))}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

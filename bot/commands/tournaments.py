@@ -1,0 +1,431 @@
+"""``/tournament``: a server's events, from sign-up to the winner.
+
+``create`` (Manage Server) posts the sign-up message with Join / Leave buttons that work after restarts;
+``join`` and ``leave`` do the same as the buttons; ``start`` (Manage Server, or by itself at ``starts``)
+pairs round 1; ``standings``, ``list`` and ``cancel`` (Manage Server).  The rounds then run themselves
+(:mod:`bot.delivery.event_posts`).  A command names its event with ``event:`` (autocompleted), or means
+the server's only open or running one.  Replies to the asker are private and in their language; the
+sign-up message is public, in the server's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.commands.server_commands import parse_duration
+from bot.commands.ui import user_language
+from bot.core import tournament_formats as formats
+from bot.core.refusals import Refusal
+from bot.core.tournaments import TournamentService
+from bot.delivery.event_posts import EventPosts, standings_text
+from bot.shared import Languages
+from bot.storage.tournament_store import Event, EventStatus
+from bot.text.escaping import escape_name
+from engines import GAMES
+from i18n.catalog import DEFAULT, gettext
+
+# (interaction, event ID, join?) -> the work of joining or leaving
+SignUpHandler = Callable[[discord.Interaction[Any], int, bool], Awaitable[None]]
+SIGN_UP_TEMPLATE = r"tabula:event:(?P<action>join|leave):(?P<event>[0-9]{1,19})"
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name="Swiss", value=formats.SWISS),
+    app_commands.Choice(name="Round robin", value=formats.ROUND_ROBIN),
+    app_commands.Choice(name="Double round robin", value=formats.DOUBLE_ROUND_ROBIN),
+    app_commands.Choice(name="Tables of 3 and 4", value=formats.TABLES),
+]
+#: The largest event number an option takes (Discord bounds integers; SQLite ids stay far below).
+EVENT_MAX = 2**53 - 1
+STARTS = re.compile(r"^\s*(in|dans|через)\s+", re.IGNORECASE)
+
+
+def sign_up_button(event_id: int, join: bool, language: str = DEFAULT) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label=gettext(language, "Join") if join else gettext(language, "Leave"),
+        style=discord.ButtonStyle.success if join else discord.ButtonStyle.secondary,
+        custom_id=f"tabula:event:{'join' if join else 'leave'}:{event_id}",
+    )
+
+
+def sign_up_view(event_id: int, language: str = DEFAULT) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(sign_up_button(event_id, True, language))
+    view.add_item(sign_up_button(event_id, False, language))
+    return view
+
+
+def sign_up_buttons(handler: SignUpHandler) -> type[discord.ui.DynamicItem[Any]]:
+    """The dynamic item that routes every press of Join or Leave, on any sign-up message, to ``handler``."""
+
+    class SignUpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN_UP_TEMPLATE):
+        """Join or Leave on an event's sign-up message."""
+
+        def __init__(self, event_id: int, join: bool) -> None:
+            super().__init__(sign_up_button(event_id, join))
+            self.event_id = event_id
+            self.join = join
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> SignUpButton:
+            return cls(int(match["event"]), match["action"] == "join")
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await handler(interaction, self.event_id, self.join)
+
+    return SignUpButton
+
+
+def format_name(language: str, format: str) -> str:
+    names = {
+        formats.SWISS: gettext(language, "Swiss"),
+        formats.ROUND_ROBIN: gettext(language, "round robin"),
+        formats.DOUBLE_ROUND_ROBIN: gettext(language, "double round robin"),
+        formats.TABLES: gettext(language, "tables of 3 and 4"),
+    }
+    return names[format]
+
+
+def sign_up_text(event: Event, entrants: list[str], language: str) -> str:
+    """The sign-up message: the event, its format, who has joined."""
+    text = gettext(
+        language,
+        "🏁 **{event}**: a {game} event ({format}). Press Join to enter.",
+        event=escape_name(event.name),
+        game=GAMES[event.game].title,
+        format=format_name(language, event.format),
+    )
+    if event.starts_at:
+        text += "\n" + gettext(language, "It starts <t:{time}:R>.", time=int(event.starts_at))
+    listed = ", ".join(escape_name(name) for name in entrants) or "—"
+    return text + "\n" + gettext(language, "Entrants ({count}): {names}", count=len(entrants), names=listed)
+
+
+def game_options(game: str, text: str) -> dict[str, Any]:
+    """Read the game's own options for every game of the event: ``variant=mini``, ``wall=grey size=7``."""
+    spec = GAMES[game]
+    known = {option.name: option for option in spec.options}
+    chosen: dict[str, Any] = {}
+    for part in text.replace(",", " ").split():
+        name, _, raw = part.replace(":", "=").partition("=")
+        found = known.get(name.strip().lower())
+        if found is None or not raw:
+            names = ", ".join(f"`{o.name}`" for o in spec.options) or "—"
+            raise Refusal(
+                "Write the {title} options as name=value; its options are {names}.", title=spec.title, names=names
+            )
+        value: Any = raw.strip()
+        if isinstance(found.default, bool):
+            value = value.lower() in ("on", "yes", "true", "1")
+        elif isinstance(found.default, int) or found.minimum is not None or found.maximum is not None:
+            if not value.lstrip("-").isdigit():
+                raise Refusal("{name} takes a whole number.", name=found.name)
+            value = int(value)
+        if found.choices is not None:
+            match = [c for c in found.choices if str(c).lower() == str(value).lower()]
+            if not match:
+                allowed = ", ".join(f"`{c}`" for c in found.choices)
+                raise Refusal("{name} is one of {allowed}.", name=found.name, allowed=allowed)
+            value = match[0]
+        if (found.minimum is not None and value < found.minimum) or (
+            found.maximum is not None and value > found.maximum
+        ):
+            raise Refusal("{name} is from {low} to {high}.", name=found.name, low=found.minimum, high=found.maximum)
+        chosen[found.name] = value
+    return chosen
+
+
+class TournamentCommands:
+    """The work behind ``/tournament`` and the sign-up buttons."""
+
+    def __init__(self, events: TournamentService, posts: EventPosts, languages: Languages, clock: Callable[[], float]):
+        self.events = events
+        self.posts = posts
+        self.languages = languages
+        self.clock = clock
+
+    async def pick(self, interaction: discord.Interaction[Any], event_id: int | None) -> Event:
+        """The event a command means: the one named, or the server's only open or running one."""
+        guild_id = interaction.guild_id or 0
+        if event_id is not None:
+            return await self.events.event(event_id, guild_id)
+        live = await self.events.store.of_guild(guild_id, [EventStatus.OPEN, EventStatus.RUNNING])
+        if len(live) == 1:
+            return live[0]
+        if not live:
+            raise Refusal("This server has no open or running event.")
+        raise Refusal("This server has several events: name one with `event:`.")
+
+    async def create(self, interaction: discord.Interaction[Any], **options: Any) -> None:
+        if not interaction.permissions.manage_guild:
+            raise Refusal("Only a member with the Manage Server permission can create an event.")
+        turn = parse_duration(options["turn_time"]) if options.get("turn_time") else None
+        starts = None
+        if options.get("starts"):
+            wait = parse_duration(STARTS.sub("", options["starts"]))
+            starts = None if wait is None else self.clock() + wait
+        event = await self.events.create(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            organiser_id=interaction.user.id,
+            name=options.get("name") or "",
+            game=options["game"],
+            format=options["format"],
+            rounds=options.get("rounds") or 0,
+            turn_seconds=turn,
+            starts_at=starts,
+            options=game_options(options["game"], options.get("options") or ""),
+        )
+        language = await self.languages.language(event.guild_id)
+        await interaction.response.send_message(
+            sign_up_text(event, [], language), view=sign_up_view(event.id, language)
+        )
+        message = await interaction.original_response()
+        await self.events.store.set_message(event.id, message.id)
+
+    async def sign_up(self, interaction: discord.Interaction[Any], event_id: int | None, join: bool) -> None:
+        """Join or leave (withdraw, once running); a button press also refreshes the sign-up message."""
+        event = await self.pick(interaction, event_id)
+        language = user_language(interaction)
+        if join:
+            event = await self.events.join(event.id, interaction.user.id, interaction.user.display_name)
+            text = gettext(language, "You are in **{event}**. Good luck!", event=escape_name(event.name))
+        else:
+            event, forfeited = await self.events.leave(event.id, interaction.user.id)
+            text = gettext(language, "You have left **{event}**.", event=escape_name(event.name))
+            for turn in forfeited:
+                await self.posts.announcer.deliver(turn.announcements, state=turn.state, turn=turn)
+        if interaction.type is discord.InteractionType.component and event.status == EventStatus.OPEN:
+            names = [e.name for e in await self.events.store.entrants(event.id)]
+            server = await self.languages.language(event.guild_id)
+            await interaction.response.edit_message(content=sign_up_text(event, names, server))
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def start(self, interaction: discord.Interaction[Any], event_id: int | None) -> None:
+        event = await self.pick(interaction, event_id)
+        await interaction.response.defer(ephemeral=True)
+        progress = await self.events.start(
+            event.id, interaction.user.id, can_manage=interaction.permissions.manage_guild
+        )
+        language = user_language(interaction)
+        await interaction.followup.send(
+            gettext(
+                language,
+                "**{event}** has started: round 1 of {rounds} is paired.",
+                event=escape_name(event.name),
+                rounds=progress.event.rounds,
+            ),
+            ephemeral=True,
+        )
+        await self.posts.publish(progress)
+
+    async def cancel(self, interaction: discord.Interaction[Any], event_id: int | None) -> None:
+        event = await self.pick(interaction, event_id)
+        event = await self.events.cancel(event.id, can_manage=interaction.permissions.manage_guild)
+        language = await self.languages.language(event.guild_id)
+        await interaction.response.send_message(
+            gettext(language, "**{event}** was cancelled.", event=escape_name(event.name))
+        )
+
+    async def remove(self, interaction: discord.Interaction[Any], event_id: int | None, player: discord.User) -> None:
+        """The organiser takes a player out of a running event (or off an open one's list)."""
+        if not interaction.permissions.manage_guild:
+            raise Refusal("Only a member with the Manage Server permission can remove a player from an event.")
+        event = await self.pick(interaction, event_id)
+        event, forfeited = await self.events.leave(event.id, player.id)
+        for turn in forfeited:
+            await self.posts.announcer.deliver(turn.announcements, state=turn.state, turn=turn)
+        text = gettext(
+            user_language(interaction),
+            "{player} is no longer in **{event}**.",
+            player=escape_name(player.display_name),
+            event=escape_name(event.name),
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def standings(self, interaction: discord.Interaction[Any], event_id: int | None) -> None:
+        event = await self.pick(interaction, event_id) if event_id is not None else await self._latest(interaction)
+        lines = await self.events.standings(event)
+        final = event.status == EventStatus.FINISHED
+        text = standings_text(event, lines, user_language(interaction), final=final)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def _latest(self, interaction: discord.Interaction[Any]) -> Event:
+        try:
+            return await self.pick(interaction, None)
+        except Refusal:
+            done = await self.events.store.of_guild(interaction.guild_id or 0, limit=1)
+            if not done:
+                raise
+            return done[0]
+
+    async def list_events(self, interaction: discord.Interaction[Any]) -> None:
+        language = user_language(interaction)
+        found = await self.events.store.of_guild(interaction.guild_id or 0)
+        if not found:
+            raise Refusal("This server has no events yet. Create one with `/tournament create`.")
+        status = {
+            EventStatus.OPEN: gettext(language, "open"),
+            EventStatus.RUNNING: gettext(language, "running"),
+            EventStatus.FINISHED: gettext(language, "finished"),
+            EventStatus.CANCELLED: gettext(language, "cancelled"),
+        }
+        rows = [
+            f"#{e.id} **{escape_name(e.name)}** · {GAMES[e.game].title} · {format_name(language, e.format)} · "
+            f"{status[e.status]}" + (f" · R{e.round}/{e.rounds}" if e.round else "")
+            for e in found
+        ]
+        await interaction.response.send_message("\n".join(rows)[:1900], ephemeral=True)
+
+    async def autocomplete(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+        found = await self.events.store.of_guild(interaction.guild_id or 0)
+        return [
+            app_commands.Choice(name=f"#{e.id} {e.name}"[:100], value=e.id)
+            for e in found
+            if current.lower() in f"#{e.id} {e.name}".lower()
+        ][:25]
+
+
+class EventRecords:
+    """What ``/stats`` and ``/history`` show of events: a player's event results, and each game's event and round."""
+
+    def __init__(self, events: TournamentService) -> None:
+        self.events = events
+
+    async def results(self, guild_id: int, user_id: int, language: str) -> list[str]:
+        """One line per event the player entered (newest first): its rank, points and state."""
+        found = await self.events.store.events_of(guild_id, user_id, [EventStatus.RUNNING, EventStatus.FINISHED])
+        lines = []
+        for event in found[:5]:
+            standings = await self.events.standings(event)
+            mine = next((line for line in standings if line.user_id == user_id), None)
+            if mine is None:
+                continue
+            fields = {
+                "event": escape_name(event.name),
+                "game": GAMES[event.game].title,
+                "rank": mine.rank,
+                "size": len(standings),
+                "points": formats.number_text(mine.points),
+            }
+            if event.status == EventStatus.FINISHED:
+                lines.append(
+                    gettext(language, "**{event}** ({game}): rank {rank} of {size}, {points} points", **fields)
+                )
+            else:
+                lines.append(
+                    gettext(language, "**{event}** ({game}): rank {rank} of {size}, {points} points, running", **fields)
+                )
+        return lines
+
+    async def labels(self, match_ids: list[int]) -> dict[int, str]:
+        """``Spring Pond · R2`` for each of these matches played in an event."""
+        return {
+            match: f"{name} · R{number}"
+            for match, (name, number) in (await self.events.store.labels(match_ids)).items()
+        }
+
+
+def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: TournamentCommands) -> app_commands.Group:
+    """Add ``/tournament`` with its subcommands to ``tree``."""
+    group = app_commands.Group(
+        name="tournament", description="Events: Tabula pairs every round and crowns the winner.", guild_only=True
+    )
+    games = [app_commands.Choice(name=spec.title, value=name) for name, spec in GAMES.items()]
+    event_option = app_commands.describe(event="The event (default: this server's only open or running one)")
+
+    @group.command(name="create", description="Create an event that players join with a button (Manage Server).")
+    @app_commands.describe(
+        game="The game every round plays",
+        format="Swiss, round robin, or tables of 3 and 4 (multi-player games)",
+        name="The event's name, e.g. Spring Pond",
+        rounds="How many rounds (default: enough for the field)",
+        turn_time="The time for a turn, like 12h or 2d (default: the server's)",
+        starts="Start by itself, e.g. in 2h (default: when /tournament start is used)",
+        options="The game's own options for every game, e.g. variant=mini or wall=grey",
+    )
+    @app_commands.choices(game=games, format=FORMAT_CHOICES)
+    async def create(
+        interaction: discord.Interaction,
+        game: str,
+        format: str,
+        name: app_commands.Range[str, 1, 40] | None = None,
+        rounds: app_commands.Range[int, 1, 50] | None = None,
+        turn_time: app_commands.Range[str, 1, 30] | None = None,
+        starts: app_commands.Range[str, 1, 30] | None = None,
+        options: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        await commands.create(
+            interaction,
+            game=game,
+            format=format,
+            name=name,
+            rounds=rounds,
+            turn_time=turn_time,
+            starts=starts,
+            options=options,
+        )
+
+    @group.command(name="join", description="Enter an event.")
+    @event_option
+    async def join(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
+        await commands.sign_up(interaction, event, True)
+
+    @group.command(name="leave", description="Leave an event (once it runs: withdraw, forfeiting a running game).")
+    @event_option
+    async def leave(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
+        await commands.sign_up(interaction, event, False)
+
+    @group.command(name="start", description="Start an event now: round 1 is paired (Manage Server).")
+    @event_option
+    async def start(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
+        await commands.start(interaction, event)
+
+    @group.command(
+        name="remove", description="Take a player out of an event, forfeiting a running game (Manage Server)."
+    )
+    @app_commands.describe(player="Who is removed", event="The event (default: this server's only open or running one)")
+    async def remove(
+        interaction: discord.Interaction,
+        player: discord.User,
+        event: app_commands.Range[int, 1, EVENT_MAX] | None = None,
+    ) -> None:
+        await commands.remove(interaction, event, player)
+
+    @group.command(name="standings", description="Show an event's standings (only you see them).")
+    @event_option
+    async def standings(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
+        await commands.standings(interaction, event)
+
+    @group.command(name="list", description="List this server's events, open and finished.")
+    async def list_events(interaction: discord.Interaction) -> None:
+        await commands.list_events(interaction)
+
+    @group.command(name="cancel", description="Cancel an event; its running games play on (Manage Server).")
+    @event_option
+    async def cancel(
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+    ) -> None:
+        await commands.cancel(interaction, event)
+
+    named: tuple[app_commands.Command[Any, Any, None], ...] = (join, leave, start, remove, standings, cancel)
+    for command in named:
+        command.autocomplete("event")(commands.autocomplete)
+    tree.add_command(group)
+    return group

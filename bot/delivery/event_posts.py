@@ -1,0 +1,277 @@
+"""What Tabula posts about an event: each game's opening line (its thread starts from it), the standings after
+every round, and the winner with the podium at the end, in the server's language.
+
+The games themselves are announced like every match (their START announcements, through the one announcer);
+this module posts the event's own messages in the event's channel and drives the rounds: a finished match
+reaches :meth:`EventPosts.match_finished`, which closes the round when it was the last, pairs the next one
+and opens its games.  After a restart :meth:`EventPosts.resume` continues whatever was left half done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import discord
+
+from bot.core import tournament_formats as formats
+from bot.core.service import Turn
+from bot.core.tournaments import Progress, TournamentService
+from bot.delivery.failures import classify
+from bot.shared import Languages
+from bot.storage.match_store import Matches
+from bot.storage.records import Announcement, MatchRecord
+from bot.storage.tournament_store import Event
+from bot.text.escaping import escape_name
+from engines import GAMES, GameState
+from i18n.catalog import gettext
+from render.standings import StandingRow, render_standings
+
+log = logging.getLogger(__name__)
+
+
+class Deliverer(Protocol):
+    """The announcer, as far as events need it."""
+
+    async def deliver(
+        self,
+        announcements: Sequence[Announcement],
+        reply: Any = None,
+        *,
+        state: GameState | None = None,
+        turn: Turn | None = None,
+        record: MatchRecord | None = None,
+    ) -> Any: ...
+
+
+class Channels(Protocol):
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+
+def event_title(event: Event, round_number: int) -> str:
+    """The head of an event game's thread name: ``Spring Pond · R2``."""
+    return f"{event.name} · R{round_number}"
+
+
+def standings_text(
+    event: Event, lines: Sequence[formats.Line], language: str, *, final: bool = False, after: int | None = None
+) -> str:
+    """The standings as text (the image's alt text and ``/tournament standings``): one line per entrant.
+
+    ``after``: the round they follow (default: the event's round, or the one before it while it is played).
+    """
+    if after is None:
+        after = event.round if final or event.status != "running" else max(event.round - 1, 0)
+    if final:
+        head = gettext(
+            language,
+            "**{event}**: final standings after round {round}",
+            event=escape_name(event.name),
+            round=after,
+        )
+    elif after:
+        head = gettext(
+            language,
+            "**{event}**: standings after round {round} of {rounds}",
+            event=escape_name(event.name),
+            round=after,
+            rounds=event.rounds,
+        )
+    else:
+        head = gettext(language, "**{event}**: no round has finished yet", event=escape_name(event.name))
+    if event.format == formats.TABLES:
+        breaks = gettext(language, "game points")
+    else:
+        breaks = gettext(language, "Buchholz, Sonneborn–Berger")
+    rows = [head, gettext(language, "Rank. Name: points (tie-breaks: {breaks}), each round's result", breaks=breaks)]
+    for line in lines:
+        marker = "👑 " if line.rank == 1 and after else ""
+        gone = gettext(language, " (withdrew)") if line.withdrawn else ""
+        tiebreaks = " · ".join(
+            formats.number_text(b) for b in line.tiebreaks[: 1 if event.format == formats.TABLES else 2]
+        )
+        rounds = " ".join(line.results[:after])
+        rows.append(
+            f"{line.rank}. {marker}{escape_name(line.name)}{gone}: {formats.number_text(line.points)} "
+            f"({tiebreaks}){'  ' + rounds if rounds else ''}"
+        )
+    return "\n".join(rows)[:1900]
+
+
+def standings_png(event: Event, lines: Sequence[formats.Line], language: str, after: int) -> bytes:
+    """The standings image (drawn by :mod:`render.standings`), its words in ``language``."""
+    if event.format == formats.TABLES:
+        heads: tuple[str, ...] = (gettext(language, "Pts"), gettext(language, "Game"))
+    else:
+        heads = (gettext(language, "Pts"), gettext(language, "BH"), gettext(language, "SB"))
+    rows = [
+        StandingRow(
+            line.rank,
+            line.name,
+            formats.number_text(line.points),
+            tuple(formats.number_text(b) for b in line.tiebreaks[: len(heads) - 1]),
+            line.results[:after],
+            leader=line.rank == 1 and after > 0,
+            withdrawn=line.withdrawn,
+        )
+        for line in lines
+    ]
+    subtitle = gettext(language, "after round {round} of {rounds}", round=after, rounds=event.rounds)
+    return render_standings(event.name, subtitle, heads, rows)
+
+
+class EventPosts:
+    """Post an event's messages and run its rounds as its games end."""
+
+    def __init__(
+        self,
+        events: TournamentService,
+        matches: Matches,
+        announcer: Deliverer,
+        channels: Channels,
+        languages: Languages,
+    ) -> None:
+        self.events = events
+        self.matches = matches
+        self.announcer = announcer
+        self.channels = channels
+        self.languages = languages
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._starting: set[int] = set()  # matches whose line is being posted right now
+        self._turns: dict[int, float | None] = {}  # match -> its event's time for a turn (None: not an event's)
+
+    async def turn_seconds(self, match_id: int) -> float | None:
+        """An event game's time for a turn (the event's own, if it set one); read once per match."""
+        if match_id not in self._turns:
+            if len(self._turns) > 10_000:
+                self._turns.clear()
+            pairing = await self.events.store.pairing_of_match(match_id)
+            event = None if pairing is None else await self.events.store.get(pairing.tournament_id)
+            self._turns[match_id] = None if event is None else event.turn_seconds
+        return self._turns[match_id]
+
+    async def thread_title(self, match_id: int) -> str | None:
+        """The event and round heading an event game's thread name, or ``None`` for an ordinary match."""
+        pairing = await self.events.store.pairing_of_match(match_id)
+        if pairing is None:
+            return None
+        event = await self.events.store.get(pairing.tournament_id)
+        return None if event is None else event_title(event, pairing.round)
+
+    def match_finished(self, record: MatchRecord) -> None:
+        """A match ended (the service says so after committing): run its event on, in the background."""
+        task = asyncio.create_task(self._after(record.id), name=f"tabula-event-{record.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _after(self, match_id: int) -> None:
+        try:
+            progress = await self.events.after_match(match_id)
+            if progress is not None:
+                await self.publish(progress)
+        except Exception:
+            log.exception("running on the event of match %s failed; the sweeper tries again", match_id)
+
+    async def resume(self) -> None:
+        """Continue every running event (a restart, and each sweep): open missing games, close ended rounds.
+
+        A game opened before a stop whose line in the event's channel was never posted gets it now, so its
+        thread still starts from it (its START announcement waits in the outbox for the thread)."""
+        for event in await self.events.store.running():
+            ids = [p.match_id for p in await self.events.store.pairings(event.id, event.round) if p.match_id]
+            for record in await self.events.store.match_records(ids):
+                if record.wants_thread and record.message_id is None and record.id not in self._starting:
+                    language = await self.languages.language(event.guild_id)
+                    await self.open_game(event, record, (), language)
+        for progress in await self.events.resume():
+            await self.publish(progress)
+        for progress in await self.events.due():
+            await self.publish(progress)
+
+    async def publish(self, progress: Progress) -> None:
+        """Post what one step of an event did: the closed round's standings (or the winner), the new games."""
+        event = progress.event
+        language = await self.languages.language(event.guild_id)
+        if progress.closed_round:
+            lines = await self.events.standings(event)
+            text = standings_text(event, lines, language, final=progress.finished, after=progress.closed_round)
+            mentions: list[int] = []
+            png = await asyncio.to_thread(standings_png, event, lines, language, progress.closed_round)
+            image = discord.File(io.BytesIO(png), filename="standings.png", description=text[:1024])
+            if progress.finished:
+                text = winner_text(event, lines, language) + "\n\n" + text
+                mentions = [line.user_id for line in lines]
+            await self._post(event, text, mentions, image)
+        for record, announcements in progress.opened:
+            await self.open_game(event, record, announcements, language)
+
+    async def open_game(
+        self, event: Event, record: MatchRecord, announcements: Sequence[Announcement], language: str
+    ) -> None:
+        """Post the game's line in the event's channel (its thread starts from it), then announce the game."""
+        self._starting.add(record.id)
+        try:
+            await self._open_game(event, record, announcements, language)
+        finally:
+            self._starting.discard(record.id)
+
+    async def _open_game(
+        self, event: Event, record: MatchRecord, announcements: Sequence[Announcement], language: str
+    ) -> None:
+        names = " vs ".join(escape_name(seat.name) for seat in record.players)
+        text = gettext(
+            language,
+            "**{title}**: {players} — {game}, played in the thread below.",
+            title=escape_name(event_title(event, event.round)),
+            players=names,
+            game=GAMES[event.game].title,
+        )
+        message_id = await self._post(event, text, [])
+        if message_id is not None:
+            await self.matches.set_starter(record.id, message_id)
+        if announcements:
+            await self.announcer.deliver(announcements, record=record)
+
+    async def _post(
+        self, event: Event, text: str, mentions: Sequence[int], image: discord.File | None = None
+    ) -> int | None:
+        channel = self.channels.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
+        allowed = discord.AllowedMentions(users=[discord.Object(m) for m in mentions], roles=False, everyone=False)
+        try:
+            if image is not None:
+                message = await channel.send(text, allowed_mentions=allowed, file=image)
+            else:
+                message = await channel.send(text, allowed_mentions=allowed)
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            log.info("posting for event %s failed: %s", event.id, failure.text)
+            return None
+        return message.id
+
+
+def winner_text(event: Event, lines: Sequence[formats.Line], language: str) -> str:
+    """The final post's head: the winner, the podium, and one ping for each entrant."""
+    podium = [line for line in lines if line.rank <= 3][:3]
+    medals = ["🥇", "🥈", "🥉"]
+    places = ", ".join(f"{medals[min(i, 2)]} <@{line.user_id}>" for i, line in enumerate(podium))
+    winners = [line for line in lines if line.rank == 1]
+    head = gettext(
+        language,
+        "🏆 **{event}** is over: <@{winner}> wins!",
+        event=escape_name(event.name),
+        winner=winners[0].user_id if winners else 0,
+    )
+    others = " ".join(f"<@{line.user_id}>" for line in lines if line.rank > 3)
+    return (
+        head
+        + "\n"
+        + places
+        + (("\n" + gettext(language, "Thanks for playing, {players}.", players=others)) if others else "")
+    )
