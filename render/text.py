@@ -198,6 +198,7 @@ def clean_text(text: str) -> str:
     return " ".join(word for word in words if word)
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_simple(text: str) -> bool:
     """Tell whether the main font draws all of ``text`` left to right in one Pillow call."""
     return text.isascii() or all(
@@ -416,6 +417,7 @@ def layout(text: str, size: int) -> Line:
         return Line(tuple(pieces), x)
 
 
+@functools.lru_cache(maxsize=8192)  # bounded: a few floats per entry (names, scores, status lines)
 def text_width(text: str, size: int) -> float:
     """Return the advance width of ``text`` at ``size`` pixels."""
     if _is_simple(text):
@@ -531,7 +533,7 @@ def draw_text(
     """Draw ``text`` at ``xy`` with the project fonts (``anchor`` as in Pillow, e.g. ``"mm"``)."""
     with _FREETYPE_LOCK:
         if _is_simple(text):
-            draw.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+            _pillow_text(draw, xy, text, MAIN, size, fill, anchor, stroke, stroke_fill)
             return
         line = layout(text, size)
         x = xy[0] - {"l": 0.0, "m": line.width / 2, "r": line.width}[anchor[0]]
@@ -541,7 +543,7 @@ def draw_text(
             return
         for piece in line.pieces:
             if piece.font == MAIN:
-                draw.text((x + piece.dx, y), piece.text, font=font(size), fill=fill, anchor="ls")
+                _pillow_text(draw, (x + piece.dx, y), piece.text, MAIN, size, fill, "ls")
             else:
                 mask, left, top = _run_mask(piece.font, piece.text, piece.rtl, size)
                 draw.bitmap((round(x + piece.dx + left), round(y + top)), mask, fill=fill)
@@ -562,12 +564,84 @@ def _draw_stroked(
         for piece in line.pieces:
             drawn = [(piece.text, 0.0, 0.0)] if piece.font == MAIN else [(g.char, g.x, g.y) for g in piece.glyphs]
             for char, gx, gy in drawn:
-                draw.text(
-                    (x + piece.dx + gx, y + gy),
-                    char,
-                    font=_pillow_font(piece.font, size),
-                    fill=ink,
-                    anchor="ls",
-                    stroke_width=width,
-                    stroke_fill=ink,
-                )
+                _pillow_text(draw, (x + piece.dx + gx, y + gy), char, piece.font, size, ink, "ls", width, ink)
+
+
+# --- Drawn text, remembered -------------------------------------------------------
+#
+# Pillow's ``ImageDraw.text`` rasterises a line into a mask (FreeType, the costly part) and blends the ink through
+# it with ``draw_bitmap``.  The mask depends only on the text, font, size, anchor, stroke and the fractional part of
+# the position, so it is rasterised once and remembered; each card only blends it, exactly as Pillow would.
+
+
+class _Recorder:
+    """Stands in for a drawing's core to record the ``draw_bitmap`` calls ``ImageDraw.text`` makes (the rest is the
+    core's own: the ink, for instance)."""
+
+    def __init__(self, core: object) -> None:
+        self.core = core
+        self.calls: list[tuple[int, int, object, int]] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.core, name)
+
+    def draw_bitmap(self, xy: tuple[int, int], mask: object, ink: int) -> None:
+        self.calls.append((xy[0], xy[1], mask, ink))
+
+
+Stroke = tuple[int, ...] | None
+
+
+@functools.lru_cache(maxsize=2048)  # bounded: a mask is about one line of pixels (see render/TEXT_CACHE notes)
+def _text_bitmaps(
+    text: str,
+    index: int,
+    size: int,
+    mode: str,
+    start: tuple[float, float],
+    anchor: str,
+    ink: tuple[tuple[int, ...], int, Stroke],
+) -> tuple[tuple[int, int, object, int], ...]:
+    """Return the ``(dx, dy, mask, ink)`` blends Pillow makes to draw ``text`` at ``start`` (a fraction of a pixel)."""
+    fill, stroke, stroke_fill = ink
+    draw = ImageDraw.Draw(Image.new(mode, (1, 1)))
+    recorder = _Recorder(draw.draw)
+    draw.draw = recorder  # type: ignore[assignment]
+    draw.text(
+        start,
+        text,
+        font=_pillow_font(index, size),
+        fill=fill,
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=stroke_fill,
+    )
+    return tuple(recorder.calls)
+
+
+def _pillow_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    index: int,
+    size: int,
+    fill: tuple[int, ...],
+    anchor: str,
+    stroke: int = 0,
+    stroke_fill: tuple[int, ...] | None = None,
+) -> None:
+    """Draw one line as ``draw.text`` does with font ``index`` (same pixels), reusing its remembered masks."""
+    if "\n" in text or draw.mode not in ("RGB", "RGBA", "L"):
+        draw.text(
+            xy,
+            text,
+            font=_pillow_font(index, size),
+            fill=fill,
+            anchor=anchor,
+            stroke_width=stroke,
+            stroke_fill=stroke_fill,
+        )
+        return
+    (fx, x), (fy, y) = math.modf(xy[0]), math.modf(xy[1])
+    for dx, dy, mask, ink in _text_bitmaps(text, index, size, draw.mode, (fx, fy), anchor, (fill, stroke, stroke_fill)):
+        draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
