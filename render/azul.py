@@ -375,7 +375,7 @@ def factory_tile_boxes(lay: Layout, number: int) -> tuple[Box, ...]:
 # -- the parts that never change -------------------------------------------------------------------------------------
 
 
-@functools.cache
+@functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
 def static_card(players: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, factory discs and labels, the centre, the key."""
     lay = layout(players, theme, extra)

@@ -286,7 +286,7 @@ def badge_sprite(kind: str, diameter: int, theme: Theme) -> Image.Image:
     return paint_sprite(diameter, layers, theme.supersample)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=512)  # bounded: gains, tags and labels are a few short texts
 def pill_sprite(text: str, size: int, fill: RGB, ink: RGB, border: RGB, theme: Theme) -> Image.Image:
     """Return a rounded pill holding short ``text`` (e.g. ``"+1"``), bordered in ``border``."""
     ss = theme.supersample

@@ -48,10 +48,11 @@ import io
 import math
 import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -580,30 +581,41 @@ class _Recorder:
 
     def __init__(self, core: object) -> None:
         self.core = core
-        self.calls: list[tuple[int, int, object, int]] = []
+        self.calls: list[tuple[int, int, Any, int]] = []
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.core, name)
 
-    def draw_bitmap(self, xy: tuple[int, int], mask: object, ink: int) -> None:
+    def draw_bitmap(self, xy: tuple[int, int], mask: Any, ink: int) -> None:
         self.calls.append((xy[0], xy[1], mask, ink))
 
 
 Stroke = tuple[int, ...] | None
+Blends = tuple[tuple[int, int, Any, int], ...]
+TextKey = tuple[str, int, int, str, tuple[float, float], str, tuple[tuple[int, ...], int, Stroke]]
+
+TEXT_CACHE_BYTES = 8 * 1024 * 1024  # the masks' pixels kept at most (about 2,000 lines of text)
+_masks: OrderedDict[TextKey, tuple[Blends, int]] = OrderedDict()  # least recently used first
+_mask_bytes = 0
 
 
-@functools.lru_cache(maxsize=2048)  # bounded: a mask is about one line of pixels (see render/TEXT_CACHE notes)
-def _text_bitmaps(
-    text: str,
-    index: int,
-    size: int,
-    mode: str,
-    start: tuple[float, float],
-    anchor: str,
-    ink: tuple[tuple[int, ...], int, Stroke],
-) -> tuple[tuple[int, int, object, int], ...]:
-    """Return the ``(dx, dy, mask, ink)`` blends Pillow makes to draw ``text`` at ``start`` (a fraction of a pixel)."""
-    fill, stroke, stroke_fill = ink
+def text_cache_bytes() -> int:
+    """Return the bytes of mask pixels the text cache holds now (at most :data:`TEXT_CACHE_BYTES`)."""
+    return _mask_bytes
+
+
+def _text_bitmaps(key: TextKey) -> Blends:
+    """Return the ``(dx, dy, mask, ink)`` blends Pillow makes to draw a line at a fraction of a pixel from ``(0, 0)``.
+
+    ``key`` is ``(text, font index, size, image mode, fraction, anchor, (fill, stroke, stroke fill))``.  Called
+    with the FreeType lock held, which guards the cache too.
+    """
+    global _mask_bytes
+    found = _masks.get(key)
+    if found is not None:
+        _masks.move_to_end(key)
+        return found[0]
+    text, index, size, mode, start, anchor, (fill, stroke, stroke_fill) = key
     draw = ImageDraw.Draw(Image.new(mode, (1, 1)))
     recorder = _Recorder(draw.draw)
     draw.draw = recorder  # type: ignore[assignment]
@@ -616,7 +628,14 @@ def _text_bitmaps(
         stroke_width=stroke,
         stroke_fill=stroke_fill,
     )
-    return tuple(recorder.calls)
+    blends = tuple(recorder.calls)
+    cost = sum(mask.size[0] * mask.size[1] for _, _, mask, _ in blends) + 64
+    _masks[key] = (blends, cost)
+    _mask_bytes += cost
+    while _mask_bytes > TEXT_CACHE_BYTES and len(_masks) > 1:
+        _, (_, dropped) = _masks.popitem(last=False)
+        _mask_bytes -= dropped
+    return blends
 
 
 def _pillow_text(
@@ -643,5 +662,7 @@ def _pillow_text(
         )
         return
     (fx, x), (fy, y) = math.modf(xy[0]), math.modf(xy[1])
-    for dx, dy, mask, ink in _text_bitmaps(text, index, size, draw.mode, (fx, fy), anchor, (fill, stroke, stroke_fill)):
+    with _FREETYPE_LOCK:
+        blends = _text_bitmaps((text, index, size, draw.mode, (fx, fy), anchor, (fill, stroke, stroke_fill)))
+    for dx, dy, mask, ink in blends:
         draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
