@@ -83,6 +83,7 @@ from render.draw import (
     Layer,
     Picture,
     Poly,
+    blend_sprite,
     build_palette,
     display_name,
     draw_lines,
@@ -496,7 +497,7 @@ def _paste(card: Image.Image, sprite: Image.Image, box: Box) -> None:
     """Paste ``sprite`` centred in ``box``."""
     x = (box[0] + box[2] - sprite.width) // 2
     y = (box[1] + box[3] - sprite.height) // 2
-    card.paste(sprite, (x, y), sprite)
+    blend_sprite(card, sprite, (x, y))
 
 
 @dataclass(frozen=True, slots=True)
