@@ -250,7 +250,7 @@ class Scaler:
     Along an axis where ``q`` is even the whole axis is rescaled, which is the whole board's computation.
     """
 
-    BAND = 48  # source rows compared at a time, before rounding to whole blocks
+    BAND = 96  # source rows compared at a time, before rounding to whole blocks
 
     def __init__(self) -> None:
         self.source: Image.Image | None = None
