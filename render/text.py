@@ -594,7 +594,8 @@ Stroke = tuple[int, ...] | None
 Blends = tuple[tuple[int, int, Any, int], ...]
 TextKey = tuple[str, int, int, str, tuple[float, float], str, tuple[tuple[int, ...], int, Stroke]]
 
-TEXT_CACHE_BYTES = 8 * 1024 * 1024  # the masks' pixels kept at most (about 2,000 lines of text)
+TEXT_CACHE_BYTES = 8 * 1024 * 1024  # the masks' pixels kept at most (a few thousand lines of card text)
+REMEMBERED_SIZE = 64  # larger text is drawn at the sprites' supersampled size, into sprites that are kept anyway
 _masks: OrderedDict[TextKey, tuple[Blends, int]] = OrderedDict()  # least recently used first
 _mask_bytes = 0
 
@@ -650,7 +651,7 @@ def _pillow_text(
     stroke_fill: tuple[int, ...] | None = None,
 ) -> None:
     """Draw one line as ``draw.text`` does with font ``index`` (same pixels), reusing its remembered masks."""
-    if "\n" in text or draw.mode not in ("RGB", "RGBA", "L"):
+    if "\n" in text or draw.mode not in ("RGB", "RGBA", "L") or size > REMEMBERED_SIZE:
         draw.text(
             xy,
             text,
