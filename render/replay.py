@@ -10,6 +10,8 @@ Size, so the longest games stay under Discord's 10 MiB attachment limit:
 
 * **Smaller frames.**  The 720-pixel card is scaled (box filter) to fit
   540 x 960, a phone screen's 9:16 shape, so even four-player Azul shows whole.
+  Only the bands of a board that changed since the previous frame are rescaled
+  (:class:`Scaler`: the same pixels as scaling the whole board).
 * **One palette.**  Every board of a game already uses one palette; the GIF
   keeps it as its only colour table, cut to 63 colours so index 63 is free for
   transparency (Azul's 128 colours become 63 by dropping one of each nearest
