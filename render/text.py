@@ -48,13 +48,14 @@ import io
 import math
 import threading
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
+
+from render.masks import draw_line
 
 if TYPE_CHECKING:
     import uharfbuzz
@@ -568,77 +569,6 @@ def _draw_stroked(
                 _pillow_text(draw, (x + piece.dx + gx, y + gy), char, piece.font, size, ink, "ls", width, ink)
 
 
-# --- Drawn text, remembered -------------------------------------------------------
-#
-# Pillow's ``ImageDraw.text`` rasterises a line into a mask (FreeType, the costly part) and blends the ink through
-# it with ``draw_bitmap``.  The mask depends only on the text, font, size, anchor, stroke and the fractional part of
-# the position, so it is rasterised once and remembered; each card only blends it, exactly as Pillow would.
-
-
-class _Recorder:
-    """Stands in for a drawing's core to record the ``draw_bitmap`` calls ``ImageDraw.text`` makes (the rest is the
-    core's own: the ink, for instance)."""
-
-    def __init__(self, core: object) -> None:
-        self.core = core
-        self.calls: list[tuple[int, int, Any, int]] = []
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self.core, name)
-
-    def draw_bitmap(self, xy: tuple[int, int], mask: Any, ink: int) -> None:
-        self.calls.append((xy[0], xy[1], mask, ink))
-
-
-Stroke = tuple[int, ...] | None
-Blends = tuple[tuple[int, int, Any, int], ...]
-TextKey = tuple[str, int, int, str, tuple[float, float], str, tuple[tuple[int, ...], int, Stroke]]
-
-TEXT_CACHE_BYTES = 8 * 1024 * 1024  # the masks' pixels kept at most (a few thousand lines of card text)
-REMEMBERED_SIZE = 64  # larger text is drawn at the sprites' supersampled size, into sprites that are kept anyway
-_masks: OrderedDict[TextKey, tuple[Blends, int]] = OrderedDict()  # least recently used first
-_mask_bytes = 0
-
-
-def text_cache_bytes() -> int:
-    """Return the bytes of mask pixels the text cache holds now (at most :data:`TEXT_CACHE_BYTES`)."""
-    return _mask_bytes
-
-
-def _text_bitmaps(key: TextKey) -> Blends:
-    """Return the ``(dx, dy, mask, ink)`` blends Pillow makes to draw a line at a fraction of a pixel from ``(0, 0)``.
-
-    ``key`` is ``(text, font index, size, image mode, fraction, anchor, (fill, stroke, stroke fill))``.  Called
-    with the FreeType lock held, which guards the cache too.
-    """
-    global _mask_bytes
-    found = _masks.get(key)
-    if found is not None:
-        _masks.move_to_end(key)
-        return found[0]
-    text, index, size, mode, start, anchor, (fill, stroke, stroke_fill) = key
-    draw = ImageDraw.Draw(Image.new(mode, (1, 1)))
-    recorder = _Recorder(draw.draw)
-    draw.draw = recorder  # type: ignore[assignment]
-    draw.text(
-        start,
-        text,
-        font=_pillow_font(index, size),
-        fill=fill,
-        anchor=anchor,
-        stroke_width=stroke,
-        stroke_fill=stroke_fill,
-    )
-    blends = tuple(recorder.calls)
-    cost = sum(mask.size[0] * mask.size[1] for _, _, mask, _ in blends) + 64
-    _masks[key] = (blends, cost)
-    _mask_bytes += cost
-    while _mask_bytes > TEXT_CACHE_BYTES and len(_masks) > 1:
-        _, (_, dropped) = _masks.popitem(last=False)
-        _mask_bytes -= dropped
-    return blends
-
-
 def _pillow_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -650,20 +580,6 @@ def _pillow_text(
     stroke: int = 0,
     stroke_fill: tuple[int, ...] | None = None,
 ) -> None:
-    """Draw one line as ``draw.text`` does with font ``index`` (same pixels), reusing its remembered masks."""
-    if "\n" in text or draw.mode not in ("RGB", "RGBA", "L") or size > REMEMBERED_SIZE:
-        draw.text(
-            xy,
-            text,
-            font=_pillow_font(index, size),
-            fill=fill,
-            anchor=anchor,
-            stroke_width=stroke,
-            stroke_fill=stroke_fill,
-        )
-        return
-    (fx, x), (fy, y) = math.modf(xy[0]), math.modf(xy[1])
-    with _FREETYPE_LOCK:
-        blends = _text_bitmaps((text, index, size, draw.mode, (fx, fy), anchor, (fill, stroke, stroke_fill)))
-    for dx, dy, mask, ink in blends:
-        draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+    """Draw one line as ``draw.text`` does with font ``index`` (same pixels), from remembered masks (see
+    :mod:`render.masks`)."""
+    draw_line(draw, xy, text, _pillow_font(index, size), (index, size), fill, anchor, stroke, stroke_fill)

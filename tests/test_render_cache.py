@@ -12,11 +12,12 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
+import render.masks as masks
 import render.text as text_module
 from engines import GAMES, GameState
 from render import render, render_picture
 from render.replay import FRAME_BOX, Scaler, frame_layout
-from render.text import draw_text, text_cache_bytes
+from render.text import draw_text
 from render.theme import DEFAULT_THEME
 
 GAMES_DRAWN = [name for name in sorted(GAMES) if name not in ("nim", "toy")]
@@ -82,13 +83,13 @@ def test_remembered_text_blends_as_pillow_draws(mode: str) -> None:
 
 
 def test_text_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(text_module, "TEXT_CACHE_BYTES", 20_000)
+    monkeypatch.setattr(masks, "CACHE_BYTES", 20_000)
     canvas = Image.new("RGB", (400, 60))
     draw = ImageDraw.Draw(canvas)
     for number in range(200):
         draw_text(draw, (10.25, 30.5), f"Player {number} scores {number * 7}", 25, (255, 255, 255), anchor="lm")
-        assert text_cache_bytes() <= 20_000
-    assert text_cache_bytes() > 5_000  # it still remembers the latest lines
+        assert masks.cache_bytes() <= 20_000
+    assert masks.cache_bytes() > 5_000  # it still remembers the latest lines
 
 
 @pytest.mark.parametrize("game", GAMES_DRAWN)
