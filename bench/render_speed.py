@@ -7,6 +7,7 @@ rendered once to warm the caches that a running bot would already have warm
 module (``BENCH_CONFIGS``: players and options).
 
     python -m bench.render_speed [--game pond] [--positions 200] [--locale ru] [--json]
+    python -m bench.render_speed --against /tmp/base [--rounds 3]   # A/B: alternate with another checkout
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ import argparse
 import importlib
 import io
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -100,13 +104,47 @@ def run(count: int = 200, games: list[str] | None = None, locale: str = "en") ->
     return rows
 
 
+def against(root: str, rounds: int, count: int, games: list[str] | None, locale: str) -> list[dict[str, Any]]:
+    """Alternate this checkout's run with the one in ``root`` (another commit's checkout), ``rounds`` times each.
+
+    Each run is a fresh process (``python -m bench.render_speed --json`` in that checkout); every row gets the
+    median over rounds of both medians, ``before_ms`` (``root``'s) and ``median_ms`` (this checkout's).
+    """
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    argv = [sys.executable, "-m", "bench.render_speed", "--json", "--positions", str(count), "--locale", locale]
+    argv += [flag for name in games or [] for flag in ("--game", name)]
+    runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
+    for number in range(rounds):
+        order = [("before", root), ("after", here)]
+        for side, checkout in order if number % 2 == 0 else order[::-1]:
+            env = {**os.environ, "PYTHONPATH": checkout}
+            done = subprocess.run(argv, cwd=checkout, env=env, capture_output=True, text=True, check=True)
+            runs[side].append(json.loads(done.stdout))
+    rows = runs["after"][0]
+    for i, row in enumerate(rows):
+        row["before_ms"] = round(statistics.median(run[i]["median_ms"] for run in runs["before"]), 2)
+        row["median_ms"] = round(statistics.median(run[i]["median_ms"] for run in runs["after"]), 2)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200, help="positions per configuration")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--locale", default="en", help="the pictures' language (en, ru, fr)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--against", metavar="CHECKOUT", help="A/B: alternate with another commit's checkout")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each side")
     args = parser.parse_args()
+    if args.against:
+        rows = against(args.against, args.rounds, args.positions, args.game, args.locale)
+        for row in rows:
+            config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
+            print(
+                f"{row['game']:<8} {row['players']}p {config:<18} median {row['before_ms']:6.2f} -> "
+                f"{row['median_ms']:6.2f} ms ({row['median_ms'] / row['before_ms']:.2f}x)"
+            )
+        return
     rows = run(args.positions, args.game, args.locale)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -19,6 +19,7 @@ Times are CPU seconds of this process (the build uses one core) and wall seconds
 Games are random or staller play from fixed seeds (the bench may use ``random``).
 
     python -m bench.replay_speed [--quick] [--json]
+    python -m bench.replay_speed --quick --against /tmp/base [--rounds 3]   # A/B: alternate with another checkout
 """
 
 from __future__ import annotations
@@ -27,8 +28,11 @@ import argparse
 import importlib
 import io
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -132,11 +136,44 @@ def line(row: dict[str, Any]) -> str:
     )
 
 
+def against(root: str, rounds: int, quick: bool) -> list[dict[str, Any]]:
+    """Alternate this checkout's run with the one in ``root`` (another commit's checkout), ``rounds`` times each.
+
+    Each run is a fresh process (``python -m bench.replay_speed --json`` in that checkout); every row gets the
+    median CPU seconds over rounds of both, ``before_s`` (``root``'s) and ``cpu_s`` (this checkout's), and
+    whether both replays had the same size.
+    """
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    argv = [sys.executable, "-m", "bench.replay_speed", "--json"] + (["--quick"] if quick else [])
+    runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
+    for number in range(rounds):
+        order = [("before", root), ("after", here)]
+        for side, checkout in order if number % 2 == 0 else order[::-1]:
+            env = {**os.environ, "PYTHONPATH": checkout}
+            done = subprocess.run(argv, cwd=checkout, env=env, capture_output=True, text=True, check=True)
+            runs[side].append(json.loads(done.stdout))
+    rows = runs["after"][0]
+    for i, row in enumerate(rows):
+        row["before_s"] = round(statistics.median(run[i]["cpu_s"] for run in runs["before"]), 2)
+        row["cpu_s"] = round(statistics.median(run[i]["cpu_s"] for run in runs["after"]), 2)
+        row["same_size"] = runs["before"][0][i]["bytes"] == row["bytes"]
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="at most two seeds a case, no extreme-option worst cases")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--against", metavar="CHECKOUT", help="A/B: alternate with another commit's checkout")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each side")
     args = parser.parse_args()
+    if args.against:
+        for row in against(args.against, args.rounds, args.quick):
+            print(
+                f"{row['case']:<34} {row['plies']:>5} plies: {row['before_s']:>5} -> {row['cpu_s']:>5} s CPU "
+                f"({row['cpu_s'] / row['before_s']:.2f}x), same size: {row['same_size']}"
+            )
+        return
     rows = run(args.quick)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -5,7 +5,10 @@
 by ``render_<name>`` of its module ``render/<name>.py`` (``GAMES[name].module("render")``), imported on first use
 (see :func:`renderer_for`); adding a game's picture means adding that module.  Rendering is pure (same inputs, same
 bytes), loads its font and sprites lazily and once, and is safe to call from
-worker threads.  Shared parts live in :mod:`render.theme` (colours, sizes),
+worker threads.  What never changes is drawn once and kept, within bounds: each game's static card per size,
+options, language and theme (a dozen per game), and each line of text's rasterised mask (8 MiB, see
+:mod:`render.masks`); a turn blends its pieces, marks and texts onto a copy of its static card.
+Shared parts live in :mod:`render.theme` (colours, sizes),
 :mod:`render.text` (font, text fitting) and :mod:`render.draw` (sprites, board
 grid, last-move marks, player rows, PNG encoding).
 

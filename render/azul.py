@@ -83,6 +83,7 @@ from render.draw import (
     Layer,
     Picture,
     Poly,
+    blend_sprite,
     build_palette,
     display_name,
     draw_lines,
@@ -375,7 +376,7 @@ def factory_tile_boxes(lay: Layout, number: int) -> tuple[Box, ...]:
 # -- the parts that never change -------------------------------------------------------------------------------------
 
 
-@functools.cache
+@functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
 def static_card(players: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, factory discs and labels, the centre, the key."""
     lay = layout(players, theme, extra)
@@ -496,7 +497,7 @@ def _paste(card: Image.Image, sprite: Image.Image, box: Box) -> None:
     """Paste ``sprite`` centred in ``box``."""
     x = (box[0] + box[2] - sprite.width) // 2
     y = (box[1] + box[3] - sprite.height) // 2
-    card.paste(sprite, (x, y), sprite)
+    blend_sprite(card, sprite, (x, y))
 
 
 @dataclass(frozen=True, slots=True)

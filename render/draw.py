@@ -114,7 +114,17 @@ def paste_centered(image: Image.Image, sprite: Image.Image, center: Point) -> No
     """Paste an RGBA ``sprite`` onto ``image`` with its centre at ``center``."""
     x = round(center[0] - sprite.width / 2)
     y = round(center[1] - sprite.height / 2)
-    image.paste(sprite, (x, y), sprite)
+    blend_sprite(image, sprite, (x, y))
+
+
+def blend_sprite(image: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Do ``image.paste(sprite, xy, sprite)`` for an RGBA ``sprite`` on an RGB or RGBA ``image``: the same blend,
+    without Pillow's checks and conversions, which cost more than blending a small sprite (boards paste dozens)."""
+    if sprite.mode != "RGBA" or image.mode not in ("RGB", "RGBA") or image.readonly:
+        image.paste(sprite, xy, sprite)
+        return
+    core = sprite.im
+    image.im.paste(core, (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height), core)
 
 
 # -- board grid -----------------------------------------------------------------------------------------------------
@@ -286,7 +296,7 @@ def badge_sprite(kind: str, diameter: int, theme: Theme) -> Image.Image:
     return paint_sprite(diameter, layers, theme.supersample)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=512)  # bounded: gains, tags and labels are a few short texts
 def pill_sprite(text: str, size: int, fill: RGB, ink: RGB, border: RGB, theme: Theme) -> Image.Image:
     """Return a rounded pill holding short ``text`` (e.g. ``"+1"``), bordered in ``border``."""
     ss = theme.supersample

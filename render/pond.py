@@ -220,7 +220,7 @@ def layout(size: int, theme: Theme, extra: int = 0) -> Layout:
     return Layout(width, height, header_top, row_height, status_top, grid, legend_top)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
 def static_card(size: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, board, coordinates, legend."""
     lay = layout(size, theme, extra)

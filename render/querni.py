@@ -227,7 +227,7 @@ def piece_size(theme: Theme) -> int:
     return round(layout(theme).grid.cell * PIECE_SHARE)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
 def static_card(theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return the parts of the card that never change: background, board, coordinates, legend."""
     lay = layout(theme, extra)

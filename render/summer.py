@@ -398,7 +398,7 @@ def move_line(hexagonal: bool, locale: str = "en") -> str:
     return pgettext(locale, "board", "A piece moves forward, diagonally forward or sideways")
 
 
-@functools.cache
+@functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
 def static_card(size: int, hexagonal: bool, mode: str, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
     """Return what never changes in a game: background, coordinates, goal flags and legend."""
     lay = layout(size, hexagonal, theme, extra)

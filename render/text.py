@@ -55,6 +55,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render.masks import draw_line
+
 if TYPE_CHECKING:
     import uharfbuzz
 
@@ -198,6 +200,7 @@ def clean_text(text: str) -> str:
     return " ".join(word for word in words if word)
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_simple(text: str) -> bool:
     """Tell whether the main font draws all of ``text`` left to right in one Pillow call."""
     return text.isascii() or all(
@@ -416,6 +419,7 @@ def layout(text: str, size: int) -> Line:
         return Line(tuple(pieces), x)
 
 
+@functools.lru_cache(maxsize=8192)  # bounded: a few floats per entry (names, scores, status lines)
 def text_width(text: str, size: int) -> float:
     """Return the advance width of ``text`` at ``size`` pixels."""
     if _is_simple(text):
@@ -531,7 +535,7 @@ def draw_text(
     """Draw ``text`` at ``xy`` with the project fonts (``anchor`` as in Pillow, e.g. ``"mm"``)."""
     with _FREETYPE_LOCK:
         if _is_simple(text):
-            draw.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+            _pillow_text(draw, xy, text, MAIN, size, fill, anchor, stroke, stroke_fill)
             return
         line = layout(text, size)
         x = xy[0] - {"l": 0.0, "m": line.width / 2, "r": line.width}[anchor[0]]
@@ -541,7 +545,7 @@ def draw_text(
             return
         for piece in line.pieces:
             if piece.font == MAIN:
-                draw.text((x + piece.dx, y), piece.text, font=font(size), fill=fill, anchor="ls")
+                _pillow_text(draw, (x + piece.dx, y), piece.text, MAIN, size, fill, "ls")
             else:
                 mask, left, top = _run_mask(piece.font, piece.text, piece.rtl, size)
                 draw.bitmap((round(x + piece.dx + left), round(y + top)), mask, fill=fill)
@@ -562,12 +566,20 @@ def _draw_stroked(
         for piece in line.pieces:
             drawn = [(piece.text, 0.0, 0.0)] if piece.font == MAIN else [(g.char, g.x, g.y) for g in piece.glyphs]
             for char, gx, gy in drawn:
-                draw.text(
-                    (x + piece.dx + gx, y + gy),
-                    char,
-                    font=_pillow_font(piece.font, size),
-                    fill=ink,
-                    anchor="ls",
-                    stroke_width=width,
-                    stroke_fill=ink,
-                )
+                _pillow_text(draw, (x + piece.dx + gx, y + gy), char, piece.font, size, ink, "ls", width, ink)
+
+
+def _pillow_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    index: int,
+    size: int,
+    fill: tuple[int, ...],
+    anchor: str,
+    stroke: int = 0,
+    stroke_fill: tuple[int, ...] | None = None,
+) -> None:
+    """Draw one line as ``draw.text`` does with font ``index`` (same pixels), from remembered masks (see
+    :mod:`render.masks`)."""
+    draw_line(draw, xy, text, _pillow_font(index, size), (index, size), fill, anchor, stroke, stroke_fill)
