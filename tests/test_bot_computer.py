@@ -135,7 +135,7 @@ async def test_a_worker_keeps_a_hard_seats_tree_for_its_next_move() -> None:
         result = ai.analyse(
             after, level="hard", seed=6, time_limit=0.3, clock=time.perf_counter, memory=ai.MEMORY, key=(7, 0)
         )
-        assert result.reused > 0 and time.perf_counter() - search_started < 0.3 * 1.2  # ... and searched further
+        assert result.reused > 0 and time.perf_counter() - search_started < 0.3 * 2  # ... searched further, on time
         think("pond", state.to_json(), "medium", 5, 1.0, None, (8, 0))
         assert len(ai.MEMORY) == 1  # medium is a fixed amount of search, kept fresh every move
     finally:
