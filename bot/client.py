@@ -36,11 +36,15 @@ from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers
 from bot.delivery.rendering import BoardRenderer
 from bot.games import build_groups
+from bot.lifecycle import DRAIN_SECONDS, Drain
+from bot.metrics import Metrics, MetricsServer, Probe
 from bot.settings import Settings
 from bot.storage import MatchStore
 from bot.storage.database import is_url, redact
 from bot.storage.settings_store import GuildSettingsStore
+from bot.sweeper import Sweeper
 from bot.text.translator import CatalogTranslator, translated_payload
+from engines import GAMES
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -57,9 +61,6 @@ def settle_memory() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 50, 50)
-
-
-SWEEP_SECONDS = 30.0
 
 
 def intents() -> discord.Intents:
@@ -93,6 +94,7 @@ class TabulaBot(discord.Client):
         store: MatchStore | None = None,
         computer_iterations: int | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        stop_seconds: float = DRAIN_SECONDS,
         **service_options: Any,
     ) -> None:
         sharding: dict[str, Any] = {}
@@ -106,8 +108,16 @@ class TabulaBot(discord.Client):
         self._service_options = service_options
         self._computer_iterations = computer_iterations
         self._sleep = sleep
-        self._sweeper: asyncio.Task[None] | None = None
         self._prepared = False
+        # Running like a service (issue 29): metrics, the interactions in flight, a graceful stop.
+        self.metrics = Metrics()
+        self.metrics.watch_http(self.http)
+        self.drain = Drain(timing=self._handled)
+        self.drain.watch(self._connection)
+        self.stop_seconds = stop_seconds
+        self.stop_reason: str | None = None  # the signal that stopped the bot, for the last log line
+        self._stopping: asyncio.Task[None] | None = None
+        self._metrics_server: MetricsServer | None = None
         # The command tree exists at once (``--print-commands`` needs no database): until prepare() opens
         # the database, its parts are built over a store that has none, and refuse to work.
         self._wire(store if store is not None else MatchStore.unopened())
@@ -148,6 +158,7 @@ class TabulaBot(discord.Client):
         clock: Callable[[], float] = options.get("clock", time.time)
         options.setdefault("server_settings", store.settings)
         self.service = MatchService(store.matches, extras=store.extras, **options)
+        self.service.on_move = self.metrics.moved
         self.ladders = Ladders(store.ratings)
         self.announcer = Announcer(
             store.matches,
@@ -162,6 +173,7 @@ class TabulaBot(discord.Client):
         self.computer = ComputerPlayers(
             self.service, self.announcer, processes=self.settings.ai_processes, iterations=self._computer_iterations
         )
+        self.computer.on_think = self.metrics.thought
         self.ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, store.settings)
         self.replays = Replays(store.matches, self.renderer.workers, languages=store.settings)
         # Reminders, automatic endings, draw offers and rematches (issue 17).
@@ -170,6 +182,19 @@ class TabulaBot(discord.Client):
         )
         self.draws = Draws(self.service, self.announcer, store.settings)
         self.rematches = Rematches(self.ui, store.matches, store.extras)
+        # Background work wakes when something is due; every write that makes something due tells it.
+        self.sweeper = Sweeper(
+            store.extras.next_due,
+            {
+                "challenges": self.expire_challenges,
+                "reminders": self.reminders.sweep,
+                "endings": self.reminders.sweep,
+                "outbox": self.announcer.resume,
+                "archives": self.announcer.threads.archive_threads,
+            },
+            clock=clock,
+        )
+        store.matches.on_due = self.sweeper.due_at
         self._add_commands(store.settings)
 
     def _add_commands(self, server_settings: GuildSettingsStore) -> None:
@@ -227,7 +252,8 @@ class TabulaBot(discord.Client):
         await self.announcer.resume(everything=True)  # what the last run left undelivered
         await self.computer.resume_all()
         settle_memory()
-        self._sweeper = asyncio.create_task(self._sweep_forever(), name="tabula-sweeper")
+        self.sweeper.start()
+        await self.start_metrics()
 
     async def on_ready(self) -> None:
         log.info(
@@ -239,14 +265,102 @@ class TabulaBot(discord.Client):
         )
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        self.renderer.close()
-        self.announcer.close()
+        """Stop gracefully (:mod:`bot.lifecycle`): no new work, the work in flight finished (bounded), the
+        workers stopped, the database closed; the outbox keeps what is undelivered.  Once, however often called."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        started = time.monotonic()
+        self.drain.stopping = True  # new interactions hear "restarting"
+        await self.sweeper.stop(timeout=self.stop_seconds / 2)
+        computers = self.computer.finish()
+        finished, cut = await self.drain.wait(max(0.0, self.stop_seconds - (time.monotonic() - started)), *computers)
+        self.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
         self.computer.close()
+        await asyncio.gather(
+            asyncio.to_thread(self.renderer.workers.stop), asyncio.to_thread(self.computer.workers.stop)
+        )
+        await self.stop_metrics()
+        self.metrics.unwatch()
         await super().close()
+        left = await self._undelivered()
         if self._store is not None:
             await self._store.close()
+        why = f" on {self.stop_reason}" if self.stop_reason else ""
+        log.info(
+            "Tabula stopped%s in %.1f s: %d commands and computer moves in flight finished, %d cut short, "
+            "%d refused while stopping; %d announcements left in the outbox for the next start",
+            why,
+            time.monotonic() - started,
+            finished,
+            cut,
+            self.drain.refused,
+            left,
+        )
+
+    async def _undelivered(self) -> int:
+        if self._store is None or not self._prepared:
+            return 0
+        try:
+            return (await self._store.matches.operating_counts())["announcements"]["pending"]
+        except Exception:
+            return 0
+
+    def request_stop(self, reason: str) -> None:
+        """Begin a graceful stop (a signal handler calls this)."""
+        if self._stopping is None:
+            log.info("%s received: stopping after the work in flight (at most %g s)", reason, self.stop_seconds)
+            self.stop_reason = reason
+            self._stopping = asyncio.ensure_future(self._stop())
+
+    async def stopped(self) -> None:
+        """Wait until a stop that began has ended."""
+        while self._stopping is None:
+            await asyncio.sleep(0.05)
+        await asyncio.shield(self._stopping)
+
+    # -- metrics and health -------------------------------------------------------------
+
+    def connected(self) -> bool:
+        """Whether the bot is connected to Discord (ready, not closed, its gateway socket open)."""
+        if not self.is_ready() or self.is_closed() or self._stopping is not None:
+            return False
+        ws = self.ws
+        return ws is None or bool(getattr(ws, "open", True))
+
+    def _handled(self, kind: str, game: str | None, seconds: float) -> None:
+        self.metrics.handled(kind, game if game in GAMES else None, seconds)
+
+    def _latencies(self) -> list[tuple[int, float]]:
+        by_shard = getattr(self, "latencies", None)  # an AutoShardedClient's, per shard
+        if isinstance(by_shard, list):
+            return [(int(shard), float(latency)) for shard, latency in by_shard]
+        return [(0, float(self.latency))]
+
+    async def start_metrics(self) -> MetricsServer | None:
+        """Serve ``/metrics`` and ``/healthz`` when ``TABULA_METRICS_PORT`` is set (tests: port 0, any free one)."""
+        if self.settings.metrics_port is None or self._metrics_server is not None:
+            return self._metrics_server
+        shards = self.settings.shards
+        probe = Probe(
+            connected=self.connected,
+            latencies=self._latencies,
+            shards=lambda: len(shards.ids) if shards is not None else 1,
+            queues=lambda: {"render": self.renderer.workers.waiting, "computer": self.computer.workers.waiting},
+            counts=self.store.matches.operating_counts,
+            ping=lambda: self.store.database.rows("SELECT 1"),
+        )
+        server = MetricsServer(self.metrics, probe, self.settings.metrics_host, self.settings.metrics_port)
+        await server.start()
+        self._metrics_server = server
+        return server
+
+    async def stop_metrics(self) -> None:
+        if self._metrics_server is not None:
+            await self._metrics_server.stop()
+            self._metrics_server = None
 
     # -- commands -------------------------------------------------------------------
 
@@ -284,12 +398,17 @@ class TabulaBot(discord.Client):
 
     # -- background work --------------------------------------------------------------
 
-    async def sweep(self) -> int:
-        """Expire overdue challenges, remind and end late turns, post what is due in the outbox, wake waiting
-        computers; return expiries."""
+    async def expire_challenges(self) -> int:
+        """Expire the overdue challenges (their messages lose their buttons); return how many."""
         expired = await self.service.expire_challenges()
         for answer in expired:
-            await self.announcer.deliver(answer.announcements)  # the challenge message loses its buttons
+            await self.announcer.deliver(answer.announcements)
+        return len(expired)
+
+    async def sweep(self) -> int:
+        """Do every kind of background work now, due or not (tests and benchmarks; the bot's own
+        :class:`~bot.sweeper.Sweeper` runs each kind when it is due); return the challenges expired."""
+        expired = await self.expire_challenges()
         try:
             await self.reminders.sweep()  # reminders due, and turns abandoned twice over end on time
         except Exception:
@@ -297,15 +416,7 @@ class TabulaBot(discord.Client):
         await self.announcer.resume()  # what is due again in the outbox
         await self.announcer.threads.archive_threads()  # finished matches' threads, an hour after the end
         await self.computer.resume_all()  # a computer turn that failed is tried again
-        return len(expired)
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the sweeper failed; trying again later")
-            await asyncio.sleep(SWEEP_SECONDS)
+        return expired
 
 
 class ShardedTabulaBot(TabulaBot, discord.AutoShardedClient):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from bot.storage.database import N_, Database, Handle, StaleMatch
 from bot.storage.match_store import _COLUMNS, Matches, _decode
-from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice
+from bot.storage.records import Announcement, Delivery, MatchRecord, MatchStatus, Notice
 
 STALE = N_("The game changed while your command was on its way; look at the board and try again.")
 
@@ -30,6 +30,17 @@ async def _still_at(db: Handle, record: MatchRecord) -> bool:
         (record.id, record.version, MatchStatus.ACTIVE),
     )
     return bool(list(rows))
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """When each kind of background work is next due (``None``: nothing of that kind is waiting)."""
+
+    challenges: float | None  # the earliest pending challenge's expiry
+    reminders: float | None  # the earliest reminder not yet sent (a quarter of the turn left)
+    endings: float | None  # the earliest automatic ending (the deadline passed by a turn time again)
+    outbox: float | None  # the earliest announcement due a (re)try
+    archives: float | None  # the earliest finished match's thread due to be archived
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +111,39 @@ class MatchExtras:
             "ON CONFLICT (user_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
             (user_id, int(enabled), self.clock()),
         )
+
+    async def next_due(self, now: float) -> Due:
+        """When each kind of background work is next due, on this process's shards: one query.
+
+        The sweeper asks this once per wake and sleeps until the earliest time (or until a write makes
+        something due sooner).  The times use the same formulas as :meth:`due_reminders`,
+        :meth:`due_abandoned`, :meth:`~bot.storage.match_store.Matches.expired_challenges`,
+        :meth:`~bot.storage.match_store.Matches.pending_announcements` and
+        :meth:`~bot.storage.match_store.Matches.threads_to_archive`.
+        """
+        mine, shards = self.matches._on_my_shards()
+        rows = await self.database.rows(
+            f"SELECT (SELECT MIN(deadline) FROM matches WHERE status = ? AND deadline IS NOT NULL{mine}), "
+            f"(SELECT MIN((3 * deadline + updated_at) / 4) FROM matches AS m WHERE status = ? "
+            "AND deadline IS NOT NULL AND deadline > ? AND NOT EXISTS (SELECT 1 FROM match_reminders AS r "
+            f"WHERE r.match_id = m.id AND r.version = m.version){mine}), "
+            f"(SELECT MIN(2 * deadline - updated_at) FROM matches WHERE status = ? AND deadline IS NOT NULL{mine}), "
+            f"(SELECT MIN(next_at) FROM outbox WHERE status = ?{mine}), "
+            f"(SELECT MIN(archive_at) FROM matches WHERE archive_at IS NOT NULL{mine})",
+            (
+                MatchStatus.CHALLENGE,
+                *shards,
+                MatchStatus.ACTIVE,
+                now,
+                *shards,
+                MatchStatus.ACTIVE,
+                *shards,
+                Delivery.PENDING,
+                *shards,
+                *shards,
+            ),
+        )
+        return Due(*(None if value is None else float(value) for value in rows[0]))
 
     # -- automatic endings -------------------------------------------------------------
 
