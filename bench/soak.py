@@ -45,7 +45,14 @@ def growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, top: int =
 
 
 async def soak(
-    minutes: float, rate: float, matches: int, channels: int, warmup: int, trace: bool, folder: Path
+    minutes: float,
+    rate: float,
+    matches: int,
+    channels: int,
+    warmup: float,
+    trace: bool,
+    folder: Path,
+    every: float = 60.0,
 ) -> dict[str, Any]:
     """Run the soak; return the per-minute curve and the verdict."""
     patch = Patch()
@@ -63,21 +70,24 @@ async def soak(
         think = matches / rate
         started = time.perf_counter()
         moves = 0
-        for minute in range(1, int(minutes) + 1):
-            until = started + minute * 60
+        samples = max(1, round(minutes * 60 / every))
+        for sample in range(1, samples + 1):
+            until = started + sample * every
             await asyncio.gather(*(load.thread_player(slot, until, think) for slot in range(matches)))
             moves = len(load.latencies)
             gc.collect()
+            minute = round(sample * every / 60, 2)
             point = {
                 "minute": minute,
                 "rss_mb": round(rss_mb(), 1),
+                "python_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 1) if trace else None,
                 "moves": moves,
                 "moves_per_second": round(moves / (time.perf_counter() - started), 1),
                 "finished": await _finished(load),
             }
             curve.append(point)
             print(json.dumps(point), flush=True)
-            if trace and minute == warmup:
+            if trace and snapshot is None and minute >= warmup:
                 snapshot = tracemalloc.take_snapshot()
         stop.set()
         await sweeper
@@ -91,7 +101,7 @@ async def soak(
     finally:
         await load.stop()
         patch.undo()
-    after = [point["rss_mb"] for point in curve[warmup:]]
+    after = [point["rss_mb"] for point in curve if point["minute"] > warmup]
     base = after[0] if after else 0.0
     spread = max(abs(value - base) / base for value in after) if after else 0.0
     return {
@@ -116,12 +126,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=60.0, help="moves per second offered (at least 50)")
     parser.add_argument("--matches", type=int, default=320)
     parser.add_argument("--channels", type=int, default=8)
-    parser.add_argument("--warmup", type=int, default=2, help="minutes of warm-up before RSS must stay flat")
+    parser.add_argument("--warmup", type=float, default=2, help="minutes of warm-up before RSS must stay flat")
+    parser.add_argument("--every", type=float, default=60.0, help="seconds between two RSS samples")
     parser.add_argument("--tracemalloc", action="store_true", help="show what grew after the warm-up")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         result = asyncio.run(
-            soak(args.minutes, args.rate, args.matches, args.channels, args.warmup, args.tracemalloc, Path(folder))
+            soak(
+                args.minutes,
+                args.rate,
+                args.matches,
+                args.channels,
+                args.warmup,
+                args.tracemalloc,
+                Path(folder),
+                args.every,
+            )
         )
     print(
         f"RSS after {args.warmup} min warm-up: {result['rss_after_warmup_mb']} MB; largest departure since: "
