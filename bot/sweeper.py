@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 MAX_SLEEP = 60.0  # an idle bot still looks once a minute (a clock that jumped, a write it was not told of)
 RETRY_SECONDS = 30.0  # a kind whose items stay due after running (failures) waits this long
-EARLY = 0.05  # wake a little early: the time a query and a post take still lands the work on time
+SLACK = 0.001  # wake this much after a due time, so the work's own query (same formula, other rounding) sees it due
 
 
 class Sweeper:
@@ -112,8 +112,8 @@ class Sweeper:
                 # Still due from before it last ran: its items are failing; rest before trying again.
                 self._resting[kind] = max(self._resting.get(kind, 0.0), last + RETRY_SECONDS)
             when = max(when, self._resting.get(kind, 0.0))
-            if when > now + EARLY:
-                later.append(when)
+            if when > now:
+                later.append(when + SLACK)
                 continue
             job = self.work[kind]
             self._ran[kind] = now
@@ -130,7 +130,7 @@ class Sweeper:
         for kind in list(self._resting):
             if self._resting[kind] <= now:
                 del self._resting[kind]
-        return max(0.0, min([*later, now + MAX_SLEEP]) - now - EARLY)
+        return max(0.0, min([*later, now + MAX_SLEEP]) - now)
 
     async def _sleep(self, delay: float) -> None:
         # A write during the last step may have named a time the query did not see yet.
@@ -140,5 +140,6 @@ class Sweeper:
             if left <= 0:
                 return
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._nudged.wait(), left)
+                async with asyncio.timeout(left):  # in this task: no helper task for others to wait on
+                    await self._nudged.wait()
             self._nudged.clear()
