@@ -7,7 +7,8 @@ the sweeper, its worker processes: one renderer and one computer, and the stop s
 :mod:`bot.lifecycle`), with Discord's HTTP edge replaced by the recorder of :mod:`bench.discord_fake`.
 Players then move in ``--matches`` Pond matches through the real command tree, offering ``--rate``
 moves per second, and one match is played against the computer.  Once boards have been drawn and the
-computer has moved, the process writes ``STATE`` (JSON: its pid and its worker processes' pids) and
+computer has moved, the process writes ``STATE`` (JSON: its pid, its worker processes' pids and the port
+of its ``/metrics`` and ``/healthz``, served on 127.0.0.1 at a free port) and
 keeps playing until it is stopped.  On SIGTERM or SIGINT the bot stops gracefully; the process then adds
 to ``STATE`` every move whose board the player saw (match id and ply), and exits with the bot's status.
 """
@@ -45,14 +46,16 @@ class Served(Load):
         install(patch, self.recorder)
         store = await MatchStore.open(self.database)
         await store.settings.change(GUILD_ID, threads=False)  # the computer's match is played in its channel
-        settings = Settings(database=self.database, render_processes=1, ai_processes=1)
+        # /metrics and /healthz on a free port (the fake gateway counts as connected: see below).
+        settings = Settings(database=self.database, render_processes=1, ai_processes=1, metrics_port=0)
         self.bot = TabulaBot(
             settings, store=store, rng=random.Random(1), computer_iterations=300, stop_seconds=self.stop_seconds
         )
         await self.bot._async_setup_hook()
         self.bot._connection.application_id = APP_ID
         self.bot._connection.user = _client_user(self.bot)
-        await self.bot.setup_hook()  # as at login: resume the outbox and computers, start the sweeper
+        await self.bot.setup_hook()  # as at login: resume the outbox and computers, start the sweeper and metrics
+        self.bot._ready.set()  # what READY does: the health check counts the bot as connected
         self.discord = Discord(self.bot, self.recorder)
         self.people = [Person(10**17 + i, f"Player{i}") for i in range(400)]
 
@@ -102,7 +105,12 @@ async def serve(database: str, state: Path, matches: int, rate: float, stop_seco
     players.append(asyncio.create_task(load.play_computer()))
     while not (bot.renderer.workers.pids() and bot.computer.workers.pids()) or len(load.seen) < matches:
         await asyncio.sleep(0.05)
-    pids = {"bot": os.getpid(), "workers": bot.renderer.workers.pids() + bot.computer.workers.pids()}
+    server = bot._metrics_server
+    pids = {
+        "bot": os.getpid(),
+        "workers": bot.renderer.workers.pids() + bot.computer.workers.pids(),
+        "metrics_port": server.port if server is not None else None,
+    }
     state.write_text(json.dumps(pids))
     await bot.stopped()
     undo()

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from bot.client import TabulaBot
@@ -90,6 +91,24 @@ async def test_sigterm_under_load_finishes_the_work_in_flight_and_exits_0_leavin
     below = descendants(process.pid)
     assert set(ready["workers"]) <= below and len(ready["workers"]) == 2  # a renderer and the computer
     time.sleep(0.5)  # moves keep arriving
+    # A scrape during the load shows the moves made, and the bot is healthy.
+    port = ready["metrics_port"]
+    metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    moves = next(line for line in metrics.splitlines() if line.startswith('tabula_moves_total{game="pond"}'))
+    assert float(moves.split()[-1]) > 20
+    assert urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).status == 200
+    # A backup taken now, while moves are written, opens and replays every running match.
+    backup = tmp_path / "backup.sqlite3"
+    made = subprocess.run(
+        [sys.executable, "-m", "bot", "backup", str(backup)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "TABULA_DATABASE": str(database)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0 and "integrity ok" in made.stdout, made.stderr
+    assert "running matches replay exactly" in made.stdout
     sent = time.monotonic()
     process.send_signal(signal.SIGTERM)
     output, _ = process.communicate(timeout=30)
@@ -119,6 +138,16 @@ async def test_sigterm_under_load_finishes_the_work_in_flight_and_exits_0_leavin
             assert record is not None and (await service.replay(record)).to_json() == record.state
     finally:
         await store.close()
+    copy = await MatchStore.open(str(backup))
+    try:
+        service = MatchService(copy.matches)
+        running = await copy.database.rows("SELECT id FROM matches WHERE status = 'active'")
+        assert len(running) >= 20
+        for (match_id,) in running:
+            record = await copy.matches.get(match_id)
+            assert record is not None and (await service.replay(record)).to_json() == record.state
+    finally:
+        await copy.close()
 
 
 def test_a_killed_bot_leaves_no_worker_alive_after_5_seconds(tmp_path: Path) -> None:
