@@ -276,6 +276,8 @@ class Announcer:
     ) -> None:
         while True:
             await self.sleep(delay)
+            if reply is not None and not check_original and not reply.alive(self.clock()):
+                reply = None  # its token has expired: let the interaction go (a long outage keeps no memory)
             fresh = await self.matches.announcement(announcement.id)
             if fresh is None or fresh.status != "pending":
                 return
