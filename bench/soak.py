@@ -4,7 +4,7 @@
 
 The thread scenario of :mod:`bench.load` (Pond matches challenged and accepted through the real commands,
 each played in its own thread, a player now and then resigning and challenging again) runs for
-``--minutes`` at ``--rate`` moves per second offered, with the sweeper running as the bot runs it.  Every
+``--minutes`` at ``--rate`` moves per second offered, with the bot's own sweeper running.  Every
 minute the bot process's resident memory (RSS, from ``/proc/self/statm``) is printed with the moves so far.
 Verdict: after the warm-up (the first ``--warmup`` minutes), every minute's RSS lies within 10 % of the
 first minute after warm-up.  ``--tracemalloc`` also compares allocations at the end of warm-up with those
@@ -65,8 +65,7 @@ async def soak(
             await load.open_in_channel(slot)
         if trace:
             tracemalloc.start(1)
-        stop = asyncio.Event()
-        sweeper = asyncio.create_task(load.sweeper(stop))
+        load.bot.sweeper.start()  # the bot's own background work, woken when something is due
         think = matches / rate
         started = time.perf_counter()
         moves = 0
@@ -89,8 +88,7 @@ async def soak(
             print(json.dumps(point), flush=True)
             if trace and snapshot is None and minute >= warmup:
                 snapshot = tracemalloc.take_snapshot()
-        stop.set()
-        await sweeper
+        await load.bot.sweeper.stop()
         grew: list[str] = []
         if trace and snapshot is not None:
             await asyncio.sleep(15)  # as the issue measured: 15 s after the load stopped

@@ -37,6 +37,8 @@ async def test_the_database_names_when_each_kind_of_work_is_next_due(world: Worl
     due = await extras.next_due(now)
     assert due.reminders == pytest.approx(now + 0.75 * TURN)  # a quarter of the turn left
     assert due.endings == pytest.approx(now + 2 * TURN)  # the deadline passed by a turn again
+    # Exact within the horizon asked about; beyond it, the query may stop looking (no full scans).
+    assert (await extras.next_due(now, horizon=10)).endings in (None, pytest.approx(now + 2 * TURN))
     world.clock.advance(0.75 * TURN)
     await world.bot.reminders.sweep()
     await settle()
@@ -45,6 +47,7 @@ async def test_the_database_names_when_each_kind_of_work_is_next_due(world: Worl
 
 
 async def test_shards_keep_their_own_filter(world: World) -> None:
+    world.bot.service.turn_seconds = TURN
     await world.start_pond(3103)
     matches = world.bot.store.matches
     record = await matches.open_match(3103)
@@ -175,3 +178,17 @@ async def test_a_reminder_of_a_short_turn_is_posted_within_2_seconds_of_its_time
         assert world.bot.sweeper.wakes - wakes <= 6  # woken for the work due, never polling
     finally:
         await world.stop()
+
+
+async def test_a_longer_turn_started_later_still_has_its_reminder_found(world: World) -> None:
+    extras, service = world.bot.store.extras, world.bot.service
+    service.turn_seconds = TURN
+    await world.start_pond(3105)
+    await extras.next_due(world.clock())  # the longest turn is read now: 36 s
+    service.turn_seconds = 3600.0  # then a server gives an hour a turn
+    await world.start_pond(3106)
+    record = await world.bot.store.matches.open_match(3106)
+    assert record is not None and world.bot.store.matches.longest_turn == pytest.approx(3600.0)
+    world.clock.advance(0.75 * 3600)
+    due = await extras.due_reminders(world.clock())
+    assert record.id in [found.id for found in due]

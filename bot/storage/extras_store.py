@@ -69,12 +69,15 @@ class MatchExtras:
         first ``limit``: the sweeper takes them in batches, so a crowd falling due never blocks the loop).
         Only servers on this process's shards."""
         mine, shards = self.matches._on_my_shards()
+        # Due means 3 * deadline + updated_at <= 4 * now: with turns of at most T, the deadline is at most
+        # now + T / 4, so only that slice of the deadline index is searched.
+        bound = now + await self.matches.turn_bound() / 4
         rows = await self.database.rows(
-            f"SELECT {_COLUMNS} FROM matches AS m WHERE status = ? AND deadline IS NOT NULL AND deadline > ? "
+            f"SELECT {_COLUMNS} FROM matches AS m WHERE status = ? AND deadline > ? AND deadline <= ? "
             "AND 3 * deadline + updated_at <= ? "
             "AND NOT EXISTS (SELECT 1 FROM match_reminders AS r WHERE r.match_id = m.id AND r.version = m.version)"
             f"{mine} ORDER BY id LIMIT ?",
-            (MatchStatus.ACTIVE, now, 4 * now, *shards, limit),
+            (MatchStatus.ACTIVE, now, bound, 4 * now, *shards, limit),
         )
         return [_decode(row) for row in rows]
 
@@ -112,8 +115,14 @@ class MatchExtras:
             (user_id, int(enabled), self.clock()),
         )
 
-    async def next_due(self, now: float) -> Due:
+    async def next_due(self, now: float, horizon: float = 60.0) -> Due:
         """When each kind of background work is next due, on this process's shards: one query.
+
+        Exact for what falls due within ``horizon`` seconds (the sweeper's longest sleep); a later time (or
+        None) means nothing is due before then.  The bound lets reminders and endings search a slice of the
+        deadline index rather than every running match (an ending is due once ``2 * deadline - updated_at``
+        has passed, so its deadline has too; a reminder's deadline lies at most a quarter of the longest turn
+        later).
 
         The sweeper asks this once per wake and sleeps until the earliest time (or until a write makes
         something due sooner).  The times use the same formulas as :meth:`due_reminders`,
@@ -122,12 +131,14 @@ class MatchExtras:
         :meth:`~bot.storage.match_store.Matches.threads_to_archive`.
         """
         mine, shards = self.matches._on_my_shards()
+        until = now + horizon
+        reminded_by = until + await self.matches.turn_bound() / 4
         rows = await self.database.rows(
             f"SELECT (SELECT MIN(deadline) FROM matches WHERE status = ? AND deadline IS NOT NULL{mine}), "
             f"(SELECT MIN((3 * deadline + updated_at) / 4) FROM matches AS m WHERE status = ? "
-            "AND deadline IS NOT NULL AND deadline > ? AND NOT EXISTS (SELECT 1 FROM match_reminders AS r "
+            "AND deadline > ? AND deadline <= ? AND NOT EXISTS (SELECT 1 FROM match_reminders AS r "
             f"WHERE r.match_id = m.id AND r.version = m.version){mine}), "
-            f"(SELECT MIN(2 * deadline - updated_at) FROM matches WHERE status = ? AND deadline IS NOT NULL{mine}), "
+            f"(SELECT MIN(2 * deadline - updated_at) FROM matches WHERE status = ? AND deadline <= ?{mine}), "
             f"(SELECT MIN(next_at) FROM outbox WHERE status = ?{mine}), "
             f"(SELECT MIN(archive_at) FROM matches WHERE archive_at IS NOT NULL{mine})",
             (
@@ -135,8 +146,10 @@ class MatchExtras:
                 *shards,
                 MatchStatus.ACTIVE,
                 now,
+                reminded_by,
                 *shards,
                 MatchStatus.ACTIVE,
+                until,
                 *shards,
                 Delivery.PENDING,
                 *shards,
@@ -154,9 +167,9 @@ class MatchExtras:
         """
         mine, shards = self.matches._on_my_shards()
         rows = await self.database.rows(
-            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline IS NOT NULL "
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline <= ? "
             f"AND 2 * deadline - updated_at <= ? AND id > ?{mine} ORDER BY id LIMIT ?",
-            (MatchStatus.ACTIVE, now, after, *shards, limit),
+            (MatchStatus.ACTIVE, now, now, after, *shards, limit),
         )
         return [_decode(row) for row in rows]
 

@@ -127,6 +127,9 @@ class Matches:
         # retry, a thread to archive), so the sweeper can wake for it; called before the commit (waking
         # early for a write that was rolled back costs one query).
         self.on_due: Callable[[float], None] | None = None
+        # The longest turn (deadline - updated_at) a running match may have: an upper bound that lets the
+        # reminder queries search the deadline index instead of every running match.  None: not read yet.
+        self.longest_turn: float | None = None
 
     def _due(self, *times: float | None) -> None:
         if self.on_due is not None:
@@ -140,6 +143,8 @@ class Matches:
         if record.status == MatchStatus.CHALLENGE:
             self._due(deadline, record.archive_at)
         elif record.status == MatchStatus.ACTIVE and deadline is not None:
+            if self.longest_turn is not None:
+                self.longest_turn = max(self.longest_turn, deadline - began)
             self._due((3 * deadline + began) / 4, 2 * deadline - began, record.archive_at)
         else:
             self._due(record.archive_at)
@@ -150,6 +155,20 @@ class Matches:
             return "", ()
         marks = ", ".join("?" for _ in self.shards.ids)
         return f" AND (guild_id >> 22) % ? IN ({marks})", (self.shards.count, *self.shards.ids)
+
+    async def turn_bound(self) -> float:
+        """An upper bound of every running match's turn time (read once, then kept up to date by the writes)."""
+        if self.longest_turn is None:
+            rows = await self.database.rows(
+                "SELECT MAX(deadline - updated_at) FROM matches WHERE status = ? AND deadline IS NOT NULL",
+                (MatchStatus.ACTIVE,),
+            )
+            found = float(rows[0][0]) if rows and rows[0][0] is not None else 0.0
+            if self.longest_turn is None:  # a write meanwhile may have set it
+                self.longest_turn = found
+            else:
+                self.longest_turn = max(self.longest_turn, found)
+        return self.longest_turn
 
     async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
         rows = await self.database.rows(sql, params)
