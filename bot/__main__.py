@@ -21,6 +21,7 @@ import json
 import logging
 import sys
 import traceback
+from typing import Any
 
 from bot.logs import VOICE_WARNING, NoVoiceWarnings, configure_logging
 from bot.settings import Settings, SettingsError
@@ -146,29 +147,35 @@ def fatal(error: BaseException, *, debug: bool) -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
+    from bot.lifecycle import on_stop_signals
     from bot.storage import MatchStore
 
-    # Raises DatabaseUnavailable before any login.
-    store = await MatchStore.open(settings.database, connections=settings.database_connections)
+    # SIGTERM, SIGINT: stop after the work in flight, exit 0 (a signal before the bot exists stops it at once).
+    bots: list[Any] = []
+    early: list[str] = []
+    undo = on_stop_signals(lambda name: bots[0].request_stop(name) if bots else early.append(name))
     try:
-        from bot.client import TabulaBot
+        # Raises DatabaseUnavailable before any login.
+        store = await MatchStore.open(settings.database, connections=settings.database_connections)
+        try:
+            from bot.client import TabulaBot
 
-        bot = TabulaBot.create(settings, store=store)
-    except BaseException:
-        await store.close()
-        raise
-    from bot.lifecycle import on_stop_signals
-
-    undo = on_stop_signals(bot.request_stop)  # SIGTERM, SIGINT: stop after the work in flight, exit 0
-    try:
+            bot = TabulaBot.create(settings, store=store)
+        except BaseException:
+            await store.close()
+            raise
+        bots.append(bot)
         async with bot:
+            if early:
+                bot.request_stop(early[0])
             starting = asyncio.ensure_future(bot.start(token))
             stopping = asyncio.ensure_future(bot.stopped())
-            done, _ = await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            if starting in done:
+            await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if bot.stop_reason is None and starting.done():
                 stopping.cancel()
-                starting.result()  # a login failure and friends
+                starting.result()  # a login failure and friends (or a close from inside): reported by main()
             else:
+                await stopping  # a stop signal: whatever start() says meanwhile is the stop's own doing
                 starting.cancel()
                 await asyncio.gather(starting, return_exceptions=True)
     finally:

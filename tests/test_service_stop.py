@@ -19,6 +19,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from bot.client import TabulaBot
 from bot.core.service import MatchService
 from bot.storage import MatchStore
@@ -182,3 +184,54 @@ async def test_close_waits_for_a_command_in_flight_and_is_done_once(world: World
     await bot.close()  # a second call waits for the same stop
     assert bot.drain.in_flight == 0
     assert any(c.kind == "followup" and c.board for c in world.recorder.calls)
+
+
+RUN_BOT = """
+import asyncio, sys
+import discord
+
+async def login(self, token):  # no network: as if Discord took the token
+    return None
+
+async def connect(self, *, reconnect=True):  # connected until closed
+    print("running", flush=True)
+    while not self.is_closed():
+        await asyncio.sleep(0.05)
+
+discord.Client.login = login
+discord.Client.connect = connect
+from bot.__main__ import main
+sys.exit(main([]))
+"""
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
+def test_python_m_bot_stops_on_a_signal_with_status_0_and_one_line(tmp_path: Path, signal_number: int) -> None:
+    database = tmp_path / "tabula.sqlite3"
+    process = subprocess.Popen(
+        [sys.executable, "-c", RUN_BOT],
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": "x",
+            "TABULA_DATABASE": str(database),
+            "TABULA_LOG_FORMAT": "json",
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stdout.readline().strip() == "running"  # connected
+    process.send_signal(signal_number)
+    _, errors = process.communicate(timeout=30)
+    assert process.returncode == 0, errors
+    lines = [json.loads(line) for line in errors.splitlines() if line.startswith("{")]
+    assert lines and len(lines) == len(errors.splitlines())  # every log line is one JSON object
+    stopped = [line for line in lines if line["message"].startswith("Tabula stopped")]
+    assert len(stopped) == 1 and signal.Signals(signal_number).name in stopped[0]["message"]
+    fd = os.open(f"{database}.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released
+    finally:
+        os.close(fd)
