@@ -159,3 +159,31 @@ def test_text_logs_stay_the_default(capsys: pytest.CaptureFixture[str]) -> None:
     finally:
         root.handlers = saved
     assert " INFO bot.test: hello there" in capsys.readouterr().err
+
+
+async def test_json_lines_name_the_match_and_server_a_delivery_is_about(world: World) -> None:
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(self.format(record))
+
+    handler = Collect()
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("bot.delivery.announcer")
+    logger.addHandler(handler)
+    old_level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        people = await world.start_pond(2953)
+        world.recorder.fail("followup", SERVER_ERROR)
+        world.recorder.fail("message", SERVER_ERROR)
+        record, state = await world.bot.service.running(2953)
+        cell = state.move_text(state.legal_moves()[0]).split()[1]
+        await world.command(people[state.to_move or 0], 2953, "pond", "place", cell=cell)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+    entries = [json.loads(line) for line in lines]
+    assert entries, "nothing was logged"
+    assert all(entry["match_id"] == record.id and entry["guild_id"] == GUILD_ID for entry in entries)

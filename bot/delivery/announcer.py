@@ -53,6 +53,7 @@ from bot.core.service import Turn
 from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChanges
 from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
 from bot.delivery.threads import Channels, Threads
+from bot.logs import log_context
 from bot.shared import NO_MENTIONS, English, Languages, Renderer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, NoticeKind
@@ -167,7 +168,8 @@ class Announcer:
     async def _deliver_one(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
         self._posting.add(announcement.id)
         try:
-            return await self._first_try(announcement, reply, known)
+            with log_context(match_id=announcement.match_id, guild_id=announcement.guild_id):  # for JSON logs
+                return await self._first_try(announcement, reply, known)
         finally:
             self._posting.discard(announcement.id)
 
