@@ -273,21 +273,25 @@ class TabulaBot(discord.Client):
 
     async def _stop(self) -> None:
         started = time.monotonic()
-        self.drain.stopping = True  # new interactions hear "restarting"
-        await self.sweeper.stop(timeout=self.stop_seconds / 2)
-        computers = self.computer.finish()
-        finished, cut = await self.drain.wait(max(0.0, self.stop_seconds - (time.monotonic() - started)), *computers)
-        self.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
-        self.computer.close()
-        await asyncio.gather(
-            asyncio.to_thread(self.renderer.workers.stop), asyncio.to_thread(self.computer.workers.stop)
-        )
-        await self.stop_metrics()
-        self.metrics.unwatch()
-        await super().close()
-        left = await self._undelivered()
-        if self._store is not None:
-            await self._store.close()
+        finished = cut = left = 0
+        try:
+            self.drain.stopping = True  # new interactions hear "restarting"
+            await self.sweeper.stop(timeout=self.stop_seconds / 2)
+            computers = self.computer.finish()
+            budget = max(0.0, self.stop_seconds - (time.monotonic() - started))
+            finished, cut = await self.drain.wait(budget, *computers)
+            self.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
+            self.computer.close()
+            await asyncio.gather(
+                asyncio.to_thread(self.renderer.workers.stop), asyncio.to_thread(self.computer.workers.stop)
+            )
+            await self.stop_metrics()
+            self.metrics.unwatch()
+            await super().close()
+            left = await self._undelivered()
+        finally:
+            if self._store is not None:
+                await self._store.close()  # and the lock is released, whatever happened above
         why = f" on {self.stop_reason}" if self.stop_reason else ""
         log.info(
             "Tabula stopped%s in %.1f s: %d commands and computer moves in flight finished, %d cut short, "
@@ -311,7 +315,7 @@ class TabulaBot(discord.Client):
     def request_stop(self, reason: str) -> None:
         """Begin a graceful stop (a signal handler calls this)."""
         if self._stopping is None:
-            log.info("%s received: stopping after the work in flight (at most %g s)", reason, self.stop_seconds)
+            log.debug("%s received: stopping after the work in flight (at most %g s)", reason, self.stop_seconds)
             self.stop_reason = reason
             self._stopping = asyncio.ensure_future(self._stop())
 
