@@ -25,7 +25,9 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-MAX_SLEEP = 60.0  # an idle bot still looks once a minute (a clock that jumped, a write it was not told of)
+# An idle bot still looks once a minute (a clock that jumped, a write it was not told of).  It is also the
+# horizon within which MatchExtras.next_due answers exactly (its default): keep the two equal.
+MAX_SLEEP = 60.0
 RETRY_SECONDS = 30.0  # a kind whose items stay due after running (failures) waits this long
 SLACK = 0.001  # wake this much after a due time, so the work's own query (same formula, other rounding) sees it due
 
