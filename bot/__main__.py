@@ -2,6 +2,11 @@
 
 ``python -m bot migrate --to postgresql://…`` copies the SQLite database (``TABULA_DATABASE`` or
 ``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.storage.transfer`).
+``python -m bot backup FILE`` copies the SQLite database consistently while the bot runs, and checks
+the copy (:mod:`bot.storage.backup`).
+
+SIGTERM and SIGINT stop the bot gracefully (:mod:`bot.lifecycle`): the work in flight finishes, the
+workers stop, the database is closed, one line is logged, and the exit status is 0.
 
 Start order: settings, then the database (opened, locked and migrated), then Discord.
 A database the bot cannot use stops it before it ever touches the network, with one
@@ -16,24 +21,14 @@ import json
 import logging
 import sys
 import traceback
+from typing import Any
 
+from bot.logs import VOICE_WARNING, NoVoiceWarnings, configure_logging
 from bot.settings import Settings, SettingsError
 
-VOICE_WARNING = "voice will NOT be supported"
+__all__ = ["VOICE_WARNING", "NoVoiceWarnings", "configure_logging", "main"]
+
 DEBUG_HINT = "(Set TABULA_LOG_LEVEL=DEBUG to see the traceback.)"
-
-
-class NoVoiceWarnings(logging.Filter):
-    """Drop discord.py's start-up warnings about missing voice libraries; Tabula never uses voice."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return VOICE_WARNING not in record.getMessage()
-
-
-def configure_logging(level: str) -> None:
-    """Log to stderr at ``level``, without the voice warnings (the rest of discord.py's logging stays)."""
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else argv
     if arguments[:1] == ["migrate"]:
         return migrate(arguments[1:])
+    if arguments[:1] == ["backup"]:
+        return backup(arguments[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Tabula Discord bot.")
     parser.add_argument("--print-commands", action="store_true", help="print the slash-command payload as JSON")
     args = parser.parse_args(arguments)
@@ -63,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     try:
         asyncio.run(_run(settings, settings.token))
     except KeyboardInterrupt:
@@ -104,6 +101,38 @@ def migrate(argv: list[str]) -> int:
     return 0
 
 
+def backup(argv: list[str]) -> int:
+    """``python -m bot backup FILE``: copy the SQLite database while the bot runs, then check the copy."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot backup",
+        description="Copy the SQLite database (TABULA_DATABASE) to FILE, consistently, even while the bot runs "
+        "(SQLite's online backup), then check the copy: PRAGMA integrity_check, and every running match's state "
+        "equal to the replay of its move log.  For PostgreSQL it prints the pg_dump command to use instead.",
+    )
+    parser.add_argument("file", metavar="FILE", help="the new backup file (it must not exist yet)")
+    parser.add_argument("--from", dest="source", metavar="FILE", help="the SQLite file (default: TABULA_DATABASE)")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.load()
+    except SettingsError as error:
+        print(f"tabula: {error}", file=sys.stderr)
+        return 2
+    from bot.storage.backup import BackupError, back_up, pg_dump_advice
+    from bot.storage.database import is_url
+
+    source = args.source or settings.database
+    if is_url(source):
+        print(f"tabula: {pg_dump_advice(source, args.file)}", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(back_up(source, args.file))
+    except BackupError as error:
+        print(f"tabula: {error}", file=sys.stderr)
+        return 1
+    print(report)
+    return 0
+
+
 def fatal(error: BaseException, *, debug: bool) -> int:
     """Report an error that stops the bot at start: one line, after the traceback when debugging."""
     from bot.storage import DatabaseUnavailable
@@ -118,19 +147,39 @@ def fatal(error: BaseException, *, debug: bool) -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
+    from bot.lifecycle import on_stop_signals
     from bot.storage import MatchStore
 
-    # Raises DatabaseUnavailable before any login.
-    store = await MatchStore.open(settings.database, connections=settings.database_connections)
+    # SIGTERM, SIGINT: stop after the work in flight, exit 0 (a signal before the bot exists stops it at once).
+    bots: list[Any] = []
+    early: list[str] = []
+    undo = on_stop_signals(lambda name: bots[0].request_stop(name) if bots else early.append(name))
     try:
-        from bot.client import TabulaBot
+        # Raises DatabaseUnavailable before any login.
+        store = await MatchStore.open(settings.database, connections=settings.database_connections)
+        try:
+            from bot.client import TabulaBot
 
-        bot = TabulaBot.create(settings, store=store)
-    except BaseException:
-        await store.close()
-        raise
-    async with bot:
-        await bot.start(token)
+            bot = TabulaBot.create(settings, store=store)
+        except BaseException:
+            await store.close()
+            raise
+        bots.append(bot)
+        async with bot:
+            if early:
+                bot.request_stop(early[0])
+            starting = asyncio.ensure_future(bot.start(token))
+            stopping = asyncio.ensure_future(bot.stopped())
+            await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if bot.stop_reason is None and starting.done():
+                stopping.cancel()
+                starting.result()  # a login failure and friends (or a close from inside): reported by main()
+            else:
+                await stopping  # a stop signal: whatever start() says meanwhile is the stop's own doing
+                starting.cancel()
+                await asyncio.gather(starting, return_exceptions=True)
+    finally:
+        undo()
 
 
 if __name__ == "__main__":

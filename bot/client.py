@@ -8,6 +8,7 @@ uses, typed by small protocols where a whole class would be too much.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import hashlib
 import json
@@ -41,14 +42,26 @@ from bot.delivery.event_posts import EventPosts
 from bot.delivery.places import thread_state
 from bot.delivery.rendering import BoardRenderer
 from bot.games import build_groups
+from bot.lifecycle import DRAIN_SECONDS, Drain
+from bot.metrics import Metrics, MetricsServer, Probe
 from bot.settings import Settings
 from bot.storage import MatchStore
 from bot.storage.database import is_url, redact
+from bot.storage.extras_store import Due
 from bot.storage.settings_store import GuildSettingsStore
+from bot.sweeper import Sweeper
 from bot.text.translator import CatalogTranslator, translated_payload
+from engines import GAMES
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+# Events (issue 30) due to start, and rounds a cancelled game left open, are looked at this often.
+EVENT_SECONDS = 30.0
+# What the sweeper is told is due: the store's kinds of background work, and the events' next look.
+_WITH_EVENTS = dataclasses.make_dataclass(
+    "DueWithEvents", [*(field.name for field in dataclasses.fields(Due)), ("events", "float | None")], frozen=True
+)
 
 
 def settle_memory() -> None:
@@ -62,9 +75,6 @@ def settle_memory() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 50, 50)
-
-
-SWEEP_SECONDS = 30.0
 
 
 def intents() -> discord.Intents:
@@ -98,6 +108,7 @@ class TabulaBot(discord.Client):
         store: MatchStore | None = None,
         computer_iterations: int | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        stop_seconds: float = DRAIN_SECONDS,
         **service_options: Any,
     ) -> None:
         sharding: dict[str, Any] = {}
@@ -111,8 +122,16 @@ class TabulaBot(discord.Client):
         self._service_options = service_options
         self._computer_iterations = computer_iterations
         self._sleep = sleep
-        self._sweeper: asyncio.Task[None] | None = None
         self._prepared = False
+        # Running like a service (issue 29): metrics, the interactions in flight, a graceful stop.
+        self.metrics = Metrics()
+        self.metrics.watch_http(self.http)
+        self.drain = Drain(timing=self._handled)
+        self.drain.watch(self._connection)
+        self.stop_seconds = stop_seconds
+        self.stop_reason: str | None = None  # the signal that stopped the bot, for the last log line
+        self._stopping: asyncio.Task[None] | None = None
+        self._metrics_server: MetricsServer | None = None
         # The command tree exists at once (``--print-commands`` needs no database): until prepare() opens
         # the database, its parts are built over a store that has none, and refuse to work.
         self._wire(store if store is not None else MatchStore.unopened())
@@ -153,6 +172,7 @@ class TabulaBot(discord.Client):
         clock: Callable[[], float] = options.get("clock", time.time)
         options.setdefault("server_settings", store.settings)
         self.service = MatchService(store.matches, extras=store.extras, **options)
+        self.service.on_move = self.metrics.moved
         self.ladders = Ladders(store.ratings)
         self.announcer = Announcer(
             store.matches,
@@ -167,6 +187,7 @@ class TabulaBot(discord.Client):
         self.computer = ComputerPlayers(
             self.service, self.announcer, processes=self.settings.ai_processes, iterations=self._computer_iterations
         )
+        self.computer.on_think = self.metrics.thought
         self.ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, store.settings)
         self.replays = Replays(store.matches, self.renderer.workers, languages=store.settings)
         # Reminders, automatic endings, draw offers and rematches (issue 17).
@@ -184,6 +205,21 @@ class TabulaBot(discord.Client):
         self.service.own_turn_seconds = self.event_posts.turn_seconds
         self.announcer.threads.titles = self.event_posts.thread_title
         self.tournaments = TournamentCommands(self.events, self.event_posts, store.settings, clock)
+        # Background work wakes when something is due; every write that makes something due tells it.
+        self._events_next = 0.0  # events (issue 30) are looked at every EVENT_SECONDS, like the old sweep
+        self.sweeper = Sweeper(
+            self._next_due,
+            {
+                "challenges": self.expire_challenges,
+                "reminders": self.reminders.sweep,
+                "endings": self.reminders.sweep,
+                "outbox": self.announcer.resume,
+                "archives": self.announcer.threads.archive_threads,
+                "events": self._run_events,
+            },
+            clock=clock,
+        )
+        store.matches.on_due = self.sweeper.due_at
         self._add_commands(store.settings)
 
     def _add_commands(self, server_settings: GuildSettingsStore) -> None:
@@ -249,7 +285,8 @@ class TabulaBot(discord.Client):
         await self.announcer.resume(everything=True)  # what the last run left undelivered
         await self.computer.resume_all()
         settle_memory()
-        self._sweeper = asyncio.create_task(self._sweep_forever(), name="tabula-sweeper")
+        self.sweeper.start()
+        await self.start_metrics()
 
     async def on_ready(self) -> None:
         log.info(
@@ -276,14 +313,106 @@ class TabulaBot(discord.Client):
         await self.announcer.place_changed(channel.id, deleted=True)
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        self.renderer.close()
-        self.announcer.close()
-        self.computer.close()
-        await super().close()
-        if self._store is not None:
-            await self._store.close()
+        """Stop gracefully (:mod:`bot.lifecycle`): no new work, the work in flight finished (bounded), the
+        workers stopped, the database closed; the outbox keeps what is undelivered.  Once, however often called."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        started = time.monotonic()
+        finished = cut = left = 0
+        try:
+            self.drain.stopping = True  # new interactions hear "restarting"
+            await self.sweeper.stop(timeout=self.stop_seconds / 2)
+            computers = self.computer.finish()
+            budget = max(0.0, self.stop_seconds - (time.monotonic() - started))
+            finished, cut = await self.drain.wait(budget, *computers)
+            self.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
+            self.computer.close()
+            await asyncio.gather(
+                asyncio.to_thread(self.renderer.workers.stop), asyncio.to_thread(self.computer.workers.stop)
+            )
+            await self.stop_metrics()
+            self.metrics.unwatch()
+            await super().close()
+            left = await self._undelivered()
+        finally:
+            if self._store is not None:
+                await self._store.close()  # and the lock is released, whatever happened above
+        why = f" on {self.stop_reason}" if self.stop_reason else ""
+        log.info(
+            "Tabula stopped%s in %.1f s: %d commands and computer moves in flight finished, %d cut short, "
+            "%d refused while stopping; %d announcements left in the outbox for the next start",
+            why,
+            time.monotonic() - started,
+            finished,
+            cut,
+            self.drain.refused,
+            left,
+        )
+
+    async def _undelivered(self) -> int:
+        if self._store is None or not self._prepared:
+            return 0
+        try:
+            return (await self._store.matches.operating_counts())["announcements"]["pending"]
+        except Exception:
+            return 0
+
+    def request_stop(self, reason: str) -> None:
+        """Begin a graceful stop (a signal handler calls this)."""
+        if self._stopping is None:
+            log.debug("%s received: stopping after the work in flight (at most %g s)", reason, self.stop_seconds)
+            self.stop_reason = reason
+            self._stopping = asyncio.ensure_future(self._stop())
+
+    async def stopped(self) -> None:
+        """Wait until a stop that began has ended."""
+        while self._stopping is None:
+            await asyncio.sleep(0.05)
+        await asyncio.shield(self._stopping)
+
+    # -- metrics and health -------------------------------------------------------------
+
+    def connected(self) -> bool:
+        """Whether the bot is connected to Discord (ready, not closed, its gateway socket open)."""
+        if not self.is_ready() or self.is_closed() or self._stopping is not None:
+            return False
+        ws = self.ws
+        return ws is None or bool(getattr(ws, "open", True))
+
+    def _handled(self, kind: str, game: str | None, seconds: float) -> None:
+        self.metrics.handled(kind, game if game in GAMES else None, seconds)
+
+    def _latencies(self) -> list[tuple[int, float]]:
+        by_shard = getattr(self, "latencies", None)  # an AutoShardedClient's, per shard
+        if isinstance(by_shard, list):
+            return [(int(shard), float(latency)) for shard, latency in by_shard]
+        return [(0, float(self.latency))]
+
+    async def start_metrics(self) -> MetricsServer | None:
+        """Serve ``/metrics`` and ``/healthz`` when ``TABULA_METRICS_PORT`` is set (tests: port 0, any free one)."""
+        if self.settings.metrics_port is None or self._metrics_server is not None:
+            return self._metrics_server
+        shards = self.settings.shards
+        probe = Probe(
+            connected=self.connected,
+            latencies=self._latencies,
+            shards=lambda: len(shards.ids) if shards is not None else 1,
+            queues=lambda: {"render": self.renderer.workers.waiting, "computer": self.computer.workers.waiting},
+            counts=self.store.matches.operating_counts,
+            ping=lambda: self.store.database.rows("SELECT 1"),
+        )
+        server = MetricsServer(self.metrics, probe, self.settings.metrics_host, self.settings.metrics_port)
+        await server.start()
+        self._metrics_server = server
+        return server
+
+    async def stop_metrics(self) -> None:
+        if self._metrics_server is not None:
+            await self._metrics_server.stop()
+            self._metrics_server = None
 
     # -- commands -------------------------------------------------------------------
 
@@ -321,12 +450,17 @@ class TabulaBot(discord.Client):
 
     # -- background work --------------------------------------------------------------
 
-    async def sweep(self) -> int:
-        """Expire overdue challenges, remind and end late turns, post what is due in the outbox, wake waiting
-        computers; return expiries."""
+    async def expire_challenges(self) -> int:
+        """Expire the overdue challenges (their messages lose their buttons); return how many."""
         expired = await self.service.expire_challenges()
         for answer in expired:
-            await self.announcer.deliver(answer.announcements)  # the challenge message loses its buttons
+            await self.announcer.deliver(answer.announcements)
+        return len(expired)
+
+    async def sweep(self) -> int:
+        """Do every kind of background work now, due or not (tests and benchmarks; the bot's own
+        :class:`~bot.sweeper.Sweeper` runs each kind when it is due); return the challenges expired."""
+        expired = await self.expire_challenges()
         try:
             await self.reminders.sweep()  # reminders due, and turns abandoned twice over end on time
         except Exception:
@@ -338,15 +472,18 @@ class TabulaBot(discord.Client):
             await self.event_posts.resume()  # events due to start, rounds to close (a cancelled game)
         except Exception:
             log.exception("running the events failed this time")
-        return len(expired)
+        return expired
 
-    async def _sweep_forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the sweeper failed; trying again later")
-            await asyncio.sleep(SWEEP_SECONDS)
+    async def _next_due(self, now: float) -> Any:
+        """When each kind of background work is next due: the store's answer, and the events' next look."""
+        due = await self.store.extras.next_due(now)
+        times = {field.name: getattr(due, field.name) for field in dataclasses.fields(due)}
+        return _WITH_EVENTS(**times, events=self._events_next)
+
+    async def _run_events(self) -> None:
+        """Start the events due to start and close rounds a cancelled game left open; look again later."""
+        self._events_next = self.sweeper.clock() + EVENT_SECONDS
+        await self.event_posts.resume()
 
 
 class ShardedTabulaBot(TabulaBot, discord.AutoShardedClient):

@@ -16,6 +16,7 @@ from dotenv import dotenv_values
 from bot.shards import Shards, ShardsError
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 
 
 class SettingsError(Exception):
@@ -36,6 +37,9 @@ class Settings:
     ai_processes: int = 1
     shards: Shards | None = None  # TABULA_SHARDS: the Discord shards this process runs; None: all, unsharded
     database_connections: int = 10  # TABULA_DATABASE_CONNECTIONS: the PostgreSQL pool's size (unused by SQLite)
+    metrics_port: int | None = None  # TABULA_METRICS_PORT: serve /metrics and /healthz there; None: no server
+    metrics_host: str = "127.0.0.1"  # TABULA_METRICS_HOST: the address the metrics server listens on
+    log_format: str = "text"  # TABULA_LOG_FORMAT: text, or json (one object per line)
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
@@ -79,6 +83,12 @@ class Settings:
         level = (text("TABULA_LOG_LEVEL") or cls.log_level).upper()
         if level not in LOG_LEVELS:
             raise SettingsError(f"TABULA_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
+        form = (text("TABULA_LOG_FORMAT") or cls.log_format).lower()
+        if form not in LOG_FORMATS:
+            raise SettingsError(f"TABULA_LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}.")
+        port = whole("TABULA_METRICS_PORT", -1, 0)
+        if port > 65535:
+            raise SettingsError("TABULA_METRICS_PORT must be a port number, 0 to 65535.")
         shards_text = text("TABULA_SHARDS")
         try:
             shards = Shards.parse(shards_text) if shards_text else None
@@ -95,4 +105,7 @@ class Settings:
             ai_processes=whole("TABULA_AI_PROCESSES", cls.ai_processes, 0),
             shards=shards,
             database_connections=whole("TABULA_DATABASE_CONNECTIONS", cls.database_connections, 1),
+            metrics_port=None if port < 0 else port,
+            metrics_host=text("TABULA_METRICS_HOST") or cls.metrics_host,
+            log_format=form,
         )

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.commands.replays import Replays
 from bot.commands.ui import MatchUI, user_language, within
+from bot.commands.views import routed_view
 from bot.core import ratings
 from bot.core.ladders import Ladders
 from bot.core.refusals import Refusal
@@ -130,7 +131,7 @@ def pager(game: str, page: int, pages: int, language: str = DEFAULT) -> discord.
     """Previous and Next buttons, or nothing for a single page."""
     if pages <= 1:
         return None
-    view = discord.ui.View(timeout=None)
+    view = routed_view()
     view.add_item(page_button(game, max(0, page - 1), "prev", disabled=page == 0, language=language))
     last = page >= pages - 1
     view.add_item(page_button(game, min(pages - 1, page + 1), "next", disabled=last, language=language))

@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar
 import discord
 
 import i18n
+from bot.commands.views import routed_view
 from bot.core.refusals import Refusal
 from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages
 from bot.storage.records import LogEntry, MatchRecord, MatchStatus, TurnKind
@@ -162,7 +163,7 @@ def step_button(match_id: int, target: int, step: str, *, disabled: bool = False
 
 def step_view(match_id: int, ply: int, plies: int) -> discord.ui.View:
     """The four buttons of a replay showing ``ply`` (those leading nowhere new are disabled)."""
-    view = discord.ui.View(timeout=None)
+    view = routed_view()
     for step in STEPS:
         target = step_target(step, ply, plies)
         view.add_item(step_button(match_id, target, step, disabled=target == ply))

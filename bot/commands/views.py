@@ -18,6 +18,19 @@ import discord
 from bot.storage.records import MatchRecord
 from i18n.catalog import DEFAULT, gettext
 
+
+def routed_view() -> discord.ui.View:
+    """An empty row of buttons whose presses the dynamic items route (they work after restarts too).
+
+    The view is stopped before it is sent, so discord.py does not keep it: it would otherwise keep every
+    such view (and its buttons) under its message's ID for as long as the bot runs, one per board and
+    challenge posted, although the dynamic items already route every press.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 # (interaction, match ID, accept?) -> the work of answering the challenge
 AnswerHandler = Callable[[discord.Interaction[Any], int, bool], Awaitable[None]]
 
@@ -39,7 +52,7 @@ def challenge_button(match_id: int, accept: bool, language: str = DEFAULT) -> di
 
 def challenge_view(record: MatchRecord, language: str = DEFAULT) -> discord.ui.View:
     """The Accept / Decline buttons of a challenge (no timeout: they work until it ends)."""
-    view = discord.ui.View(timeout=None)
+    view = routed_view()
     view.add_item(challenge_button(record.id, True, language))
     view.add_item(challenge_button(record.id, False, language))
     return view
@@ -92,7 +105,7 @@ def rematch_button(match_id: int, language: str = DEFAULT) -> discord.ui.Button[
 
 def rematch_view(match_id: int, language: str = DEFAULT) -> discord.ui.View:
     """The Rematch button under a finished game's result (no timeout: it works after restarts too)."""
-    view = discord.ui.View(timeout=None)
+    view = routed_view()
     view.add_item(rematch_button(match_id, language))
     return view
 
@@ -134,7 +147,7 @@ def draw_button(match_id: int, version: int, accept: bool, language: str = DEFAU
 
 def draw_view(match_id: int, version: int, language: str = DEFAULT) -> discord.ui.View:
     """The buttons of a draw offer, valid while the match stays at ``version``."""
-    view = discord.ui.View(timeout=None)
+    view = routed_view()
     view.add_item(draw_button(match_id, version, True, language))
     view.add_item(draw_button(match_id, version, False, language))
     return view

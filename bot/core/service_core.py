@@ -73,6 +73,9 @@ class Answer:
 
 #: How long a finished match's thread stays open (for a last word) before it is archived.
 ARCHIVE_AFTER_SECONDS = 3600.0
+# Decoded states kept, one per match (its newest version).  Measured with tracemalloc: a decoded state with
+# its legal moves takes 1.5 KB (Pond) to 3.3 KB (Azul), so the cache stays under ~14 MB however long the bot runs.
+STATE_CACHE = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,9 @@ class ServiceCore:
         self.clock = clock
         self._rng = rng or random.SystemRandom()
         self._locks: weakref.WeakValueDictionary[Any, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+        # match id -> (version, state): one state per match, the newest seen; the least recently used go first.
+        self._states: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
+        self.on_move: Callable[[str], None] | None = None  # told the game of every move applied (the metrics)
         # Told of every match a move or forfeit finished, once committed (an event runs its rounds on: issue 30).
         self.finished: Callable[[MatchRecord], None] | None = None
         # A match's own time for a turn, where it has one (an event game: the event's), else None.
@@ -152,22 +157,24 @@ class ServiceCore:
         return (await self.server_settings.get(guild_id)).effective_challenge_seconds(self.challenge_seconds)
 
     def state_of(self, record: MatchRecord) -> GameState:
-        """Decode the record's state, caching by (match, version) so hot paths skip the JSON."""
-        key = (record.id, record.version)
-        state = self._states.get(key)
-        if state is None:
-            if record.state is None:
-                raise Refusal("This game has not started yet.")
-            state = GAMES[record.game].from_json(record.state)
-            self._states[key] = state
-            if len(self._states) > 4096:
-                self._states.popitem(last=False)
-        else:
-            self._states.move_to_end(key)
+        """Decode the record's state, caching each match's latest version so hot paths skip the JSON."""
+        cached = self._states.get(record.id)
+        if cached is not None and cached[0] == record.version:
+            self._states.move_to_end(record.id)
+            return cached[1]
+        if record.state is None:
+            raise Refusal("This game has not started yet.")
+        state = GAMES[record.game].from_json(record.state)
+        if cached is None or cached[0] < record.version:
+            self._remember(record, state)
         return state
 
     def _remember(self, record: MatchRecord, state: GameState) -> None:
-        self._states[(record.id, record.version)] = state
+        """Keep ``state`` as the match's current one (its older versions go), at most :data:`STATE_CACHE` matches."""
+        self._states[record.id] = (record.version, state)
+        self._states.move_to_end(record.id)
+        while len(self._states) > STATE_CACHE:
+            self._states.popitem(last=False)
 
     async def _running(
         self, channel_id: int, game: str | None, *, user_id: int = 0, guild_id: int | None = None
@@ -338,6 +345,8 @@ class ServiceCore:
             record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )
         self._remember(updated, after)
+        if kind == TurnKind.MOVE and self.on_move is not None:
+            self.on_move(record.game)
         if self.finished is not None and updated.status == MatchStatus.FINISHED:
             self.finished(updated)
         return Turn(updated, after, seat, kind, text, tuple(announced), user_id)

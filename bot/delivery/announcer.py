@@ -55,6 +55,7 @@ from bot.delivery.failures import THREAD_ARCHIVED, Failure, backoff, classify
 from bot.delivery.places import Places, fact_about
 from bot.delivery.replies import Reply, Result, loading_done, worse
 from bot.delivery.threads import Channels, Threads
+from bot.logs import log_context
 from bot.shared import NO_MENTIONS, English, Languages, Renderer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, NoticeKind
@@ -145,7 +146,8 @@ class Announcer:
     async def _deliver_one(self, announcement: Announcement, reply: Reply | None, known: Known | None) -> Result:
         self._posting.add(announcement.id)
         try:
-            return await self._first_try(announcement, reply, known)
+            with log_context(match_id=announcement.match_id, guild_id=announcement.guild_id):  # for JSON logs
+                return await self._first_try(announcement, reply, known)
         finally:
             self._posting.discard(announcement.id)
 
@@ -260,6 +262,8 @@ class Announcer:
     ) -> None:
         while True:
             await self.sleep(delay)
+            if reply is not None and not check_original and not reply.alive(self.clock()):
+                reply = None  # its token has expired: let the interaction go (a long outage keeps no memory)
             fresh = await self.matches.announcement(announcement.id)
             if fresh is None or fresh.status != "pending":
                 return

@@ -4,8 +4,10 @@ When a computer seat is to move, :class:`ComputerPlayers` runs the search
 (``ai.think``) in a process pool with the level's time budget, so the
 event loop never waits on it and other matches keep flowing; then it plays the
 move through the same match service as everyone else, and the one announcer
-posts it, as it posts everyone's (:mod:`bot.delivery.announcer`).  At start and on every
-sweep it resumes any match whose turn is a computer's, so a restart never leaves one waiting.
+posts it, as it posts everyone's (:mod:`bot.delivery.announcer`).  A computer
+turn that failed is tried again :data:`RETRY_SECONDS` later; at start it resumes any match whose turn is a
+computer's, so a restart never leaves one waiting.  A stopping bot lets the moves being thought finish
+(:meth:`ComputerPlayers.finish`) and starts no new one.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ai import LEVELS, search_seed
@@ -22,6 +24,7 @@ from bot.core.refusals import Refusal
 from bot.core.service import MatchService, Turn
 from bot.delivery.announcer import Reply
 from bot.delivery.workers import WorkerPool
+from bot.logs import log_context
 from bot.storage.records import Announcement, MatchRecord
 from engines import GameState
 
@@ -29,6 +32,7 @@ log = logging.getLogger(__name__)
 
 # Seconds a level may think per move (the search stops a little before, keeping a margin).
 TIME_BUDGETS = {name: level.time_limit for name, level in LEVELS.items()}
+RETRY_SECONDS = 30.0  # a computer turn that failed (a worker crash, the database busy) is tried again after this
 
 
 def think(
@@ -77,6 +81,10 @@ class ComputerPlayers:
         self.iterations = iterations
         self.workers = WorkerPool("computer", processes, _warm)
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._waking: set[asyncio.Task[None]] = set()
+        self.stopping = False
+        self.on_think: Callable[[str, float], None] | None = None  # (level, seconds): the metrics' think time
 
     def wake(self, record: MatchRecord, state: GameState | None, reply: Reply | None = None) -> None:
         """Start the computer's turn in this match if it is a computer's turn and nobody is on it.
@@ -84,7 +92,7 @@ class ComputerPlayers:
         ``reply``: the human's move just played; the computer's answer falls back to its follow-up (the
         token lives 15 minutes) when the match's place refuses the post.
         """
-        if state is None or state.to_move is None or record.status != "active":
+        if self.stopping or state is None or state.to_move is None or record.status != "active":
             return
         if computer_level(record.players[state.to_move].user_id) is None:
             return
@@ -107,9 +115,13 @@ class ComputerPlayers:
         return woken
 
     async def _play(self, match_id: int, reply: Reply | None = None) -> None:
+        with log_context(match_id=match_id):
+            await self._turns(match_id, reply)
+
+    async def _turns(self, match_id: int, reply: Reply | None = None) -> None:
         service = self.service
         try:
-            while True:
+            while not self.stopping:
                 current = await service.match_state(match_id)
                 if current is None:
                     return
@@ -129,6 +141,32 @@ class ComputerPlayers:
                 await self.announcer.deliver(turn.announcements, reply, state=turn.state, turn=turn)
         except Exception:
             log.exception("the computer's turn in match %s failed; it will be retried", match_id)
+            self._retry_later(match_id)
+
+    def _retry_later(self, match_id: int) -> None:
+        """Try a failed computer turn again in :data:`RETRY_SECONDS` (unless the bot stops first)."""
+
+        def again() -> None:
+            self._retries.pop(match_id, None)
+            if not self.stopping:
+                task = asyncio.create_task(self._wake_match(match_id), name=f"tabula-computer-retry-{match_id}")
+                self._waking.add(task)
+                task.add_done_callback(self._waking.discard)
+
+        old = self._retries.pop(match_id, None)
+        if old is not None:
+            old.cancel()
+        self._retries[match_id] = asyncio.get_running_loop().call_later(RETRY_SECONDS, again)
+
+    async def _wake_match(self, match_id: int) -> None:
+        try:
+            current = await self.service.match_state(match_id)
+        except Exception:
+            log.exception("reading match %s for the computer's retry failed", match_id)
+            self._retry_later(match_id)
+            return
+        if current is not None:
+            self.wake(*current)
 
     async def _think(self, record: MatchRecord, state: GameState, level: str) -> str:
         budget = None if self.iterations is not None else TIME_BUDGETS[level]
@@ -137,10 +175,27 @@ class ComputerPlayers:
         # iteration budget, for tests, searches afresh so that a move depends only on its position and
         # seed; the bot's own process never keeps trees, see ai.MEMORY).
         seat = (record.id, state.to_move) if budget is not None and self.workers.processes > 0 else None
-        return await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations, seat)
+        started = time.perf_counter()
+        text = await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations, seat)
+        if self.on_think is not None:
+            self.on_think(level, time.perf_counter() - started)
+        return text
+
+    def playing(self) -> list[asyncio.Task[None]]:
+        """The computer turns being played now."""
+        return [task for task in self._tasks.values() if not task.done()]
+
+    def finish(self) -> list[asyncio.Task[None]]:
+        """Start no new computer turn (the bot is stopping); return the ones being played, to wait for."""
+        self.stopping = True
+        for handle in self._retries.values():
+            handle.cancel()
+        self._retries.clear()
+        return self.playing()
 
     def close(self) -> None:
         """Stop thinking: cancel the turns in progress and the workers."""
+        self.finish()
         for task in list(self._tasks.values()):
             task.cancel()
         self.workers.close()

@@ -5,13 +5,26 @@ they would compete with the event loop for the GIL, so they run in worker
 processes ("spawn": fresh interpreters, never forks of the bot's threads and
 sockets).  ``processes=0`` runs the work in a thread instead (tests, tiny
 machines).  If a worker dies, the pool is replaced and the call is retried.
+
+No orphans: a worker never outlives the bot.  On Linux the kernel kills it when its parent dies
+(``PR_SET_PDEATHSIG``); everywhere, a watcher thread in the worker ends it within
+:data:`WATCH_SECONDS` of its parent's death (SIGKILL included).  Workers ignore SIGINT: a Ctrl-C in a
+terminal reaches the whole process group, and it is the bot that stops its workers, after the work in
+flight (:meth:`WorkerPool.stop`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import functools
 import logging
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -20,6 +33,35 @@ from typing import Any, TypeVar
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+WATCH_SECONDS = 1.0  # how often a worker checks that its parent is alive
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _die_with(parent: int) -> None:
+    """End this worker process when ``parent`` (the bot) dies, however it dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watcher below still works
+            pass
+    if os.getppid() != parent:  # the bot died before the worker got this far
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tabula-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:
+    """Set up a new worker process: die with the bot, leave Ctrl-C to the bot, then warm up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with(parent)
+    if initializer is not None:
+        initializer()
 
 
 class WorkerPool:
@@ -30,15 +72,29 @@ class WorkerPool:
         self.processes = processes
         self._initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
+        self.waiting = 0  # calls submitted and not yet answered (the metrics' queue depth)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=self._initializer)
+            start = functools.partial(_start_worker, os.getpid(), self._initializer)
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=start)
         return self._pool
+
+    def pids(self) -> list[int]:
+        """The worker processes running now (none before the first call)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return sorted(process.pid for process in processes.values() if process.pid is not None)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """Return ``function(*args)``, computed in a worker."""
+        self.waiting += 1
+        try:
+            return await self._run(function, *args)
+        finally:
+            self.waiting -= 1
+
+    async def _run(self, function: Callable[..., T], *args: Any) -> T:
         if self.processes <= 0:
             return await asyncio.to_thread(function, *args)
         loop = asyncio.get_running_loop()
@@ -57,3 +113,21 @@ class WorkerPool:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the workers and wait until they are gone: they are told to stop, then killed after ``timeout``.
+
+        Called when the bot stops, after the work in flight was finished or given up.
+        """
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + timeout
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from bot.storage.database import N_, Database, Handle, StaleMatch
 from bot.storage.match_store import _COLUMNS, Matches, _decode
-from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice
+from bot.storage.records import Announcement, Delivery, MatchRecord, MatchStatus, Notice
 
 STALE = N_("The game changed while your command was on its way; look at the board and try again.")
 
@@ -30,6 +30,17 @@ async def _still_at(db: Handle, record: MatchRecord) -> bool:
         (record.id, record.version, MatchStatus.ACTIVE),
     )
     return bool(list(rows))
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """When each kind of background work is next due (``None``: nothing of that kind is waiting)."""
+
+    challenges: float | None  # the earliest pending challenge's expiry
+    reminders: float | None  # the earliest reminder not yet sent (a quarter of the turn left)
+    endings: float | None  # the earliest automatic ending (the deadline passed by a turn time again)
+    outbox: float | None  # the earliest announcement due a (re)try
+    archives: float | None  # the earliest finished match's thread due to be archived
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +69,15 @@ class MatchExtras:
         first ``limit``: the sweeper takes them in batches, so a crowd falling due never blocks the loop).
         Only servers on this process's shards."""
         mine, shards = self.matches._on_my_shards()
+        # Due means 3 * deadline + updated_at <= 4 * now: with turns of at most T, the deadline is at most
+        # now + T / 4, so only that slice of the deadline index is searched.
+        bound = now + await self.matches.turn_bound() / 4
         rows = await self.database.rows(
-            f"SELECT {_COLUMNS} FROM matches AS m WHERE status = ? AND deadline IS NOT NULL AND deadline > ? "
+            f"SELECT {_COLUMNS} FROM matches AS m WHERE status = ? AND deadline > ? AND deadline <= ? "
             "AND 3 * deadline + updated_at <= ? "
             "AND NOT EXISTS (SELECT 1 FROM match_reminders AS r WHERE r.match_id = m.id AND r.version = m.version)"
             f"{mine} ORDER BY id LIMIT ?",
-            (MatchStatus.ACTIVE, now, 4 * now, *shards, limit),
+            (MatchStatus.ACTIVE, now, bound, 4 * now, *shards, limit),
         )
         return [_decode(row) for row in rows]
 
@@ -101,6 +115,49 @@ class MatchExtras:
             (user_id, int(enabled), self.clock()),
         )
 
+    async def next_due(self, now: float, horizon: float = 60.0) -> Due:
+        """When each kind of background work is next due, on this process's shards: one query.
+
+        Exact for what falls due within ``horizon`` seconds (the sweeper's longest sleep); a later time (or
+        None) means nothing is due before then.  The bound lets reminders and endings search a slice of the
+        deadline index rather than every running match (an ending is due once ``2 * deadline - updated_at``
+        has passed, so its deadline has too; a reminder's deadline lies at most a quarter of the longest turn
+        later).
+
+        The sweeper asks this once per wake and sleeps until the earliest time (or until a write makes
+        something due sooner).  The times use the same formulas as :meth:`due_reminders`,
+        :meth:`due_abandoned`, :meth:`~bot.storage.match_store.Matches.expired_challenges`,
+        :meth:`~bot.storage.match_store.Matches.pending_announcements` and
+        :meth:`~bot.storage.match_store.Matches.threads_to_archive`.
+        """
+        mine, shards = self.matches._on_my_shards()
+        until = now + horizon
+        reminded_by = until + await self.matches.turn_bound() / 4
+        rows = await self.database.rows(
+            f"SELECT (SELECT MIN(deadline) FROM matches WHERE status = ? AND deadline IS NOT NULL{mine}), "
+            f"(SELECT MIN((3 * deadline + updated_at) / 4) FROM matches AS m WHERE status = ? "
+            "AND deadline > ? AND deadline <= ? AND NOT EXISTS (SELECT 1 FROM match_reminders AS r "
+            f"WHERE r.match_id = m.id AND r.version = m.version){mine}), "
+            f"(SELECT MIN(2 * deadline - updated_at) FROM matches WHERE status = ? AND deadline <= ?{mine}), "
+            f"(SELECT MIN(next_at) FROM outbox WHERE status = ?{mine}), "
+            f"(SELECT MIN(archive_at) FROM matches WHERE archive_at IS NOT NULL{mine})",
+            (
+                MatchStatus.CHALLENGE,
+                *shards,
+                MatchStatus.ACTIVE,
+                now,
+                reminded_by,
+                *shards,
+                MatchStatus.ACTIVE,
+                until,
+                *shards,
+                Delivery.PENDING,
+                *shards,
+                *shards,
+            ),
+        )
+        return Due(*(None if value is None else float(value) for value in rows[0]))
+
     # -- automatic endings -------------------------------------------------------------
 
     async def due_abandoned(self, now: float, after: int = 0, limit: int = 100) -> list[MatchRecord]:
@@ -110,9 +167,9 @@ class MatchExtras:
         """
         mine, shards = self.matches._on_my_shards()
         rows = await self.database.rows(
-            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline IS NOT NULL "
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline <= ? "
             f"AND 2 * deadline - updated_at <= ? AND id > ?{mine} ORDER BY id LIMIT ?",
-            (MatchStatus.ACTIVE, now, after, *shards, limit),
+            (MatchStatus.ACTIVE, now, now, after, *shards, limit),
         )
         return [_decode(row) for row in rows]
 

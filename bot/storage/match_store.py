@@ -129,6 +129,31 @@ class Matches:
         # The background queries (expiries, computer turns, the outbox) see only the servers on these
         # shards; ``None``: every server (one process runs them all).
         self.shards = shards
+        # Told the time of anything a write makes due (a challenge's expiry, a turn's reminder and ending, a
+        # retry, a thread to archive), so the sweeper can wake for it; called before the commit (waking
+        # early for a write that was rolled back costs one query).
+        self.on_due: Callable[[float], None] | None = None
+        # The longest turn (deadline - updated_at) a running match may have: an upper bound that lets the
+        # reminder queries search the deadline index instead of every running match.  None: not read yet.
+        self.longest_turn: float | None = None
+
+    def _due(self, *times: float | None) -> None:
+        if self.on_due is not None:
+            known = [t for t in times if t is not None]
+            if known:
+                self.on_due(min(known))
+
+    def _due_for(self, record: MatchRecord) -> None:
+        """Tell :attr:`on_due` when ``record`` next needs the sweeper (see :meth:`MatchExtras.next_due`)."""
+        deadline, began = record.deadline, record.updated_at
+        if record.status == MatchStatus.CHALLENGE:
+            self._due(deadline, record.archive_at)
+        elif record.status == MatchStatus.ACTIVE and deadline is not None:
+            if self.longest_turn is not None:
+                self.longest_turn = max(self.longest_turn, deadline - began)
+            self._due((3 * deadline + began) / 4, 2 * deadline - began, record.archive_at)
+        else:
+            self._due(record.archive_at)
 
     def _on_my_shards(self) -> tuple[str, tuple[int, ...]]:
         """An ``AND …`` condition on ``guild_id`` keeping this process's shards, and its parameters."""
@@ -136,6 +161,20 @@ class Matches:
             return "", ()
         marks = ", ".join("?" for _ in self.shards.ids)
         return f" AND (guild_id >> 22) % ? IN ({marks})", (self.shards.count, *self.shards.ids)
+
+    async def turn_bound(self) -> float:
+        """An upper bound of every running match's turn time (read once, then kept up to date by the writes)."""
+        if self.longest_turn is None:
+            rows = await self.database.rows(
+                "SELECT MAX(deadline - updated_at) FROM matches WHERE status = ? AND deadline IS NOT NULL",
+                (MatchStatus.ACTIVE,),
+            )
+            found = float(rows[0][0]) if rows and rows[0][0] is not None else 0.0
+            if self.longest_turn is None:  # a write meanwhile may have set it
+                self.longest_turn = found
+            else:
+                self.longest_turn = max(self.longest_turn, found)
+        return self.longest_turn
 
     async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
         rows = await self.database.rows(sql, params)
@@ -249,7 +288,9 @@ class Matches:
                         thread_mode,
                     ),
                 )
-                return _decode(next(iter(rows)))
+                record = _decode(next(iter(rows)))
+                self._due_for(record)
+                return record
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
 
@@ -338,6 +379,7 @@ class Matches:
                 ),
             )
             made.append(_decode_announcement(next(iter(rows))))
+        self._due(now + GRACE_SECONDS if made else None)
         return made
 
     async def _update(self, db: Handle, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
@@ -357,6 +399,7 @@ class Matches:
         if not rows:
             raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
         updated = _decode(rows[0])
+        self._due_for(updated)
         if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:
             await db.executemany(
                 "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
@@ -419,6 +462,7 @@ class Matches:
             "UPDATE outbox SET attempts = attempts + 1, error = ?, next_at = ? WHERE id = ? AND status = ?",
             (error, next_at, announcement_id, Delivery.PENDING),
         )
+        self._due(next_at)
 
     async def settle_failed(self, match_id: int) -> None:
         """Forget a match's failed announcements once a fresh board has been posted in their place."""
@@ -534,6 +578,22 @@ class Matches:
     async def archived(self, match_id: int, retry_at: float | None = None) -> None:
         """Note that a match's thread was archived (``retry_at``: not yet, try again then)."""
         await self.database.write("UPDATE matches SET archive_at = ? WHERE id = ?", (retry_at, match_id))
+        self._due(retry_at)
+
+    async def operating_counts(self) -> dict[str, dict[str, int]]:
+        """Open matches by status and outbox announcements by status, on this process's shards (for the metrics)."""
+        mine, shards = self._on_my_shards()
+        matches = await self.database.rows(
+            f"SELECT status, COUNT(*) FROM matches WHERE status IN (?, ?){mine} GROUP BY status",
+            (*OPEN_STATUSES, *shards),
+        )
+        outbox = await self.database.rows(
+            f"SELECT status, COUNT(*) FROM outbox WHERE 1 = 1{mine} GROUP BY status", shards
+        )
+        found = {"matches": {str(status): 0 for status in OPEN_STATUSES}, "announcements": {"pending": 0, "failed": 0}}
+        found["matches"].update({str(status): int(count) for status, count in matches})
+        found["announcements"].update({str(status): int(count) for status, count in outbox})
+        return found
 
     async def note_once(self, channel_id: int, note: str, now: float) -> bool:
         """Record that ``note`` was said in a channel; ``True`` only the first time."""
