@@ -299,3 +299,24 @@ async def test_an_admin_who_gives_no_reason_ends_the_game_in_the_servers_languag
     )
     assert " : " not in line  # no reason given, none made up
     assert (await record_of(world, match_id)).status == MatchStatus.CANCELLED
+
+
+async def test_a_game_left_to_the_replies_is_found_from_anywhere_beside_a_game_in_its_thread(world: World) -> None:
+    homeless, _ = await thread_match(world)
+    await world.discord.channel_delete(CHANNEL)
+    assert (await record_of(world, homeless)).followups
+    other, _ = await challenge(world, ANA, BO, ELSEWHERE)
+    await accept(world, BO, other, ELSEWHERE)
+    other_thread = (await record_of(world, other)).thread_id
+    assert other_thread is not None
+    # From a channel that is neither game's place, a command means the game that has no place.
+    board = only(await world.command(BO, ELSEWHERE, "pond", "board"), "followup")
+    assert f"#{homeless}" in board.content or "replies to your commands" in board.content
+    assert f"<#{CHANNEL}>" not in board.content
+    _, _, boards = await play(world, homeless, ELSEWHERE)
+    assert [b.kind for b in boards] == ["followup"]
+    # In its thread, the other game is found as before, and a move there plays it.
+    before = (await record_of(world, other)).version
+    _, _, _ = await play(world, other, other_thread)
+    assert (await record_of(world, other)).version == before + 1
+    await world.stop()

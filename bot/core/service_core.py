@@ -221,8 +221,13 @@ class ServiceCore:
             mine = await self.store.running_matches_of(guild_id, user_id, game)
             if len(mine) == 1:
                 return mine[0]
+            homeless = [r for r in mine if r.followups]
+            if len(mine) > 1 and len(homeless) == 1:
+                # A game nothing in the server takes posts for is played from anywhere (the replies to its
+                # commands); the others are played in their threads, which a command there finds above.
+                return homeless[0]
             if len(mine) > 1:
-                places = ", ".join(dict.fromkeys(f"<#{r.place_id}>" for r in mine))
+                places = ", ".join(dict.fromkeys(f"<#{r.place_id}>" for r in mine if not r.followups))
                 if game is None:
                     raise Refusal(
                         "You are playing several games in this server: {places}. "
