@@ -41,10 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Tabula Discord bot.")
     parser.add_argument("--print-commands", action="store_true", help="print the slash-command payload as JSON")
     args = parser.parse_args(arguments)
-    try:
-        settings = Settings.load()
-    except SettingsError as error:
-        print(f"tabula: {error}", file=sys.stderr)
+    settings = _settings()
+    if settings is None:
         return 2
 
     if args.print_commands:
@@ -70,6 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _settings() -> Settings | None:
+    """The settings for a command-line tool, or ``None`` after saying what is wrong."""
+    try:
+        return Settings.load()
+    except SettingsError as error:
+        print(f"tabula: {error}", file=sys.stderr)
+        return None
+
+
 def migrate(argv: list[str]) -> int:
     """``python -m bot migrate --to URL [--from FILE]``: copy a SQLite database into PostgreSQL, then verify."""
     parser = argparse.ArgumentParser(
@@ -80,10 +87,8 @@ def migrate(argv: list[str]) -> int:
     parser.add_argument("--to", required=True, metavar="URL", help="the empty target: postgresql://user:pw@host/db")
     parser.add_argument("--from", dest="source", metavar="FILE", help="the SQLite file (default: TABULA_DATABASE)")
     args = parser.parse_args(argv)
-    try:
-        settings = Settings.load()
-    except SettingsError as error:
-        print(f"tabula: {error}", file=sys.stderr)
+    settings = _settings()
+    if settings is None:
         return 2
     from bot.storage.database import redact
     from bot.storage.transfer import copy_database, describe_failure
@@ -112,10 +117,8 @@ def backup(argv: list[str]) -> int:
     parser.add_argument("file", metavar="FILE", help="the new backup file (it must not exist yet)")
     parser.add_argument("--from", dest="source", metavar="FILE", help="the SQLite file (default: TABULA_DATABASE)")
     args = parser.parse_args(argv)
-    try:
-        settings = Settings.load()
-    except SettingsError as error:
-        print(f"tabula: {error}", file=sys.stderr)
+    settings = _settings()
+    if settings is None:
         return 2
     from bot.storage.backup import BackupError, back_up, pg_dump_advice
     from bot.storage.database import is_url
