@@ -2,8 +2,8 @@
 
 ``create`` (Manage Server, or the server's organisers' role: ``/tabula organiser``) posts the sign-up message
 with Join / Leave buttons that work after restarts;
-``join`` and ``leave`` do the same as the buttons; ``start`` (Manage Server, or by itself at ``starts``)
-pairs round 1; ``standings``, ``list`` and ``cancel`` (Manage Server).  The rounds then run themselves
+``join`` and ``leave`` do the same as the buttons; ``start`` (the organisers, or by itself at ``starts``)
+pairs round 1; ``standings``, ``list``, and ``cancel`` and ``remove`` (the organisers).  The rounds then run themselves
 (:mod:`bot.delivery.event_posts`).  A command names its event with ``event:`` (autocompleted), or means
 the server's only open or running one.  Replies to the asker are private and in their language; the
 sign-up message is public, in the server's.
