@@ -3,7 +3,9 @@
 Pure, like the boards: the same rows give the same bytes, drawn with the boards' theme and font.  The card is
 720 px wide (a phone shows it about 360 points wide), so every word is at least the theme's small size.  The
 words (the title, the column heads) come from the caller, already in the server's language; the round
-results are marks that read without words: W, D, L, B (bye), or a place at a table (1–4).  The leader's row
+results are marks: W, D, L, B (bye), ``-`` (not played) or a place at a table (1–4), each on a chip of its own
+colour; the letter drawn on a chip is the caller's (``labels``: the server's language's letters, ru В/Н/П, fr
+G/N/P), the mark itself when none is given.  The leader's row
 has a gold bar and a filled rank badge, so it is marked by shape, not colour alone.
 
 >>> row = StandingRow(1, "Ana", "2½", ("3", "1½"), ("W", "D", "W"), leader=True)
@@ -45,6 +47,7 @@ class StandingRow(NamedTuple):
     results: tuple[str, ...]
     leader: bool = False
     withdrawn: bool = False
+    labels: tuple[str, ...] = ()  # the letter drawn on each result's chip (default: the mark itself)
 
 
 def _chip(mark: str) -> RGB:
@@ -102,18 +105,28 @@ def standings_picture(
         for i, (x, value) in enumerate(zip(columns, values, strict=False)):
             size = theme.font_body if i == 0 else theme.font_small
             draw_text(draw, (x, top + 38), ellipsize(value, size, COLUMN - 6), size, theme.text, anchor="ms")
-        _chips(draw, row.results, name_left, top + 46, name_room, theme)
+        labels = row.labels if len(row.labels) == len(row.results) else row.results
+        _chips(draw, row.results, labels, name_left, top + 46, name_room, theme)
     return Picture(image)
 
 
-def _chips(draw: ImageDraw.ImageDraw, results: Sequence[str], left: int, top: int, room: int, theme: Theme) -> None:
-    """Each round's result as a small lettered chip, in order, as many as fit."""
+def _chips(
+    draw: ImageDraw.ImageDraw,
+    results: Sequence[str],
+    labels: Sequence[str],
+    left: int,
+    top: int,
+    room: int,
+    theme: Theme,
+) -> None:
+    """Each round's result as a small chip coloured by its mark, with its label's letter, in order, as many as fit."""
     step = 32
     fits = max(1, room // step)
-    for i, mark in enumerate(results[-fits:]):
+    shown = list(zip(results, labels, strict=True))[-fits:]
+    for i, (mark, label) in enumerate(shown):
         x = left + i * step
         draw.rounded_rectangle((x, top, x + step - 4, top + 26), radius=5, fill=_chip(mark))
-        draw_text(draw, (x + (step - 4) / 2, top + 13), mark[:1], theme.font_small - 2, (250, 250, 246), anchor="mm")
+        draw_text(draw, (x + (step - 4) / 2, top + 13), label[:1], theme.font_small - 2, (250, 250, 246), anchor="mm")
 
 
 def render_standings(

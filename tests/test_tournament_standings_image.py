@@ -7,9 +7,10 @@ import io
 from PIL import Image
 
 from bot.core import tournament_formats as f
-from bot.delivery.event_posts import standings_png
+from bot.delivery.event_posts import result_letters, standings_png, standings_text
 from bot.storage.tournament_store import Event, EventFormat, EventStatus
-from render.standings import GOLD, StandingRow, render_standings, standings_image
+from render.standings import CHIPS, GOLD, StandingRow, render_standings, standings_image
+from render.theme import DEFAULT_THEME
 
 ROWS = [
     StandingRow(1, "Ana", "4½", ("12", "9¼"), ("W", "W", "D", "W", "W"), leader=True),
@@ -58,3 +59,31 @@ def test_the_card_changes_with_the_results_and_the_language() -> None:
     assert english != russian
     flipped = f.standings(f.SWISS, [(1, "Ana", 1, False), (2, "Bo", 2, False)], [f.Played(1, (1, 2), (2, 1))], 3)
     assert standings_png(event, flipped, "en", 1) != english
+
+
+def test_the_chips_carry_the_letters_of_the_server_language_on_unchanged_colours() -> None:
+    assert result_letters("en", ("W", "D", "L", "B", "-", "2")) == ("W", "D", "L", "B", "-", "2")
+    assert result_letters("ru", ("W", "D", "L", "B", "-")) == ("В", "Н", "П", "С", "-")
+    assert result_letters("fr", ("W", "D", "L", "B", "-")) == ("G", "N", "P", "E", "-")
+    marks = ("W", "D", "L", "B")
+    english = standings_image("Cup", "after round 4", ("Pts",), [StandingRow(1, "Ana", "2½", (), marks)])
+    russian = standings_image(
+        "Cup", "after round 4", ("Pts",), [StandingRow(1, "Ana", "2½", (), marks, labels=("В", "Н", "П", "С"))]
+    )
+    left, middle = DEFAULT_THEME.padding + 58, 92 + 46 + 13
+    for i, mark in enumerate(marks):  # each chip's colour is its mark's, whatever letter is drawn on it
+        assert english.getpixel((left + 32 * i + 2, middle)) == CHIPS[mark]
+        assert russian.getpixel((left + 32 * i + 2, middle)) == CHIPS[mark]
+    for i in range(len(marks)):  # the letters differ: the renderer draws what it is given
+        box = (left + 32 * i, 92 + 46, left + 32 * i + 28, 92 + 72)
+        assert english.crop(box).tobytes() != russian.crop(box).tobytes()
+
+
+def test_the_text_standings_use_the_same_letters() -> None:
+    event = Event(
+        1, 1, 1, "Cup", "pond", {}, EventFormat.SWISS, 3, None, None, EventStatus.RUNNING, 2, 1, 1, None, 0.0, 0.0, None
+    )
+    lines = f.standings(f.SWISS, [(1, "Ana", 1, False), (2, "Bo", 2, False)], [f.Played(1, (1, 2), (1, 2))], 3)
+    assert standings_text(event, lines, "ru", final=False).splitlines()[-2].endswith("  В")
+    assert standings_text(event, lines, "fr", final=False).splitlines()[-1].endswith("  P")
+    assert standings_text(event, lines, "en", final=False).splitlines()[-2].endswith("  W")

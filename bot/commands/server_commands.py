@@ -6,6 +6,8 @@
 * ``/tabula turn_time`` and ``/tabula challenge_time`` set how long a turn and a challenge last here
   (``30m``, ``12h``, ``2d``; ``default`` goes back to the bot's), ``/tabula reminders`` and
   ``/tabula threads`` switch turn reminders and a thread per game on or off (Manage Server).
+* ``/tabula organiser`` names a role whose members may run events (``/tournament create``, ``start``,
+  ``cancel``, ``remove``) as Manage Server members can; without a role it goes back to Manage Server only.
 * ``/tabula settings`` shows the server's settings to anyone who asks (only they see it).
 
 The settings live in :mod:`bot.storage.settings_store`; the group is the home of later settings too.
@@ -159,9 +161,21 @@ def settings_text(settings: GuildSettings, language: str, *, turn_seconds: float
             "A thread for each game: {value}",
             value=f"{on_off(language, settings.effective_threads())} ({_how(language, settings.threads)})",
         ),
+        organisers_text(settings, language),
         gettext(language, "Members with Manage Server change them with the other `/tabula` commands."),
     ]
     return "\n".join(lines)
+
+
+def organisers_text(settings: GuildSettings, language: str) -> str:
+    """Who may run events here: Manage Server, and the server's organiser role if it named one."""
+    if settings.organiser_role is None:
+        return gettext(language, "Who runs events: members with Manage Server (default)")
+    return gettext(
+        language,
+        "Who runs events: members with Manage Server or the role {role}",
+        role=f"<@&{settings.organiser_role}>",
+    )
 
 
 def changed_text(settings: GuildSettings, language: str) -> str:
@@ -263,6 +277,14 @@ def add_server_commands(
     async def threads(interaction: discord.Interaction, value: str) -> None:
         guild_id = _check_manager(interaction)
         await confirm(interaction, await store.change(guild_id, threads=_switch(value)))
+
+    @group.command(name="organiser", description="Name a role whose members may run events (Manage Server).")
+    @app_commands.describe(role="The organisers' role; leave it out to let only Manage Server members run events")
+    async def organiser(interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        guild_id = _check_manager(interaction)
+        if role is not None and role.is_default():
+            raise Refusal("Pick a role other than @everyone.")
+        await confirm(interaction, await store.change(guild_id, organiser_role=None if role is None else role.id))
 
     @group.command(name="settings", description="Show Tabula's settings for this server (only you see them).")
     async def settings(interaction: discord.Interaction) -> None:

@@ -1,8 +1,9 @@
 """``/tournament``: a server's events, from sign-up to the winner.
 
-``create`` (Manage Server) posts the sign-up message with Join / Leave buttons that work after restarts;
-``join`` and ``leave`` do the same as the buttons; ``start`` (Manage Server, or by itself at ``starts``)
-pairs round 1; ``standings``, ``list`` and ``cancel`` (Manage Server).  The rounds then run themselves
+``create`` (Manage Server, or the server's organisers' role: ``/tabula organiser``) posts the sign-up message
+with Join / Leave buttons that work after restarts;
+``join`` and ``leave`` do the same as the buttons; ``start`` (the organisers, or by itself at ``starts``)
+pairs round 1; ``standings``, ``list``, and ``cancel`` and ``remove`` (the organisers).  The rounds then run themselves
 (:mod:`bot.delivery.event_posts`).  A command names its event with ``event:`` (autocompleted), or means
 the server's only open or running one.  Replies to the asker are private and in their language; the
 sign-up message is public, in the server's.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -24,10 +25,19 @@ from bot.core.refusals import Refusal
 from bot.core.tournaments import TournamentService
 from bot.delivery.event_posts import EventPosts, standings_text
 from bot.shared import Languages
+from bot.storage.database import N_
+from bot.storage.settings_store import GuildSettings
 from bot.storage.tournament_store import Event, EventStatus
 from bot.text.escaping import escape_name
 from engines import GAMES
 from i18n.catalog import DEFAULT, gettext
+
+
+class ServerSettings(Languages, Protocol):
+    """What the commands read of a server's settings: its language, and its organisers' role."""
+
+    async def get(self, guild_id: int) -> GuildSettings: ...
+
 
 # (interaction, event ID, join?) -> the work of joining or leaving
 SignUpHandler = Callable[[discord.Interaction[Any], int, bool], Awaitable[None]]
@@ -144,7 +154,9 @@ def game_options(game: str, text: str) -> dict[str, Any]:
 class TournamentCommands:
     """The work behind ``/tournament`` and the sign-up buttons."""
 
-    def __init__(self, events: TournamentService, posts: EventPosts, languages: Languages, clock: Callable[[], float]):
+    def __init__(
+        self, events: TournamentService, posts: EventPosts, languages: ServerSettings, clock: Callable[[], float]
+    ):
         self.events = events
         self.posts = posts
         self.languages = languages
@@ -162,9 +174,26 @@ class TournamentCommands:
             raise Refusal("This server has no open or running event.")
         raise Refusal("This server has several events: name one with `event:`.")
 
+    async def may_organise(self, interaction: discord.Interaction[Any], refusal: str | None = None) -> bool:
+        """Whether the asker may run events: Manage Server, or the role the server named with ``/tabula organiser``.
+
+        With ``refusal``, a member who may not is refused: with it as said, or (when the server named a role) with
+        a reply that names the role.  The member's role IDs come with the interaction.
+        """
+        if interaction.permissions.manage_guild:
+            return True
+        role = (await self.languages.get(interaction.guild_id)).organiser_role if interaction.guild_id else None
+        held = getattr(interaction.user, "_roles", ())  # the role IDs in the interaction's member payload
+        if role is not None and role in held:
+            return True
+        if refusal is None:
+            return False
+        if role is None:
+            raise Refusal(refusal)
+        raise Refusal("Only a member with Manage Server or the role {role} can do this.", role=f"<@&{role}>")
+
     async def create(self, interaction: discord.Interaction[Any], **options: Any) -> None:
-        if not interaction.permissions.manage_guild:
-            raise Refusal("Only a member with the Manage Server permission can create an event.")
+        await self.may_organise(interaction, N_("Only a member with the Manage Server permission can create an event."))
         turn = parse_duration(options["turn_time"]) if options.get("turn_time") else None
         starts = None
         if options.get("starts"):
@@ -213,7 +242,11 @@ class TournamentCommands:
         event = await self.pick(interaction, event_id)
         await interaction.response.defer(ephemeral=True)
         progress = await self.events.start(
-            event.id, interaction.user.id, can_manage=interaction.permissions.manage_guild
+            event.id,
+            interaction.user.id,
+            can_manage=await self.may_organise(
+                interaction, N_("Only a member with the Manage Server permission can start an event.")
+            ),
         )
         language = user_language(interaction)
         await interaction.followup.send(
@@ -229,7 +262,10 @@ class TournamentCommands:
 
     async def cancel(self, interaction: discord.Interaction[Any], event_id: int | None) -> None:
         event = await self.pick(interaction, event_id)
-        event = await self.events.cancel(event.id, can_manage=interaction.permissions.manage_guild)
+        may = await self.may_organise(
+            interaction, N_("Only a member with the Manage Server permission can cancel an event.")
+        )
+        event = await self.events.cancel(event.id, can_manage=may)
         language = await self.languages.language(event.guild_id)
         await interaction.response.send_message(
             gettext(language, "**{event}** was cancelled.", event=escape_name(event.name))
@@ -237,8 +273,9 @@ class TournamentCommands:
 
     async def remove(self, interaction: discord.Interaction[Any], event_id: int | None, player: discord.User) -> None:
         """The organiser takes a player out of a running event (or off an open one's list)."""
-        if not interaction.permissions.manage_guild:
-            raise Refusal("Only a member with the Manage Server permission can remove a player from an event.")
+        await self.may_organise(
+            interaction, N_("Only a member with the Manage Server permission can remove a player from an event.")
+        )
         event = await self.pick(interaction, event_id)
         event, forfeited = await self.events.leave(event.id, player.id)
         for turn in forfeited:

@@ -27,7 +27,7 @@ from bot.storage.records import Announcement, MatchRecord
 from bot.storage.tournament_store import Event
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
-from i18n.catalog import gettext
+from i18n.catalog import gettext, pgettext
 from render.standings import StandingRow, render_standings
 
 log = logging.getLogger(__name__)
@@ -95,12 +95,29 @@ def standings_text(
         tiebreaks = " · ".join(
             formats.number_text(b) for b in line.tiebreaks[: 1 if event.format == formats.TABLES else 2]
         )
-        rounds = " ".join(line.results[:after])
+        rounds = " ".join(result_letters(language, line.results[:after]))
         rows.append(
             f"{line.rank}. {marker}{escape_name(line.name)}{gone}: {formats.number_text(line.points)} "
             f"({tiebreaks}){'  ' + rounds if rounds else ''}"
         )
     return "\n".join(rows)[:1900]
+
+
+def result_letters(language: str, results: Sequence[str]) -> tuple[str, ...]:
+    """Each round's result mark as the letter chess players of ``language`` write (``-``, not played, and a place
+    at a table, ``1``–``4``, read the same everywhere)."""
+    letters = {
+        # TRANSLATORS: one letter for a won game in an event's standings (ru В for выигрыш, fr G for gain).
+        "W": pgettext(language, "result mark", "W"),
+        # TRANSLATORS: one letter for a drawn game in an event's standings (ru Н for ничья, fr N for nulle).
+        "D": pgettext(language, "result mark", "D"),
+        # TRANSLATORS: one letter for a lost game in an event's standings (ru П for поражение, fr P for perte).
+        "L": pgettext(language, "result mark", "L"),
+        # TRANSLATORS: one letter for a round without a game (a bye) in an event's standings (ru С for свободен,
+        # fr E for exempt); not "-", which marks a round not played.
+        "B": pgettext(language, "result mark", "B"),
+    }
+    return tuple(letters.get(mark, mark) for mark in results)
 
 
 def standings_png(event: Event, lines: Sequence[formats.Line], language: str, after: int) -> bytes:
@@ -118,6 +135,7 @@ def standings_png(event: Event, lines: Sequence[formats.Line], language: str, af
             line.results[:after],
             leader=line.rank == 1 and after > 0,
             withdrawn=line.withdrawn,
+            labels=result_letters(language, line.results[:after]),
         )
         for line in lines
     ]

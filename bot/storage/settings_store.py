@@ -1,6 +1,6 @@
 """Per-server settings: the language of a server's public messages, and what Discord says of the server.
 
-One row per server in ``guild_settings`` (migrations 004 and 005), one nullable column per setting: ``NULL`` means
+One row per server in ``guild_settings`` (migrations 004, 005 and 009), one nullable column per setting: ``NULL`` means
 the bot's default, so a server that never changed anything has no row, and a later setting (turn time,
 challenge expiry, reminders, threads) is one more column and one more field of :class:`GuildSettings`.
 
@@ -46,6 +46,7 @@ class GuildSettings:
     challenge_seconds: int | None = None  # how long a challenge stays open, /tabula challenge_time
     reminders: bool | None = None  # turn reminders in this server, /tabula reminders
     threads: bool | None = None  # a thread per match, /tabula threads
+    organiser_role: int | None = None  # a role that may run events as Manage Server can, /tabula organiser
 
     def effective_turn_seconds(self, default: float) -> float:
         """The time for a turn here: the server's, else ``default`` (the bot's)."""
@@ -85,12 +86,12 @@ class GuildSettingsStore:
         if found is not None:
             return found
         rows = await self.database.rows(
-            "SELECT language, guild_locale, turn_seconds, challenge_seconds, reminders, threads "
+            "SELECT language, guild_locale, turn_seconds, challenge_seconds, reminders, threads, organiser_role "
             "FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if rows:
-            language, guild_locale, turn, challenge, reminders, threads = rows[0]
+            language, guild_locale, turn, challenge, reminders, threads, role = rows[0]
             settings = GuildSettings(
                 guild_id,
                 language,
@@ -99,6 +100,7 @@ class GuildSettingsStore:
                 None if challenge is None else int(challenge),
                 None if reminders is None else bool(reminders),
                 None if threads is None else bool(threads),
+                None if role is None else int(role),
             )
         else:
             settings = GuildSettings(guild_id)
@@ -122,11 +124,12 @@ class GuildSettingsStore:
         return self._cache[guild_id]
 
     async def change(self, guild_id: int, **values: int | bool | None) -> GuildSettings:
-        """Set some of ``turn_seconds``, ``challenge_seconds``, ``reminders``, ``threads`` (``None``: the default).
+        """Set some of ``turn_seconds``, ``challenge_seconds``, ``reminders``, ``threads``, ``organiser_role``
+        (``None``: the default).
 
         The values were checked by the command that asks; anything else is a programming error.
         """
-        unknown = set(values) - {"turn_seconds", "challenge_seconds", "reminders", "threads"}
+        unknown = set(values) - {"turn_seconds", "challenge_seconds", "reminders", "threads", "organiser_role"}
         if unknown:
             raise ValueError(f"unknown settings {sorted(unknown)}")
         current = await self.get(guild_id)
@@ -146,11 +149,12 @@ class GuildSettingsStore:
         async with self.database.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, language, guild_locale, turn_seconds, challenge_seconds, "
-                "reminders, threads, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "reminders, threads, organiser_role, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
                 "guild_locale = excluded.guild_locale, turn_seconds = excluded.turn_seconds, "
                 "challenge_seconds = excluded.challenge_seconds, reminders = excluded.reminders, "
-                "threads = excluded.threads, updated_at = excluded.updated_at",
+                "threads = excluded.threads, organiser_role = excluded.organiser_role, "
+                "updated_at = excluded.updated_at",
                 (
                     settings.guild_id,
                     settings.language,
@@ -159,6 +163,7 @@ class GuildSettingsStore:
                     settings.challenge_seconds,
                     None if settings.reminders is None else int(settings.reminders),
                     None if settings.threads is None else int(settings.threads),
+                    settings.organiser_role,
                     self.clock(),
                 ),
             )
