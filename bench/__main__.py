@@ -10,7 +10,9 @@ processes sharing one PostgreSQL, one killed and restarted; the replay step butt
 time while 100 matches are played;
 and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
-``--quick`` runs a reduced version in under a minute.
+``--quick`` runs a reduced version in under a minute on two cores: it leaves out the
+tournament and the heavy scenarios (PostgreSQL, shards, replay buttons), which
+``python -m bench --only postgres --only shards --only buttons`` runs alone.
 """
 
 from __future__ import annotations
@@ -163,6 +165,9 @@ def tournament(quick: bool) -> list[dict[str, Any]]:
     return rows
 
 
+# Left out of ``--quick`` (each takes 15-40 s on two cores); ``--only NAME`` still runs them.
+HEAVY = ("postgres", "shards", "buttons", "tournament")
+
 SUITES = {
     "engines": engines,
     "render": renders,
@@ -179,12 +184,14 @@ SUITES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a reduced run in under a minute (no tournament)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a reduced run in under a minute (without " + ", ".join(HEAVY) + ")"
+    )
     parser.add_argument("--only", action="append", choices=sorted(SUITES), help="run only this part (repeatable)")
     parser.add_argument("--skip", action="append", choices=sorted(SUITES), default=[], help="skip this part")
     parser.add_argument("--out", type=Path, help="JSON file to write (default: bench/results/<time>.json)")
     args = parser.parse_args()
-    chosen = args.only or [name for name in SUITES if not (args.quick and name == "tournament")]
+    chosen = args.only or [name for name in SUITES if not (args.quick and name in HEAVY)]
     results: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "quick": args.quick,
@@ -195,6 +202,15 @@ def main() -> None:
         if name not in args.skip:
             results[name] = SUITES[name](args.quick)
     results["seconds"] = round(time.perf_counter() - started, 1)
+    left_out = [name for name in SUITES if name not in chosen and name != "tournament"]
+    if left_out:
+        print(
+            "\nleft out of --quick: "
+            + ", ".join(left_out)
+            + "; run them with `python -m bench"
+            + "".join(f" --only {name}" for name in left_out)
+            + "` (--quick for shorter runs)"
+        )
     out = args.out or RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}{'-quick' if args.quick else ''}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))

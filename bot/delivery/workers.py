@@ -11,11 +11,18 @@ No orphans: a worker never outlives the bot.  On Linux the kernel kills it when 
 :data:`WATCH_SECONDS` of its parent's death (SIGKILL included).  Workers ignore SIGINT: a Ctrl-C in a
 terminal reaches the whole process group, and it is the bot that stops its workers, after the work in
 flight (:meth:`WorkerPool.stop`).
+
+Urgent work jumps the queue: ordinary calls are handed to the processes at most ``processes + 1`` at a
+time (the rest wait on the event loop, in order), while a call made with ``urgent=True`` (a replay step
+button someone is waiting for) is handed over at once, so it waits behind at most those few drawings
+and never behind the whole backlog of turn boards.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import ctypes
 import functools
 import logging
@@ -73,6 +80,8 @@ class WorkerPool:
         self._initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
         self.waiting = 0  # calls submitted and not yet answered (the metrics' queue depth)
+        self.handed = 0  # ordinary calls handed to the processes and not yet answered
+        self._queued: collections.deque[asyncio.Future[None]] = collections.deque()  # ordinary calls waiting
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -86,13 +95,45 @@ class WorkerPool:
         processes = getattr(self._pool, "_processes", None) or {}
         return sorted(process.pid for process in processes.values() if process.pid is not None)
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """Return ``function(*args)``, computed in a worker."""
+    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
+        """Return ``function(*args)``, computed in a worker; ``urgent`` work passes the ordinary calls waiting."""
         self.waiting += 1
         try:
-            return await self._run(function, *args)
+            if urgent or self.processes <= 0:
+                return await self._run(function, *args)
+            await self._turn()
+            try:
+                return await self._run(function, *args)
+            finally:
+                self._release()
         finally:
             self.waiting -= 1
+
+    async def _turn(self) -> None:
+        """Wait until fewer than ``processes + 1`` ordinary calls are in the processes' hands."""
+        if self.handed <= self.processes and not self._queued:
+            self.handed += 1
+            return
+        ticket = asyncio.get_running_loop().create_future()
+        self._queued.append(ticket)
+        try:
+            await ticket  # the slot is counted for us by whoever woke us
+        except BaseException:
+            if ticket.done() and not ticket.cancelled():
+                self._release()  # woken and cancelled at once: pass the slot on
+            else:
+                with contextlib.suppress(ValueError):
+                    self._queued.remove(ticket)
+            raise
+
+    def _release(self) -> None:
+        """An ordinary call is answered: hand its slot to the next one waiting."""
+        while self._queued:
+            ticket = self._queued.popleft()
+            if not ticket.done():
+                ticket.set_result(None)  # the slot passes on: ``handed`` stays
+                return
+        self.handed -= 1
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         if self.processes <= 0:
