@@ -35,7 +35,7 @@ def section(title: str) -> None:
 def engines(quick: bool) -> list[dict[str, Any]]:
     from bench import engine_speed
 
-    rows = engine_speed.run(seconds=0.5 if quick else 3.0)
+    rows = engine_speed.run(seconds=0.3 if quick else 3.0)
     section("engines: random play, one core (a ply = legal_moves() + play())")
     for row in rows:
         config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
@@ -83,7 +83,7 @@ def leaderboard(quick: bool) -> list[dict[str, Any]]:
 def load(quick: bool) -> list[dict[str, Any]]:
     from bench import load as turn_path
 
-    rows = turn_path.run([1, 100, 1000], seconds=3.0 if quick else 10.0)
+    rows = turn_path.run([1, 100, 1000], seconds=2.0 if quick else 10.0, quick=quick)
     section("full turn path: interaction -> tree -> service -> SQLite -> engine -> render -> HTTP")
     for row in rows[:-1]:
         offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
@@ -103,7 +103,7 @@ def load(quick: bool) -> list[dict[str, Any]]:
 def threads(quick: bool) -> list[dict[str, Any]]:
     from bench import load as turn_path
 
-    row = turn_path.run_threads(100 if quick else 400, 4, seconds=3.0 if quick else 10.0)
+    row = turn_path.run_threads(100 if quick else 400, 4, seconds=2.0 if quick else 10.0)
     section("many matches in few channels, each in its own thread")
     turn_path.print_threads(row)
     return [row]
@@ -198,11 +198,15 @@ def main() -> None:
         "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
     }
     started = time.perf_counter()
+    timings: dict[str, float] = {}
     for name in chosen:
         if name not in args.skip:
+            began = time.perf_counter()
             results[name] = SUITES[name](args.quick)
+            timings[name] = round(time.perf_counter() - began, 1)
+    results["section_seconds"] = timings
     results["seconds"] = round(time.perf_counter() - started, 1)
-    left_out = [name for name in SUITES if name not in chosen and name != "tournament"]
+    left_out = [] if args.only else [name for name in SUITES if name not in chosen and name != "tournament"]
     if left_out:
         print(
             "\nleft out of --quick: "
@@ -214,7 +218,7 @@ def main() -> None:
     out = args.out or RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}{'-quick' if args.quick else ''}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
-    print(f"\nwrote {out} ({results['seconds']} s)")
+    print(f"\nwrote {out} ({results['seconds']} s: " + ", ".join(f"{k} {v} s" for k, v in timings.items()) + ")")
 
 
 if __name__ == "__main__":
