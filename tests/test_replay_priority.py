@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -22,7 +23,7 @@ class GatedPool(WorkerPool):
         self.started: list[str] = []
         self.gates: dict[str, asyncio.Event] = {}
 
-    async def _run(self, function: Callable[..., T], *args: Any) -> T:
+    async def _run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
         name = args[0]
         self.started.append(name)
         gate = self.gates.setdefault(name, asyncio.Event())
@@ -90,3 +91,16 @@ async def test_a_step_press_is_drawn_urgently_and_its_neighbours_are_answered_fr
         await asyncio.sleep(0.02)
     assert len(calls) - drawn == 2  # ply-3, then ply 1: the pressed boards were drawn already
     await world.stop()
+
+
+async def test_urgent_work_runs_in_a_process_of_its_own_and_stops_with_the_pool() -> None:
+    pool = WorkerPool("test", 1)
+    try:
+        ordinary = await pool.run(os.getpid)
+        urgent = await pool.run(os.getpid, urgent=True)
+        assert len({ordinary, urgent, os.getpid()}) == 3  # neither waits in the other's queue
+        assert sorted(pool.pids()) == sorted([ordinary, urgent])
+        processes = [p for e in (pool._pool, pool._urgent) for p in e._processes.values()]  # type: ignore[union-attr]
+    finally:
+        pool.stop()
+    assert pool.pids() == [] and not any(process.is_alive() for process in processes)

@@ -9,6 +9,9 @@ from the move log, which a small LRU cache keeps per match so the next press is 
 
 Everything CPU-heavy (replaying the log, the GIF, the boards) runs in the worker processes, never on the
 event loop; a press that is not drawn in time for Discord's 3 s deadline is deferred and edited later.
+A press never waits behind the turn boards: its work is ``urgent`` (a worker process of its own), a first
+press rebuilds the positions and draws its board in one trip, and after each press the boards the next
+press could show (both neighbours, the start, the end) are drawn ahead and kept.
 """
 
 from __future__ import annotations
