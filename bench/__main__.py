@@ -11,7 +11,9 @@ time while 100 matches are played; Swiss pairing time by field size and a whole 
 event with a restart in the middle (issue 30, ``bench.tournament_event``);
 and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
-``--quick`` runs a reduced version in under a minute.
+``--quick`` runs a reduced version in under a minute on two cores: it leaves out the
+tournament and the heavy scenarios (PostgreSQL, shards, replay buttons), which
+``python -m bench --only postgres --only shards --only buttons`` runs alone.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def section(title: str) -> None:
 def engines(quick: bool) -> list[dict[str, Any]]:
     from bench import engine_speed
 
-    rows = engine_speed.run(seconds=0.5 if quick else 3.0)
+    rows = engine_speed.run(seconds=0.3 if quick else 3.0)
     section("engines: random play, one core (a ply = legal_moves() + play())")
     for row in rows:
         config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
@@ -82,7 +84,7 @@ def leaderboard(quick: bool) -> list[dict[str, Any]]:
 def load(quick: bool) -> list[dict[str, Any]]:
     from bench import load as turn_path
 
-    rows = turn_path.run([1, 100, 1000], seconds=3.0 if quick else 10.0)
+    rows = turn_path.run([1, 100, 1000], seconds=2.0 if quick else 10.0, quick=quick)
     section("full turn path: interaction -> tree -> service -> SQLite -> engine -> render -> HTTP")
     for row in rows[:-1]:
         offered = f"offered {row['offered_moves_per_second']:g}/s" if row["offered_moves_per_second"] else "flat out"
@@ -102,7 +104,7 @@ def load(quick: bool) -> list[dict[str, Any]]:
 def threads(quick: bool) -> list[dict[str, Any]]:
     from bench import load as turn_path
 
-    row = turn_path.run_threads(100 if quick else 400, 4, seconds=3.0 if quick else 10.0)
+    row = turn_path.run_threads(100 if quick else 400, 4, seconds=2.0 if quick else 10.0)
     section("many matches in few channels, each in its own thread")
     turn_path.print_threads(row)
     return [row]
@@ -187,6 +189,9 @@ def tournament(quick: bool) -> list[dict[str, Any]]:
     return rows
 
 
+# Left out of ``--quick`` (each takes 15-40 s on two cores); ``--only NAME`` still runs them.
+HEAVY = ("postgres", "shards", "buttons", "tournament")
+
 SUITES = {
     "engines": engines,
     "render": renders,
@@ -204,26 +209,41 @@ SUITES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a reduced run in under a minute (no tournament)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a reduced run in under a minute (without " + ", ".join(HEAVY) + ")"
+    )
     parser.add_argument("--only", action="append", choices=sorted(SUITES), help="run only this part (repeatable)")
     parser.add_argument("--skip", action="append", choices=sorted(SUITES), default=[], help="skip this part")
     parser.add_argument("--out", type=Path, help="JSON file to write (default: bench/results/<time>.json)")
     args = parser.parse_args()
-    chosen = args.only or [name for name in SUITES if not (args.quick and name == "tournament")]
+    chosen = args.only or [name for name in SUITES if not (args.quick and name in HEAVY)]
     results: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "quick": args.quick,
         "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count()},
     }
     started = time.perf_counter()
+    timings: dict[str, float] = {}
     for name in chosen:
         if name not in args.skip:
+            began = time.perf_counter()
             results[name] = SUITES[name](args.quick)
+            timings[name] = round(time.perf_counter() - began, 1)
+    results["section_seconds"] = timings
     results["seconds"] = round(time.perf_counter() - started, 1)
+    left_out = [] if args.only else [name for name in SUITES if name not in chosen and name != "tournament"]
+    if left_out:
+        print(
+            "\nleft out of --quick: "
+            + ", ".join(left_out)
+            + "; run them with `python -m bench"
+            + "".join(f" --only {name}" for name in left_out)
+            + "` (--quick for shorter runs)"
+        )
     out = args.out or RESULTS / f"{time.strftime('%Y%m%d-%H%M%S')}{'-quick' if args.quick else ''}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
-    print(f"\nwrote {out} ({results['seconds']} s)")
+    print(f"\nwrote {out} ({results['seconds']} s: " + ", ".join(f"{k} {v} s" for k, v in timings.items()) + ")")
 
 
 if __name__ == "__main__":

@@ -473,6 +473,7 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
 # 100 moves/s (each player moves about once a second, faster than anyone types); 1,000 matches offering
 # 250 moves/s; then 1,000 matches with nobody thinking, the most the bot can sustain.
 SCENARIOS = {1: [None], 100: [100.0], 1000: [250.0, None]}
+QUICK_SCENARIOS = {1: [None], 100: [100.0], 1000: [None]}  # ``python -m bench --quick``: 1,000 flat out only
 
 
 async def scenario(
@@ -526,7 +527,7 @@ def ratios(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def measure(
-    sizes: list[int], seconds: float, postgres: str | None = None, repeat: int = 1
+    sizes: list[int], seconds: float, postgres: str | None = None, repeat: int = 1, quick: bool = False
 ) -> list[dict[str, Any]]:
     """Every scenario on SQLite, and on PostgreSQL right after it when a server URL is given.
 
@@ -534,7 +535,8 @@ async def measure(
     a shared machine weighs on both alike."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for size, offered in [(n, rate) for n in sizes for rate in SCENARIOS.get(n, [None])]:
+        scenarios = QUICK_SCENARIOS if quick else SCENARIOS
+        for size, offered in [(n, rate) for n in sizes for rate in scenarios.get(n, [None])]:
             for number in range(repeat if postgres else 1):
                 for server in (None, postgres) if postgres else (None,):
                     rows.append(await scenario(Path(folder), size, offered, seconds, server, number))
@@ -749,14 +751,19 @@ def print_threads(row: dict[str, Any]) -> None:
 
 
 def run(
-    sizes: list[int] | None = None, seconds: float = 10.0, database: str = "sqlite", repeat: int = 1
+    sizes: list[int] | None = None,
+    seconds: float = 10.0,
+    database: str = "sqlite",
+    repeat: int = 1,
+    quick: bool = False,
 ) -> list[dict[str, Any]]:
     """Run the load test; the last row holds the memory and database figures (and the backends' ratios).
 
+    ``quick``: at 1,000 matches only the flat-out scenario (:data:`QUICK_SCENARIOS`).
     ``database``: ``"sqlite"``, ``"postgresql"`` (a throwaway server) or a PostgreSQL server URL.
     """
     if database == "sqlite":
-        return asyncio.run(measure(sizes or [1, 100, 1000], seconds))
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, quick=quick))
     if database != "postgresql":
         return asyncio.run(measure(sizes or [1, 100, 1000], seconds, database, repeat))
     binaries = find_binaries()

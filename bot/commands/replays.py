@@ -9,6 +9,9 @@ from the move log, which a small LRU cache keeps per match so the next press is 
 
 Everything CPU-heavy (replaying the log, the GIF, the boards) runs in the worker processes, never on the
 event loop; a press that is not drawn in time for Discord's 3 s deadline is deferred and edited later.
+A press never waits behind the turn boards: its work is ``urgent`` (a worker process of its own), a first
+press rebuilds the positions and draws its board in one trip, and after each press the boards the next
+press could show (both neighbours, the start, the end) are drawn ahead and kept.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ StepHandler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None
 class Workers(Protocol):
     """Runs a picklable function off the event loop (:class:`bot.delivery.workers.WorkerPool`)."""
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T: ...
+    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T: ...
 
 
 class Matches(Protocol):
@@ -130,6 +133,14 @@ def build_replay(game: GameRecord, language: str = DEFAULT) -> tuple[bytes, str,
     moves = [ply_caption(ply, game.names) for ply in game.plies]
     gif = replay_gif(states, players=list(game.names), moves=moves, locale=language)
     return gif, format_record(replace(game, result=result_of(states[-1]))), states
+
+
+def positions_and_board(game: GameRecord, ply: int, language: str = DEFAULT) -> tuple[list[GameState], int, bytes]:
+    """Every position, and the board at ``ply`` (kept within the game) drawn in ``language``: a first press's
+    work in one trip to a worker (runs in a worker)."""
+    states = replay(game)
+    ply = min(max(0, ply), len(states) - 1)
+    return states, ply, draw_board(states[ply], game.names, language)
 
 
 def draw_board(state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes:
@@ -247,8 +258,12 @@ class Replays:
             raise Refusal("There is no finished game #{number} on this server.", number=match_id)
         return record
 
-    async def rebuilt(self, match_id: int, guild_id: int | None) -> Rebuilt:
-        """The match's positions: from the cache, or rebuilt from its log in a worker (once, however many ask)."""
+    async def rebuilt(self, match_id: int, guild_id: int | None, show: tuple[int, str] | None = None) -> Rebuilt:
+        """The match's positions: from the cache, or rebuilt from its log in a worker (once, however many ask).
+
+        ``show`` (a ply and a language): when the positions are rebuilt, that board is drawn in the same trip
+        to the worker and kept with the others drawn.
+        """
         found = self._cache.get(match_id)
         if found is not None and found.record.guild_id == (guild_id or 0):
             self._cache.move_to_end(match_id)
@@ -260,7 +275,12 @@ class Replays:
             try:
                 record = await self.finished(match_id, guild_id)
                 game = game_record(record, plies_of(await self.matches.log(match_id), record))
-                rebuilt = self._remember(Rebuilt(record, game, await self.workers.run(positions, game)))
+                if show is None:
+                    states = await self.workers.run(positions, game, urgent=True)
+                else:
+                    states, ply, png = await self.workers.run(positions_and_board, game, *show, urgent=True)
+                    self._keep_board((match_id, ply, show[1]), png)
+                rebuilt = self._remember(Rebuilt(record, game, states))
                 pending.set_result(rebuilt)
             except BaseException as error:
                 pending.set_exception(error)
@@ -337,17 +357,27 @@ class Replays:
         if found is not None and not (found.done() and (found.cancelled() or found.exception() is not None)):
             self._boards.move_to_end(key)
             return found
-        future = asyncio.ensure_future(self.workers.run(draw_board, rebuilt.states[ply], rebuilt.names, language))
+        drawing = self.workers.run(draw_board, rebuilt.states[ply], rebuilt.names, language, urgent=True)
+        future = asyncio.ensure_future(drawing)
         self._boards[key] = future
         while len(self._boards) > BOARD_CACHE_SIZE:
             self._boards.popitem(last=False)
         return future
 
+    def _keep_board(self, key: tuple[int, int, str], png: bytes) -> None:
+        drawn = asyncio.get_running_loop().create_future()
+        drawn.set_result(png)
+        self._boards[key] = drawn
+        while len(self._boards) > BOARD_CACHE_SIZE:
+            self._boards.popitem(last=False)
+
     def _prefetch(self, rebuilt: Rebuilt, ply: int, step: str) -> None:
-        """Draw the board the next press of ``step`` would show, in the background."""
+        """Draw, in the background, every board the next press could show: the next one in the direction of
+        ``step`` first, then the other neighbour, the start and the end (each drawn once and kept)."""
         ahead = {"first": 1, "prev": ply - 1, "next": ply + 1, "last": ply - 1}.get(step)
-        if ahead is not None:
-            self._draw_ahead(rebuilt, ahead)
+        for target in (ahead, ply - 1, ply + 1, 0, rebuilt.plies):
+            if target is not None:
+                self._draw_ahead(rebuilt, target)
 
     def _draw_ahead(self, rebuilt: Rebuilt, ahead: int) -> None:
         """Draw the board at ``ahead`` in the background, unless it is drawn or being drawn."""
@@ -366,9 +396,9 @@ class Replays:
     async def _frame(
         self, match_id: int, guild_id: int | None, ply: int, step: str = ""
     ) -> tuple[str, list[discord.File], discord.ui.View]:
-        rebuilt = await self.rebuilt(match_id, guild_id)
-        language = await self.languages.language(rebuilt.record.guild_id)
+        language = await self.languages.language(guild_id or 0)  # the match's server: checked just below
         self._language[match_id] = language
+        rebuilt = await self.rebuilt(match_id, guild_id, (ply, language))
         ply = min(max(0, ply), rebuilt.plies)
         state = rebuilt.states[ply]
         board = self._board(rebuilt, ply)

@@ -11,11 +11,18 @@ No orphans: a worker never outlives the bot.  On Linux the kernel kills it when 
 :data:`WATCH_SECONDS` of its parent's death (SIGKILL included).  Workers ignore SIGINT: a Ctrl-C in a
 terminal reaches the whole process group, and it is the bot that stops its workers, after the work in
 flight (:meth:`WorkerPool.stop`).
+
+Urgent work jumps the queue: a call made with ``urgent=True`` (a replay step button someone is waiting
+for) runs in a process of its own, started on the first such call, so it never waits behind the backlog
+of turn boards; ordinary calls are handed to their processes at most ``processes + 1`` at a time (the
+rest wait on the event loop, in order).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import ctypes
 import functools
 import logging
@@ -72,58 +79,107 @@ class WorkerPool:
         self.processes = processes
         self._initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
+        self._urgent: ProcessPoolExecutor | None = None  # one process of its own for urgent work, on first use
         self.waiting = 0  # calls submitted and not yet answered (the metrics' queue depth)
+        self.handed = 0  # ordinary calls handed to the processes and not yet answered
+        self._queued: collections.deque[asyncio.Future[None]] = collections.deque()  # ordinary calls waiting
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _new(self, processes: int) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("spawn")
+        start = functools.partial(_start_worker, os.getpid(), self._initializer)
+        return ProcessPoolExecutor(processes, mp_context=context, initializer=start)
+
+    def _executor(self, urgent: bool = False) -> ProcessPoolExecutor:
+        if urgent:
+            if self._urgent is None:
+                self._urgent = self._new(1)
+            return self._urgent
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            start = functools.partial(_start_worker, os.getpid(), self._initializer)
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=start)
+            self._pool = self._new(self.processes)
         return self._pool
 
     def pids(self) -> list[int]:
         """The worker processes running now (none before the first call)."""
-        processes = getattr(self._pool, "_processes", None) or {}
-        return sorted(process.pid for process in processes.values() if process.pid is not None)
+        found = []
+        for pool in (self._pool, self._urgent):
+            processes = getattr(pool, "_processes", None) or {}
+            found += [process.pid for process in processes.values() if process.pid is not None]
+        return sorted(found)
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """Return ``function(*args)``, computed in a worker."""
+    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
+        """Return ``function(*args)``, computed in a worker; ``urgent`` work passes the ordinary calls waiting."""
         self.waiting += 1
         try:
-            return await self._run(function, *args)
+            if urgent or self.processes <= 0:
+                return await self._run(function, *args, urgent=urgent)
+            await self._turn()
+            try:
+                return await self._run(function, *args)
+            finally:
+                self._release()
         finally:
             self.waiting -= 1
 
-    async def _run(self, function: Callable[..., T], *args: Any) -> T:
+    async def _turn(self) -> None:
+        """Wait until fewer than ``processes + 1`` ordinary calls are in the processes' hands."""
+        if self.handed <= self.processes and not self._queued:
+            self.handed += 1
+            return
+        ticket = asyncio.get_running_loop().create_future()
+        self._queued.append(ticket)
+        try:
+            await ticket  # the slot is counted for us by whoever woke us
+        except BaseException:
+            if ticket.done() and not ticket.cancelled():
+                self._release()  # woken and cancelled at once: pass the slot on
+            else:
+                with contextlib.suppress(ValueError):
+                    self._queued.remove(ticket)
+            raise
+
+    def _release(self) -> None:
+        """An ordinary call is answered: hand its slot to the next one waiting."""
+        while self._queued:
+            ticket = self._queued.popleft()
+            if not ticket.done():
+                ticket.set_result(None)  # the slot passes on: ``handed`` stays
+                return
+        self.handed -= 1
+
+    async def _run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
         if self.processes <= 0:
             return await asyncio.to_thread(function, *args)
         loop = asyncio.get_running_loop()
-        pool = self._executor()
+        pool = self._executor(urgent)
         try:
             return await loop.run_in_executor(pool, function, *args)
         except BrokenProcessPool:
             log.warning("a %s worker died; starting new ones and trying again", self.name)
             if self._pool is pool:
                 self._pool = None
+            if self._urgent is pool:
+                self._urgent = None
             pool.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._executor(), function, *args)
+            return await loop.run_in_executor(self._executor(urgent), function, *args)
 
     def close(self) -> None:
         """Stop the workers (work in progress is abandoned)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pools = (self._pool, self._urgent)
+        self._pool = self._urgent = None
+        for pool in pools:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
 
     def stop(self, timeout: float = 2.0) -> None:
         """Stop the workers and wait until they are gone: they are told to stop, then killed after ``timeout``.
 
         Called when the bot stops, after the work in flight was finished or given up.
         """
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        pools = [pool for pool in (self._pool, self._urgent) if pool is not None]
+        self._pool = self._urgent = None
+        processes = [process for pool in pools for process in (getattr(pool, "_processes", None) or {}).values()]
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + timeout
         for process in processes:
             process.join(max(0.0, deadline - time.monotonic()))
