@@ -139,6 +139,7 @@ class Load:
         self.latencies: list[float] = []
         self.refused = 0
         self.ids: list[int] = []
+        self.own_trips = 0  # round trips of the bench's own reads (which move to send)
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
@@ -172,7 +173,10 @@ class Load:
         Return the match's id, its ply before the move, and ``"followup"`` (the move was played and its
         board posted) or ``"refused"``."""
         service = self.bot.service
+        database = service.store.database
+        asked = database.round_trips
         current = await service.current(channel)
+        self.own_trips += database.round_trips - asked  # the bench's look, not the bot's: not counted
         if current is None:
             await self.open_match(channel)
             current = await service.current(channel)
@@ -234,9 +238,12 @@ class Load:
         stalls: list[float] = []
         stop = asyncio.Event()
         watcher = asyncio.create_task(watch_loop(stop, stalls))
+        database = self.bot.service.store.database
+        trips, self.own_trips = database.round_trips, 0
         started = time.perf_counter()
         await asyncio.gather(*(self.player(channel, started + seconds, think) for channel in channels))
         elapsed = time.perf_counter() - started
+        trips = database.round_trips - trips - self.own_trips
         stop.set()
         await watcher
         moves = len(self.latencies)
@@ -251,6 +258,8 @@ class Load:
             "p99_ms": round(ordered[min(moves - 1, int(moves * 0.99))] * 1000, 1),
             "max_loop_stall_ms": round(max(stalls) * 1000, 1),
             "refused": self.refused,
+            # Every statement the bot sent while playing (its background sweep's too), per move played.
+            "round_trips_per_move": round(trips / max(1, moves), 2),
         }
 
     async def verify(self) -> dict[str, Any]:
