@@ -173,10 +173,8 @@ class Load:
         Return the match's id, its ply before the move, and ``"followup"`` (the move was played and its
         board posted) or ``"refused"``."""
         service = self.bot.service
-        database = service.store.database
-        asked = database.round_trips
         current = await service.current(channel)
-        self.own_trips += database.round_trips - asked  # the bench's look, not the bot's: not counted
+        self.own_trips += 1  # the bench's look (one SELECT), not the bot's: left out of its round trips
         if current is None:
             await self.open_match(channel)
             current = await service.current(channel)
