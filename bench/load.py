@@ -139,6 +139,7 @@ class Load:
         self.latencies: list[float] = []
         self.refused = 0
         self.ids: list[int] = []
+        self.own_trips = 0  # round trips of the bench's own reads (which move to send)
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
@@ -173,6 +174,7 @@ class Load:
         board posted) or ``"refused"``."""
         service = self.bot.service
         current = await service.current(channel)
+        self.own_trips += 1  # the bench's look (one SELECT), not the bot's: left out of its round trips
         if current is None:
             await self.open_match(channel)
             current = await service.current(channel)
@@ -234,9 +236,12 @@ class Load:
         stalls: list[float] = []
         stop = asyncio.Event()
         watcher = asyncio.create_task(watch_loop(stop, stalls))
+        database = self.bot.service.store.database
+        trips, self.own_trips = database.round_trips, 0
         started = time.perf_counter()
         await asyncio.gather(*(self.player(channel, started + seconds, think) for channel in channels))
         elapsed = time.perf_counter() - started
+        trips = database.round_trips - trips - self.own_trips
         stop.set()
         await watcher
         moves = len(self.latencies)
@@ -251,6 +256,8 @@ class Load:
             "p99_ms": round(ordered[min(moves - 1, int(moves * 0.99))] * 1000, 1),
             "max_loop_stall_ms": round(max(stalls) * 1000, 1),
             "refused": self.refused,
+            # Every statement the bot sent while playing (its background sweep's too), per move played.
+            "round_trips_per_move": round(trips / max(1, moves), 2),
         }
 
     async def verify(self) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from bot.core.service_core import (
 from bot.core.service_core import (
     ServiceCore as ServiceCore,
 )
-from bot.storage.records import TurnKind
+from bot.storage.records import MatchRecord, TurnKind
 from bot.text.escaping import escape_name
 from engines.base import FORFEIT, TIMEOUT
 
@@ -58,12 +58,18 @@ class MatchService(Challenges, Endings):
     ) -> Turn:
         """Apply ``user_id``'s move in the match the command means (:meth:`find`), or refuse with a reason."""
         record = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
-        return await self.play_match(record.id, user_id, move, game=game)
+        return await self.play_match(record.id, user_id, move, game=game, found=record)
 
-    async def play_match(self, match_id: int, user_id: int, move: str, *, game: str | None = None) -> Turn:
-        """Apply ``user_id``'s move in match ``match_id``, or refuse with a readable reason."""
+    async def play_match(
+        self, match_id: int, user_id: int, move: str, *, game: str | None = None, found: MatchRecord | None = None
+    ) -> Turn:
+        """Apply ``user_id``'s move in match ``match_id``, or refuse with a readable reason.
+
+        ``found``: the match as just read by :meth:`find`, used as it is unless this process has seen a newer
+        version since (a move another process made meanwhile is refused by the version-checked write).
+        """
         async with self._match(match_id):
-            record = await self._fresh(match_id, game)
+            record = self._unchanged(found, game) or await self._fresh(match_id, game)
             seat = self._seat(record, user_id)
             state = self.state_of(record)
             if state.to_move != seat:

@@ -259,6 +259,15 @@ class ServiceCore:
             raise Refusal("There is no game in this channel. Start one with a `start` command.")
         return self._started(record, game)
 
+    def _unchanged(self, found: MatchRecord | None, game: str | None) -> MatchRecord | None:
+        """``found`` (read before the match's lock was taken), unless a newer version is known: then ``None``."""
+        if found is None:
+            return None
+        cached = self._states.get(found.id)
+        if cached is not None and cached[0] > found.version:
+            return None
+        return self._started(found, game)
+
     @staticmethod
     def _seat(record: MatchRecord, user_id: int) -> int:
         seat = record.seat_of(user_id)

@@ -164,6 +164,9 @@ class Database(ABC):
 
     #: ``"sqlite"`` or ``"postgresql"``: for the few statements whose SQL differs between them.
     dialect: str
+    #: Statements sent so far, each a round trip (to the server, or to aiosqlite's thread), ``BEGIN`` and
+    #: ``COMMIT`` included; the tests and ``bench.load`` read it to count the round trips of a move.
+    round_trips: int = 0
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Handle]:
@@ -197,18 +200,21 @@ class Database(ABC):
 class _SQLiteHandle:
     """The aiosqlite connection as a :class:`Handle`, with SQLite's integrity errors made neutral."""
 
-    __slots__ = ("connection",)
+    __slots__ = ("connection", "database")
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: aiosqlite.Connection, database: Database) -> None:
         self.connection = connection
+        self.database = database
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self.database.round_trips += 1
         try:
             return list(await self.connection.execute_fetchall(sql, params))  # type: ignore[arg-type]
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self.database.round_trips += 1
         try:
             cursor = await self.connection.execute(sql, params)
         except sqlite3.IntegrityError as error:
@@ -216,6 +222,7 @@ class _SQLiteHandle:
         return int(cursor.rowcount)
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
+        self.database.round_trips += 1
         try:
             await self.connection.executemany(sql, seq_of_params)
         except sqlite3.IntegrityError as error:
@@ -233,12 +240,13 @@ class SQLiteDatabase(Database):
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.connection = connection
         self.lock = asyncio.Lock()
-        self._handle = _SQLiteHandle(connection)
+        self._handle = _SQLiteHandle(connection, self)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Handle]:
         """Hold the lock for one ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error)."""
         async with self.lock:
+            self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
                 yield self._handle
@@ -256,6 +264,7 @@ class SQLiteDatabase(Database):
     # Each aiosqlite call is a round trip to its worker thread, so reads use execute_fetchall (one trip).
 
     async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self.round_trips += 1
         async with self.lock:
             return list(await self.connection.execute_fetchall(sql, params))  # type: ignore[arg-type]
 

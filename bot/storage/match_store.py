@@ -331,6 +331,9 @@ class Matches:
         When the change finishes the match, the players' places are recorded and the finish hook
         (ratings) runs inside the same transaction.
         """
+        finishing = changes.get("status") == MatchStatus.FINISHED
+        if self.database.dialect == POSTGRESQL and record.status == MatchStatus.ACTIVE and not finishing and announce:
+            return await self._append_at_once(record, kind, seat, user_id, text, now, announce, changes)
         async with self.database.transaction() as db:
             updated = await self._update(db, record, {**changes, "now": now})
             if updated.status == MatchStatus.FINISHED and record.status != MatchStatus.FINISHED:
@@ -343,6 +346,73 @@ class Matches:
             seq = int(next(iter(rows))[0])
             announced = await self._announce(db, updated, seq, announce, now)
             return updated, announced
+
+    async def _append_at_once(
+        self,
+        record: MatchRecord,
+        kind: TurnKind,
+        seat: int,
+        user_id: int,
+        text: str,
+        now: float,
+        announce: Sequence[Notice],
+        changes: dict[str, Any],
+    ) -> tuple[MatchRecord, list[Announcement]]:
+        """:meth:`append` on PostgreSQL as one statement, so one round trip: its own transaction.
+
+        The version-checked ``UPDATE`` feeds the log's ``INSERT``, which feeds the outbox's: when the
+        version changed, the update returns no row, so nothing is logged or announced (:class:`StaleMatch`).
+        Only for a running match that goes on (a finish also rates the players, in :meth:`append`).
+        """
+        unknown = set(changes) - set(_ENCODERS)
+        if unknown:
+            raise ValueError(f"cannot change {sorted(unknown)}")
+        params: list[Any] = []
+
+        def mark(value: Any, cast: str = "") -> str:
+            params.append(value)
+            return f"?{len(params)}{cast}"
+
+        assignments = "".join(f"{name} = {mark(_ENCODERS[name](value))}, " for name, value in changes.items())
+        update = (
+            f"UPDATE matches SET {assignments}version = version + 1, updated_at = {mark(now)} "
+            f"WHERE id = {mark(record.id)} AND version = {mark(record.version)} RETURNING {_COLUMNS}"
+        )
+        logged = (
+            "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
+            "SELECT u.id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = u.id), "
+            f"{mark(str(kind))}, {mark(seat)}, {mark(user_id)}, {mark(text)}, {mark(now)} FROM u RETURNING seq"
+        )
+        notices = ", ".join(
+            f"({mark(str(n.kind), '::text')}, {mark(dump(list(n.mentions)), '::text')}, "
+            f"{mark(int(n.board), '::bigint')}, {mark(dump(n.detail), '::text')}, {i})"
+            for i, n in enumerate(announce)
+        )
+        outbox = (
+            "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
+            "status, attempts, next_at, created_at) "
+            f"SELECT u.id, u.channel_id, u.guild_id, n.kind, u.version, m.seq, n.mentions, n.board, n.detail, "
+            f"{mark(str(Delivery.PENDING), '::text')}, 0, {mark(now + GRACE_SECONDS)}, {mark(now)} "
+            f"FROM u, m, (VALUES {notices}) AS n (kind, mentions, board, detail, ord) ORDER BY n.ord "
+            f"RETURNING {_OUTBOX_COLUMNS}"
+        )
+        match_columns = ", ".join("u." + c.strip() for c in _COLUMNS.split(","))
+        outbox_columns = ", ".join("o." + c.strip() for c in _OUTBOX_COLUMNS.split(","))
+        sql = (
+            f"WITH u AS ({update}), m AS ({logged}), o AS ({outbox}) "
+            f"SELECT {match_columns}, {outbox_columns} FROM u JOIN o ON TRUE ORDER BY o.id"
+        )
+        try:  # one statement outside BEGIN … COMMIT is a transaction of its own: all of it, or none
+            rows = await self.database.rows(sql, params)
+        except IntegrityError:
+            raise ChannelBusy(_BUSY) from None
+        if not rows:
+            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
+        width = len(_COLUMNS.split(","))
+        updated = _decode(rows[0][:width])
+        self._due_for(updated)
+        self._due(now + GRACE_SECONDS)
+        return updated, [_decode_announcement(row[width:]) for row in rows]
 
     async def announce_in(
         self, db: Handle, record: MatchRecord, notices: Sequence[Notice], now: float

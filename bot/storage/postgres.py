@@ -27,21 +27,36 @@ _SCHEMA_TABLE = (
 )
 
 
+class _Connection(asyncpg.Connection):  # type: ignore[misc]
+    """A pooled connection given back without asyncpg's reset query (``RESET ALL``, ``UNLISTEN *`` …).
+
+    That query is one more round trip after every read and every transaction.  Tabula changes no session
+    setting, listens to nothing, keeps no cursor and takes only transaction-scoped advisory locks, so a
+    connection is already clean when it goes back (an open transaction is still rolled back by asyncpg).
+    """
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
 class _PostgresHandle:
     """One pooled connection inside a transaction, as the stores' :class:`~bot.storage.database.Handle`."""
 
-    __slots__ = ("connection",)
+    __slots__ = ("connection", "database")
 
-    def __init__(self, connection: Any) -> None:
+    def __init__(self, connection: Any, database: PostgresDatabase) -> None:
         self.connection = connection
+        self.database = database
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self.database.round_trips += 1
         try:
             return [tuple(row) for row in await self.connection.fetch(to_postgres(sql), *params)]
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self.database.round_trips += 1
         try:
             status = await self.connection.execute(to_postgres(sql), *params)
         except asyncpg.IntegrityConstraintViolationError as error:
@@ -50,12 +65,14 @@ class _PostgresHandle:
         return int(last) if last.isdigit() else 0
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
+        self.database.round_trips += 1  # asyncpg pipelines the whole batch: one round trip
         try:
             await self.connection.executemany(to_postgres(sql), list(seq_of_params))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from error
 
     async def serialize(self, key: str) -> None:
+        self.database.round_trips += 1
         await self.connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", key)
 
 
@@ -77,13 +94,15 @@ class PostgresDatabase(Database):
             max_size=max(1, connections),
             # The just-in-time compiler only slows Tabula's short statements down (and makes p99 jump).
             server_settings={"jit": "off", "application_name": "tabula"},
+            connection_class=_Connection,
         )
         return cls(pool, url)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Handle]:
+        self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
         async with self.pool.acquire() as connection, connection.transaction():
-            yield _PostgresHandle(connection)
+            yield _PostgresHandle(connection, self)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Handle]:
@@ -91,12 +110,18 @@ class PostgresDatabase(Database):
             self.pool.acquire() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
-            yield _PostgresHandle(connection)
+            self.round_trips += 2
+            yield _PostgresHandle(connection, self)
 
     async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return [tuple(row) for row in await self.pool.fetch(to_postgres(sql), *params)]
+        self.round_trips += 1
+        try:
+            return [tuple(row) for row in await self.pool.fetch(to_postgres(sql), *params)]
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityError(str(error)) from error
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self.round_trips += 1
         try:
             await self.pool.execute(to_postgres(sql), *params)
         except asyncpg.IntegrityConstraintViolationError as error:
