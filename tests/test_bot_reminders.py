@@ -15,7 +15,7 @@ import pytest
 
 from bot import storage
 from bot.delivery.failures import backoff
-from bot.storage import match_store
+from bot.storage import match_base, match_store, outbox_store, places_store
 from bot.storage.records import Delivery, MatchStatus, Notice, NoticeKind, Seat
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import (
@@ -340,9 +340,12 @@ async def test_migration_006_keeps_the_outbox_and_never_reuses_its_ids(
     everything = storage.migrations()
     monkeypatch.setattr(storage, "migrations", lambda: [m for m in everything if m[0] <= 5])
     # The match columns as they were before migration 007 (issue 28's moves and endings).
-    monkeypatch.setattr(match_store, "_COLUMNS", match_store._COLUMNS.split(", moved")[0])
     decode = match_store._decode
-    monkeypatch.setattr(match_store, "_decode", lambda row: decode((*row, None, None, 0, None)))
+    for part in (match_base, match_store, outbox_store, places_store):  # the store's modules that read matches
+        if hasattr(part, "_COLUMNS"):
+            monkeypatch.setattr(part, "_COLUMNS", match_store._COLUMNS.split(", moved")[0])
+        if hasattr(part, "_decode"):
+            monkeypatch.setattr(part, "_decode", lambda row: decode((*row, None, None, 0, None)))
     store = await storage.MatchStore.open(path)
     matches = store.matches
     record = await matches.create_challenge(

@@ -10,12 +10,24 @@ Only snowflake IDs and JSON are stored, never discord.py objects.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from bot.shards import Shards
-from bot.storage.database import N_, POSTGRESQL, ChannelBusy, Database, Handle, IntegrityError, StaleMatch, dump
+from bot.storage.database import N_, POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, dump
+from bot.storage.match_base import (
+    _BUSY,
+    _COLUMNS,
+    _ENCODERS,
+    _OUTBOX_COLUMNS,
+    GRACE_SECONDS,
+    FinishHook,
+    MatchesBase,
+    _decode,
+    _decode_announcement,
+    _players_json,
+)
+from bot.storage.outbox_store import Outbox
+from bot.storage.places_store import Places
 from bot.storage.records import (
     OPEN_STATUSES,
     Announcement,
@@ -24,172 +36,17 @@ from bot.storage.records import (
     MatchRecord,
     MatchStatus,
     Notice,
-    NoticeKind,
     Seat,
-    ThreadMode,
     TurnKind,
 )
 
-# Called inside the transaction that finishes a match: (transaction handle, finished record, places, now).
-FinishHook = Callable[[Handle, MatchRecord, Sequence[int], float], Awaitable[None]]
 
-_COLUMNS = (
-    "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
-    "message_id, result, created_at, updated_at, finished_at, rated, thread_mode, thread_id, archive_at, "
-    "moved, moved_version, followups, end_reason"
-)
-_OUTBOX_COLUMNS = (
-    "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
-    "error, message_id, created_at"
-)
-_BUSY = N_("This channel already has a game or a pending challenge.")
-# A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
-# (it may still be on its way), and a restart delivers every pending one regardless.
-GRACE_SECONDS = 60.0
+class Matches(Outbox, Places):
+    """Matches, the move log and the outbox, on a shared :class:`~bot.storage.database.Database`.
 
-
-def _decode(row: Sequence[Any]) -> MatchRecord:
-    return MatchRecord(
-        id=row[0],
-        guild_id=row[1],
-        channel_id=row[2],
-        game=row[3],
-        options=json.loads(row[4]),
-        seed=row[5],
-        players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row[6])),
-        invited=tuple(json.loads(row[7])),
-        status=MatchStatus(row[8]),
-        state=None if row[9] is None else json.loads(row[9]),
-        version=row[10],
-        deadline=row[11],
-        message_id=row[12],
-        result=None if row[13] is None else json.loads(row[13]),
-        created_at=row[14],
-        updated_at=row[15],
-        finished_at=row[16],
-        rated=bool(row[17]),
-        thread_mode=row[18],
-        thread_id=row[19],
-        archive_at=row[20],
-        moved=row[21],
-        moved_version=row[22],
-        followups=bool(row[23]),
-        end_reason=row[24],
-    )
-
-
-def _decode_announcement(row: Sequence[Any]) -> Announcement:
-    return Announcement(
-        id=row[0],
-        match_id=row[1],
-        channel_id=row[2],
-        guild_id=row[3],
-        kind=NoticeKind(row[4]),
-        version=row[5],
-        seq=row[6],
-        mentions=tuple(json.loads(row[7])),
-        board=bool(row[8]),
-        detail=json.loads(row[9]),
-        status=Delivery(row[10]),
-        attempts=row[11],
-        next_at=row[12],
-        error=row[13],
-        message_id=row[14],
-        created_at=row[15],
-    )
-
-
-def _players_json(players: Iterable[Seat]) -> str:
-    return dump([{"id": seat.user_id, "name": seat.name} for seat in players])
-
-
-_ENCODERS: dict[str, Callable[[Any], Any]] = {
-    "players": _players_json,
-    "invited": lambda v: dump(list(v)),
-    "status": str,
-    "state": lambda v: None if v is None else dump(v),
-    "deadline": lambda v: v,
-    "message_id": lambda v: v,
-    "result": lambda v: None if v is None else dump(v),
-    "finished_at": lambda v: v,
-    "rated": int,
-    "thread_mode": lambda v: None if v is None else str(v),
-    "thread_id": lambda v: v,
-    "archive_at": lambda v: v,
-    "end_reason": lambda v: v,
-}
-
-
-class Matches:
-    """Matches, the move log and the outbox, on a shared :class:`~bot.storage.database.Database`."""
-
-    def __init__(self, database: Database, on_finish: FinishHook | None = None, shards: Shards | None = None) -> None:
-        self.database = database
-        self._on_finish = on_finish
-        # The background queries (expiries, computer turns, the outbox) see only the servers on these
-        # shards; ``None``: every server (one process runs them all).
-        self.shards = shards
-        # Told the time of anything a write makes due (a challenge's expiry, a turn's reminder and ending, a
-        # retry, a thread to archive), so the sweeper can wake for it; called before the commit (waking
-        # early for a write that was rolled back costs one query).
-        self.on_due: Callable[[float], None] | None = None
-        # The longest turn (deadline - updated_at) a running match may have: an upper bound that lets the
-        # reminder queries search the deadline index instead of every running match.  None: not read yet.
-        self.longest_turn: float | None = None
-
-    def _due(self, *times: float | None) -> None:
-        if self.on_due is not None:
-            known = [t for t in times if t is not None]
-            if known:
-                self.on_due(min(known))
-
-    def _due_for(self, record: MatchRecord) -> None:
-        """Tell :attr:`on_due` when ``record`` next needs the sweeper (see :meth:`MatchExtras.next_due`)."""
-        deadline, began = record.deadline, record.updated_at
-        if record.status == MatchStatus.CHALLENGE:
-            self._due(deadline, record.archive_at)
-        elif record.status == MatchStatus.ACTIVE and deadline is not None:
-            if self.longest_turn is not None:
-                self.longest_turn = max(self.longest_turn, deadline - began)
-            self._due((3 * deadline + began) / 4, 2 * deadline - began, record.archive_at)
-        else:
-            self._due(record.archive_at)
-
-    def _on_my_shards(self) -> tuple[str, tuple[int, ...]]:
-        """An ``AND …`` condition on ``guild_id`` keeping this process's shards, and its parameters."""
-        if self.shards is None:
-            return "", ()
-        marks = ", ".join("?" for _ in self.shards.ids)
-        return f" AND (guild_id >> 22) % ? IN ({marks})", (self.shards.count, *self.shards.ids)
-
-    async def turn_bound(self) -> float:
-        """An upper bound of every running match's turn time (read once, then kept up to date by the writes)."""
-        if self.longest_turn is None:
-            rows = await self.database.rows(
-                "SELECT MAX(deadline - updated_at) FROM matches WHERE status = ? AND deadline IS NOT NULL",
-                (MatchStatus.ACTIVE,),
-            )
-            found = float(rows[0][0]) if rows and rows[0][0] is not None else 0.0
-            if self.longest_turn is None:  # a write meanwhile may have set it
-                self.longest_turn = found
-            else:
-                self.longest_turn = max(self.longest_turn, found)
-        return self.longest_turn
-
-    async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
-        rows = await self.database.rows(sql, params)
-        return _decode(rows[0]) if rows else None
-
-    async def _fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
-        return [_decode(row) for row in await self.database.rows(sql, params)]
-
-    # -- reading ----------------------------------------------------------------
-
-    async def get(self, match_id: int) -> MatchRecord | None:
-        """Return the match with this ID, whatever its status."""
-        if not 0 < match_id < 2**63:  # SQLite integers are 64-bit; anything else is no match at all
-            return None
-        return await self._fetch_one(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+    Built in parts: :class:`~bot.storage.match_base.MatchesBase`, :class:`~bot.storage.outbox_store.Outbox`
+    and :class:`~bot.storage.places_store.Places`; here, creating matches and writing their moves.
+    """
 
     async def open_match(self, channel_id: int) -> MatchRecord | None:
         """Return the channel's pending challenge or running match, if any."""
@@ -242,8 +99,6 @@ class Matches:
             "ORDER BY finished_at DESC, id DESC LIMIT ?",
             (guild_id, channel_id, channel_id, MatchStatus.FINISHED, limit),
         )
-
-    # -- writing ----------------------------------------------------------------
 
     async def create_challenge(
         self,
@@ -414,69 +269,6 @@ class Matches:
         self._due(now + GRACE_SECONDS)
         return updated, [_decode_announcement(row[width:]) for row in rows]
 
-    async def announce_in(
-        self, db: Handle, record: MatchRecord, notices: Sequence[Notice], now: float
-    ) -> list[Announcement]:
-        """Record ``notices`` about ``record`` in the outbox, inside a transaction another store holds."""
-        return await self._announce(db, record, await self._last_seq(db, record.id), notices, now)
-
-    async def _last_seq(self, db: Handle, match_id: int) -> int:
-        rows = await db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (match_id,))
-        return int(next(iter(rows))[0])
-
-    async def _announce(
-        self, db: Handle, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
-    ) -> list[Announcement]:
-        made = []
-        for notice in notices:
-            rows = await db.execute_fetchall(
-                "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
-                f"status, attempts, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
-                f"RETURNING {_OUTBOX_COLUMNS}",
-                (
-                    record.id,
-                    record.channel_id,
-                    record.guild_id,
-                    str(notice.kind),
-                    record.version,
-                    seq,
-                    dump(list(notice.mentions)),
-                    int(notice.board),
-                    dump(notice.detail),
-                    Delivery.PENDING,
-                    now + GRACE_SECONDS,
-                    now,
-                ),
-            )
-            made.append(_decode_announcement(next(iter(rows))))
-        self._due(now + GRACE_SECONDS if made else None)
-        return made
-
-    async def _update(self, db: Handle, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
-        changes = dict(changes)
-        now = changes.pop("now", record.updated_at)
-        unknown = set(changes) - set(_ENCODERS)
-        if unknown:
-            raise ValueError(f"cannot change {sorted(unknown)}")
-        assignments = ", ".join(f"{name} = ?" for name in changes)
-        values = [_ENCODERS[name](value) for name, value in changes.items()]
-        sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
-        sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
-        try:
-            rows = list(await db.execute_fetchall(sql, (*values, now, record.id, record.version)))
-        except IntegrityError:
-            raise ChannelBusy(_BUSY) from None
-        if not rows:
-            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
-        updated = _decode(rows[0])
-        self._due_for(updated)
-        if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:
-            await db.executemany(
-                "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
-                [(updated.id, seat, player.user_id) for seat, player in enumerate(updated.players)],
-            )
-        return updated
-
     async def _record_finish(self, db: Handle, record: MatchRecord, now: float) -> None:
         places = list((record.result or {}).get("places") or [])
         if len(places) != len(record.players):
@@ -488,192 +280,14 @@ class Matches:
         if self._on_finish is not None:
             await self._on_finish(db, record, places, now)
 
-    # -- the outbox ---------------------------------------------------------------
 
-    async def announcement(self, announcement_id: int) -> Announcement | None:
-        """Return one outbox row."""
-        rows = await self.database.rows(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (announcement_id,))
-        return _decode_announcement(rows[0]) if rows else None
-
-    async def pending_announcements(self, now: float | None = None) -> list[Announcement]:
-        """Return undelivered announcements (on this process's shards) in the order they were made.
-
-        Only those due by ``now``, if given."""
-        mine, shards = self._on_my_shards()
-        rows = await self.database.rows(
-            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE status = ? AND next_at <= ?{mine} ORDER BY id",
-            (Delivery.PENDING, float("inf") if now is None else now, *shards),
-        )
-        return [_decode_announcement(row) for row in rows]
-
-    async def failed_announcements(self, match_id: int) -> list[Announcement]:
-        """Return a match's announcements that could not be posted (to explain why, and repair)."""
-        rows = await self.database.rows(
-            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE match_id = ? AND status = ? ORDER BY id",
-            (match_id, Delivery.FAILED),
-        )
-        return [_decode_announcement(row) for row in rows]
-
-    async def mark_delivered(self, announcement_id: int) -> None:
-        """Record that an announcement reached the players: it leaves the outbox (one statement, its own
-        transaction).  The outbox only ever holds what is still to post, or could not be posted."""
-        await self.database.write("DELETE FROM outbox WHERE id = ?", (announcement_id,))
-
-    async def mark_failed(self, announcement_id: int, error: str, now: float) -> None:
-        """Give up on an announcement Discord will never take (no permission, channel gone)."""
-        await self.database.write(
-            "UPDATE outbox SET status = ?, error = ?, attempts = attempts + 1, delivered_at = ? WHERE id = ?",
-            (Delivery.FAILED, error, now, announcement_id),
-        )
-
-    async def reschedule(self, announcement_id: int, error: str, next_at: float) -> None:
-        """Note a failed attempt and when to try again."""
-        await self.database.write(
-            "UPDATE outbox SET attempts = attempts + 1, error = ?, next_at = ? WHERE id = ? AND status = ?",
-            (error, next_at, announcement_id, Delivery.PENDING),
-        )
-        self._due(next_at)
-
-    async def settle_failed(self, match_id: int) -> None:
-        """Forget a match's failed announcements once a fresh board has been posted in their place."""
-        await self.database.write("DELETE FROM outbox WHERE match_id = ? AND status = ?", (match_id, Delivery.FAILED))
-
-    # -- matches in threads ----------------------------------------------------------
-
-    async def open_matches_at(self, place_id: int) -> list[MatchRecord]:
-        """Return the open matches played in this channel or thread (or challenged there, no thread yet)."""
-        return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE status IN (?, ?) "
-            "AND (thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY id",
-            (*OPEN_STATUSES, place_id, place_id),
-        )
-
-    async def running_matches_of(self, guild_id: int, user_id: int, game: str | None = None) -> list[MatchRecord]:
-        """Return a player's running matches in a server (of ``game``, if given), oldest first."""
-        columns = ", ".join("m." + c.strip() for c in _COLUMNS.split(","))
-        sql = (
-            f"SELECT {columns} FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
-            "WHERE p.user_id = ? AND m.guild_id = ? AND m.status = ?"
-        )
-        params: list[Any] = [user_id, guild_id, MatchStatus.ACTIVE]
-        if game is not None:
-            sql += " AND m.game = ?"
-            params.append(game)
-        return await self._fetch_all(sql + " ORDER BY m.id", params)
-
-    async def set_thread(self, match_id: int, thread_id: int) -> None:
-        """Record the thread Discord opened for a match, the moment it exists (once; no version bump).
-
-        The match's version is left alone: announcements already saved still describe its current state.
-        """
-        await self.database.write(
-            "UPDATE matches SET thread_id = ? WHERE id = ? AND thread_id IS NULL", (thread_id, match_id)
-        )
-
-    async def set_starter(self, match_id: int, message_id: int) -> None:
-        """Record the message a computer game's thread is to be opened from (once; no version bump)."""
-        await self.database.write(
-            "UPDATE matches SET message_id = ? WHERE id = ? AND message_id IS NULL", (message_id, match_id)
-        )
-
-    async def play_in_channel(self, match_id: int) -> None:
-        """Discord refused a thread for this match: it is played in its channel (no version bump)."""
-        await self.database.write(
-            "UPDATE matches SET thread_mode = ? WHERE id = ? AND thread_id IS NULL",
-            (ThreadMode.CHANNEL, match_id),
-        )
-
-    async def relocate(
-        self,
-        record: MatchRecord,
-        moved: str,
-        notice: Notice,
-        *,
-        thread_mode: str | None,
-        thread_id: int | None,
-        message_id: int | None,
-        followups: bool,
-        now: float,
-    ) -> Announcement | None:
-        """Move a match to a new place and record the announcement that says so, in one transaction.
-
-        No version bump (like :meth:`set_thread`): the match's announcements still describe its state.
-        Only if its place is still the one ``record`` holds: ``None`` when another move won the race.
-        """
-        async with self.database.transaction() as db:
-            rows = await db.execute_fetchall(
-                "UPDATE matches SET thread_mode = ?, thread_id = ?, message_id = ?, followups = ?, moved = ?, "
-                "moved_version = version WHERE id = ? AND version = ? AND followups = ? "
-                "AND COALESCE(thread_id, 0) = ? AND COALESCE(thread_mode, '') = ? RETURNING id",
-                (
-                    thread_mode,
-                    thread_id,
-                    message_id,
-                    int(followups),
-                    moved,
-                    record.id,
-                    record.version,
-                    int(record.followups),
-                    record.thread_id or 0,
-                    record.thread_mode or "",
-                ),
-            )
-            if not list(rows):
-                return None
-            return (await self.announce_in(db, record, [notice], now))[0]
-
-    async def matches_in(self, channel_id: int) -> list[MatchRecord]:
-        """Return the running matches played in this channel or thread, or in a thread of this channel."""
-        return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND (thread_id = ? OR channel_id = ?) ORDER BY id",
-            (MatchStatus.ACTIVE, channel_id, channel_id),
-        )
-
-    async def running_in_guild(self, guild_id: int, limit: int = 25) -> list[MatchRecord]:
-        """Return a server's running matches, newest first (for ``/tabula end``)."""
-        return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND status = ? ORDER BY id DESC LIMIT ?",
-            (guild_id, MatchStatus.ACTIVE, limit),
-        )
-
-    async def threads_to_archive(self, now: float) -> list[MatchRecord]:
-        """Return finished matches (on this process's shards) whose thread is due to be archived."""
-        mine, shards = self._on_my_shards()
-        return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ?{mine} "
-            "ORDER BY archive_at",
-            (now, *shards),
-        )
-
-    async def archived(self, match_id: int, retry_at: float | None = None) -> None:
-        """Note that a match's thread was archived (``retry_at``: not yet, try again then)."""
-        await self.database.write("UPDATE matches SET archive_at = ? WHERE id = ?", (retry_at, match_id))
-        self._due(retry_at)
-
-    async def operating_counts(self) -> dict[str, dict[str, int]]:
-        """Open matches by status and outbox announcements by status, on this process's shards (for the metrics)."""
-        mine, shards = self._on_my_shards()
-        matches = await self.database.rows(
-            f"SELECT status, COUNT(*) FROM matches WHERE status IN (?, ?){mine} GROUP BY status",
-            (*OPEN_STATUSES, *shards),
-        )
-        outbox = await self.database.rows(
-            f"SELECT status, COUNT(*) FROM outbox WHERE 1 = 1{mine} GROUP BY status", shards
-        )
-        found = {"matches": {str(status): 0 for status in OPEN_STATUSES}, "announcements": {"pending": 0, "failed": 0}}
-        found["matches"].update({str(status): int(count) for status, count in matches})
-        found["announcements"].update({str(status): int(count) for status, count in outbox})
-        return found
-
-    async def note_once(self, channel_id: int, note: str, now: float) -> bool:
-        """Record that ``note`` was said in a channel; ``True`` only the first time."""
-        async with self.database.transaction() as db:
-            rows = await db.execute_fetchall(
-                "SELECT 1 FROM channel_notes WHERE channel_id = ? AND note = ?", (channel_id, note)
-            )
-            if list(rows):
-                return False
-            await db.execute(
-                "INSERT INTO channel_notes (channel_id, note, created_at) VALUES (?, ?, ?)", (channel_id, note, now)
-            )
-            return True
+__all__ = [
+    "GRACE_SECONDS",
+    "_COLUMNS",
+    "_OUTBOX_COLUMNS",
+    "FinishHook",
+    "Matches",
+    "MatchesBase",
+    "_decode",
+    "_decode_announcement",
+]

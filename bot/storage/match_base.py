@@ -1,0 +1,241 @@
+"""What the matches store's parts share: the columns, decoding a row, and the store's state and helpers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+from bot.shards import Shards
+from bot.storage.database import N_, ChannelBusy, Database, Handle, IntegrityError, StaleMatch, dump
+from bot.storage.records import (
+    Announcement,
+    Delivery,
+    MatchRecord,
+    MatchStatus,
+    Notice,
+    NoticeKind,
+    Seat,
+)
+
+# Called inside the transaction that finishes a match: (transaction handle, finished record, places, now).
+FinishHook = Callable[[Handle, MatchRecord, Sequence[int], float], Awaitable[None]]
+
+_COLUMNS = (
+    "id, guild_id, channel_id, game, options, seed, players, invited, status, state, version, deadline, "
+    "message_id, result, created_at, updated_at, finished_at, rated, thread_mode, thread_id, archive_at, "
+    "moved, moved_version, followups, end_reason"
+)
+_OUTBOX_COLUMNS = (
+    "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
+    "error, message_id, created_at"
+)
+_BUSY = N_("This channel already has a game or a pending challenge.")
+# A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
+# (it may still be on its way), and a restart delivers every pending one regardless.
+GRACE_SECONDS = 60.0
+
+
+def _decode(row: Sequence[Any]) -> MatchRecord:
+    return MatchRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        game=row[3],
+        options=json.loads(row[4]),
+        seed=row[5],
+        players=tuple(Seat(p["id"], p["name"]) for p in json.loads(row[6])),
+        invited=tuple(json.loads(row[7])),
+        status=MatchStatus(row[8]),
+        state=None if row[9] is None else json.loads(row[9]),
+        version=row[10],
+        deadline=row[11],
+        message_id=row[12],
+        result=None if row[13] is None else json.loads(row[13]),
+        created_at=row[14],
+        updated_at=row[15],
+        finished_at=row[16],
+        rated=bool(row[17]),
+        thread_mode=row[18],
+        thread_id=row[19],
+        archive_at=row[20],
+        moved=row[21],
+        moved_version=row[22],
+        followups=bool(row[23]),
+        end_reason=row[24],
+    )
+
+
+def _decode_announcement(row: Sequence[Any]) -> Announcement:
+    return Announcement(
+        id=row[0],
+        match_id=row[1],
+        channel_id=row[2],
+        guild_id=row[3],
+        kind=NoticeKind(row[4]),
+        version=row[5],
+        seq=row[6],
+        mentions=tuple(json.loads(row[7])),
+        board=bool(row[8]),
+        detail=json.loads(row[9]),
+        status=Delivery(row[10]),
+        attempts=row[11],
+        next_at=row[12],
+        error=row[13],
+        message_id=row[14],
+        created_at=row[15],
+    )
+
+
+def _players_json(players: Iterable[Seat]) -> str:
+    return dump([{"id": seat.user_id, "name": seat.name} for seat in players])
+
+
+_ENCODERS: dict[str, Callable[[Any], Any]] = {
+    "players": _players_json,
+    "invited": lambda v: dump(list(v)),
+    "status": str,
+    "state": lambda v: None if v is None else dump(v),
+    "deadline": lambda v: v,
+    "message_id": lambda v: v,
+    "result": lambda v: None if v is None else dump(v),
+    "finished_at": lambda v: v,
+    "rated": int,
+    "thread_mode": lambda v: None if v is None else str(v),
+    "thread_id": lambda v: v,
+    "archive_at": lambda v: v,
+    "end_reason": lambda v: v,
+}
+
+
+class MatchesBase:
+    """The matches store's shared part: its state, reading one match, announcing (on a shared database)."""
+
+    def __init__(self, database: Database, on_finish: FinishHook | None = None, shards: Shards | None = None) -> None:
+        self.database = database
+        self._on_finish = on_finish
+        # The background queries (expiries, computer turns, the outbox) see only the servers on these
+        # shards; ``None``: every server (one process runs them all).
+        self.shards = shards
+        # Told the time of anything a write makes due (a challenge's expiry, a turn's reminder and ending, a
+        # retry, a thread to archive), so the sweeper can wake for it; called before the commit (waking
+        # early for a write that was rolled back costs one query).
+        self.on_due: Callable[[float], None] | None = None
+        # The longest turn (deadline - updated_at) a running match may have: an upper bound that lets the
+        # reminder queries search the deadline index instead of every running match.  None: not read yet.
+        self.longest_turn: float | None = None
+
+    def _due(self, *times: float | None) -> None:
+        if self.on_due is not None:
+            known = [t for t in times if t is not None]
+            if known:
+                self.on_due(min(known))
+
+    def _due_for(self, record: MatchRecord) -> None:
+        """Tell :attr:`on_due` when ``record`` next needs the sweeper (see :meth:`MatchExtras.next_due`)."""
+        deadline, began = record.deadline, record.updated_at
+        if record.status == MatchStatus.CHALLENGE:
+            self._due(deadline, record.archive_at)
+        elif record.status == MatchStatus.ACTIVE and deadline is not None:
+            if self.longest_turn is not None:
+                self.longest_turn = max(self.longest_turn, deadline - began)
+            self._due((3 * deadline + began) / 4, 2 * deadline - began, record.archive_at)
+        else:
+            self._due(record.archive_at)
+
+    def _on_my_shards(self) -> tuple[str, tuple[int, ...]]:
+        """An ``AND …`` condition on ``guild_id`` keeping this process's shards, and its parameters."""
+        if self.shards is None:
+            return "", ()
+        marks = ", ".join("?" for _ in self.shards.ids)
+        return f" AND (guild_id >> 22) % ? IN ({marks})", (self.shards.count, *self.shards.ids)
+
+    async def turn_bound(self) -> float:
+        """An upper bound of every running match's turn time (read once, then kept up to date by the writes)."""
+        if self.longest_turn is None:
+            rows = await self.database.rows(
+                "SELECT MAX(deadline - updated_at) FROM matches WHERE status = ? AND deadline IS NOT NULL",
+                (MatchStatus.ACTIVE,),
+            )
+            found = float(rows[0][0]) if rows and rows[0][0] is not None else 0.0
+            if self.longest_turn is None:  # a write meanwhile may have set it
+                self.longest_turn = found
+            else:
+                self.longest_turn = max(self.longest_turn, found)
+        return self.longest_turn
+
+    async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
+        rows = await self.database.rows(sql, params)
+        return _decode(rows[0]) if rows else None
+
+    async def _fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+        return [_decode(row) for row in await self.database.rows(sql, params)]
+
+    async def get(self, match_id: int) -> MatchRecord | None:
+        """Return the match with this ID, whatever its status."""
+        if not 0 < match_id < 2**63:  # SQLite integers are 64-bit; anything else is no match at all
+            return None
+        return await self._fetch_one(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+
+    async def _update(self, db: Handle, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
+        changes = dict(changes)
+        now = changes.pop("now", record.updated_at)
+        unknown = set(changes) - set(_ENCODERS)
+        if unknown:
+            raise ValueError(f"cannot change {sorted(unknown)}")
+        assignments = ", ".join(f"{name} = ?" for name in changes)
+        values = [_ENCODERS[name](value) for name, value in changes.items()]
+        sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
+        sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
+        try:
+            rows = list(await db.execute_fetchall(sql, (*values, now, record.id, record.version)))
+        except IntegrityError:
+            raise ChannelBusy(_BUSY) from None
+        if not rows:
+            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
+        updated = _decode(rows[0])
+        self._due_for(updated)
+        if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:
+            await db.executemany(
+                "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
+                [(updated.id, seat, player.user_id) for seat, player in enumerate(updated.players)],
+            )
+        return updated
+
+    async def _last_seq(self, db: Handle, match_id: int) -> int:
+        rows = await db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (match_id,))
+        return int(next(iter(rows))[0])
+
+    async def _announce(
+        self, db: Handle, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
+    ) -> list[Announcement]:
+        made = []
+        for notice in notices:
+            rows = await db.execute_fetchall(
+                "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
+                f"status, attempts, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
+                f"RETURNING {_OUTBOX_COLUMNS}",
+                (
+                    record.id,
+                    record.channel_id,
+                    record.guild_id,
+                    str(notice.kind),
+                    record.version,
+                    seq,
+                    dump(list(notice.mentions)),
+                    int(notice.board),
+                    dump(notice.detail),
+                    Delivery.PENDING,
+                    now + GRACE_SECONDS,
+                    now,
+                ),
+            )
+            made.append(_decode_announcement(next(iter(rows))))
+        self._due(now + GRACE_SECONDS if made else None)
+        return made
+
+    async def announce_in(
+        self, db: Handle, record: MatchRecord, notices: Sequence[Notice], now: float
+    ) -> list[Announcement]:
+        """Record ``notices`` about ``record`` in the outbox, inside a transaction another store holds."""
+        return await self._announce(db, record, await self._last_seq(db, record.id), notices, now)
