@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from bench.alternate import alternate
 from engines import GAMES
 
 
@@ -72,24 +71,15 @@ def run(seconds: float = 3.0, games: list[str] | None = None) -> list[dict[str, 
     return rows
 
 
-def _run_in(root: Path, seconds: float, games: list[str] | None) -> list[dict[str, Any]]:
-    """Run this benchmark from the checkout at ``root`` in a fresh process; return its JSON rows."""
-    command = [sys.executable, "-m", "bench.engine_speed", "--json", "--seconds", str(seconds)]
-    for game in games or ():
-        command += ["--game", game]
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=True)
-    rows: list[dict[str, Any]] = json.loads(done.stdout)
-    return rows
-
-
 def compare(other: Path, rounds: int, seconds: float, games: list[str] | None) -> list[dict[str, Any]]:
     """Alternate the checkout at ``other`` and this one ``rounds`` times; return a row per configuration."""
-    here = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "bench.engine_speed", "--json", "--seconds", str(seconds)]
+    command += [flag for game in games or () for flag in ("--game", game)]
+    before, after = alternate(command, other, rounds)
     speeds: dict[str, dict[str, list[int]]] = {}
-    for _ in range(rounds):
-        for side, root in (("other", other), ("here", here)):
-            for row in _run_in(root, seconds, games):
+    for side, runs in (("other", before), ("here", after)):
+        for rows in runs:
+            for row in rows:
                 config = " ".join(f"{k}={v}" for k, v in row["config"].items()) or "default"
                 key = f"{row['game']} {row['players']}p {config}"
                 speeds.setdefault(key, {"other": [], "here": []})[side].append(row["plies_per_second"])

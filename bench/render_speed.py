@@ -16,16 +16,15 @@ import argparse
 import importlib
 import io
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from typing import Any
 
 from PIL import Image
 
+from bench.alternate import alternate
 from engines import GAMES, GameState
 from render import has_renderer, render
 
@@ -110,20 +109,13 @@ def against(root: str, rounds: int, count: int, games: list[str] | None, locale:
     Each run is a fresh process (``python -m bench.render_speed --json`` in that checkout); every row gets the
     median over rounds of both medians, ``before_ms`` (``root``'s) and ``median_ms`` (this checkout's).
     """
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     argv = [sys.executable, "-m", "bench.render_speed", "--json", "--positions", str(count), "--locale", locale]
     argv += [flag for name in games or [] for flag in ("--game", name)]
-    runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
-    for number in range(rounds):
-        order = [("before", root), ("after", here)]
-        for side, checkout in order if number % 2 == 0 else order[::-1]:
-            env = {**os.environ, "PYTHONPATH": checkout}
-            done = subprocess.run(argv, cwd=checkout, env=env, capture_output=True, text=True, check=True)
-            runs[side].append(json.loads(done.stdout))
-    rows = runs["after"][0]
+    before, after = alternate(argv, root, rounds)
+    rows: list[dict[str, Any]] = after[0]
     for i, row in enumerate(rows):
-        row["before_ms"] = round(statistics.median(run[i]["median_ms"] for run in runs["before"]), 2)
-        row["median_ms"] = round(statistics.median(run[i]["median_ms"] for run in runs["after"]), 2)
+        row["before_ms"] = round(statistics.median(run[i]["median_ms"] for run in before), 2)
+        row["median_ms"] = round(statistics.median(run[i]["median_ms"] for run in after), 2)
     return rows
 
 

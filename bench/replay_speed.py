@@ -28,16 +28,15 @@ import argparse
 import importlib
 import io
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from typing import Any
 
 from PIL import Image
 
+from bench.alternate import alternate
 from engines import GAMES, GameState
 from render.replay import MAX_BYTES, replay_gif, sampling_step
 
@@ -143,20 +142,13 @@ def against(root: str, rounds: int, quick: bool) -> list[dict[str, Any]]:
     median CPU seconds over rounds of both, ``before_s`` (``root``'s) and ``cpu_s`` (this checkout's), and
     whether both replays had the same size.
     """
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     argv = [sys.executable, "-m", "bench.replay_speed", "--json"] + (["--quick"] if quick else [])
-    runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
-    for number in range(rounds):
-        order = [("before", root), ("after", here)]
-        for side, checkout in order if number % 2 == 0 else order[::-1]:
-            env = {**os.environ, "PYTHONPATH": checkout}
-            done = subprocess.run(argv, cwd=checkout, env=env, capture_output=True, text=True, check=True)
-            runs[side].append(json.loads(done.stdout))
-    rows = runs["after"][0]
+    before, after = alternate(argv, root, rounds)
+    rows: list[dict[str, Any]] = after[0]
     for i, row in enumerate(rows):
-        row["before_s"] = round(statistics.median(run[i]["cpu_s"] for run in runs["before"]), 2)
-        row["cpu_s"] = round(statistics.median(run[i]["cpu_s"] for run in runs["after"]), 2)
-        row["same_size"] = runs["before"][0][i]["bytes"] == row["bytes"]
+        row["before_s"] = round(statistics.median(run[i]["cpu_s"] for run in before), 2)
+        row["cpu_s"] = round(statistics.median(run[i]["cpu_s"] for run in after), 2)
+        row["same_size"] = before[0][i]["bytes"] == row["bytes"]
     return rows
 
 
