@@ -515,19 +515,7 @@ class Discord:
     def _base(self, person: Person, channel_id: int, kind: int) -> dict[str, Any]:
         token = f"token-{snowflake()}"
         self.recorder.remember_token(token, channel_id)
-        if channel_id in self.recorder.threads:  # a thread Tabula opened: Discord says so
-            channel: dict[str, Any] = self.recorder.thread_payload(channel_id)
-        else:
-            channel = {
-                "id": str(channel_id),
-                "type": 0,
-                "guild_id": str(GUILD_ID),
-                "name": f"games-{channel_id % 1000}",
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-            }
+        channel = self.channel_payload(channel_id)  # a thread Tabula opened, or a text channel
         return {
             "id": str(snowflake()),
             "application_id": str(APP_ID),
