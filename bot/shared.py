@@ -6,14 +6,17 @@ Defined once here, for the parts that are handed one another by the composition 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.storage.records import MatchRecord
+from bot.storage.records import Announcement, MatchRecord
 from bot.storage.settings_store import GuildSettings
 from engines import GameState
 from i18n.catalog import DEFAULT
+
+if TYPE_CHECKING:
+    from bot.core.service import Turn
 
 BOARD_FILE = "board.png"  # the file name of every board picture Tabula attaches
 NO_MENTIONS = discord.AllowedMentions.none()  # edits and replies never ping anyone
@@ -48,3 +51,25 @@ class Computers(Protocol):
     """The computer players: told when a match may be waiting for one of them."""
 
     def wake(self, record: MatchRecord, state: GameState | None, reply: Any = None) -> None: ...
+
+
+class Deliverer(Protocol):
+    """The announcer (:class:`bot.delivery.announcer.Announcer`), as the parts that post through it see it."""
+
+    async def deliver(
+        self,
+        announcements: Sequence[Announcement],
+        reply: Any = None,
+        *,
+        state: GameState | None = None,
+        turn: Turn | None = None,
+        record: MatchRecord | None = None,
+    ) -> Any: ...
+
+
+class Channels(Protocol):
+    """What the client offers to reach a channel by its ID (``discord.Client`` has it)."""
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...

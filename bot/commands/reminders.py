@@ -17,37 +17,22 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.core.computer_seats import computer_level
 from bot.core.refusals import Refusal
-from bot.core.service import MatchService, Turn
-from bot.shared import Computers, ServerSettings
+from bot.core.service import MatchService
+from bot.shared import Computers, Deliverer, ServerSettings
 from bot.storage.extras_store import MatchExtras
-from bot.storage.records import Announcement, MatchRecord, Notice, NoticeKind
-from engines import GameState
+from bot.storage.records import MatchRecord, Notice, NoticeKind
 from i18n.catalog import gettext, locale_for
 
 log = logging.getLogger(__name__)
 BATCH = 100  # due matches read and handled at a time
-
-
-class Deliverer(Protocol):
-    """The announcer, as far as the sweeper needs it."""
-
-    async def deliver(
-        self,
-        announcements: Sequence[Announcement],
-        reply: Any = None,
-        *,
-        state: GameState | None = None,
-        turn: Turn | None = None,
-        record: MatchRecord | None = None,
-    ) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,9 +54,9 @@ from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChang
 from bot.delivery.failures import THREAD_ARCHIVED, Failure, backoff, classify
 from bot.delivery.places import Places, fact_about
 from bot.delivery.replies import Reply, Result, loading_done, worse
-from bot.delivery.threads import Channels, Threads
+from bot.delivery.threads import Threads
 from bot.logs import log_context
-from bot.shared import NO_MENTIONS, English, Languages, Renderer
+from bot.shared import NO_MENTIONS, Channels, English, Languages, Renderer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, NoticeKind
 from bot.text import messages

@@ -13,8 +13,7 @@ import discord
 from bot.delivery.composer import Composed
 from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, classify
 from bot.delivery.replies import Reply
-from bot.delivery.threads import Channels
-from bot.shared import NO_MENTIONS
+from bot.shared import NO_MENTIONS, Channels
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement
 

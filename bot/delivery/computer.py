@@ -15,17 +15,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable
 
 from ai import LEVELS, search_seed
 from bot.core.computer_seats import computer_ids, computer_level
 from bot.core.refusals import Refusal
-from bot.core.service import MatchService, Turn
+from bot.core.service import MatchService
 from bot.delivery.announcer import Reply
 from bot.delivery.workers import WorkerPool
 from bot.logs import log_context
-from bot.storage.records import Announcement, MatchRecord
+from bot.shared import Deliverer
+from bot.storage.records import MatchRecord
 from engines import GameState
 
 log = logging.getLogger(__name__)
@@ -56,24 +56,11 @@ def _warm() -> None:
     warm_up()
 
 
-class Poster(Protocol):
-    """The announcer, as the computer players use it."""
-
-    async def deliver(
-        self,
-        announcements: Sequence[Announcement],
-        reply: Reply | None = None,
-        *,
-        state: GameState | None,
-        turn: Turn | None,
-    ) -> object: ...
-
-
 class ComputerPlayers:
     """Play every computer seat's turns, one task per match."""
 
     def __init__(
-        self, service: MatchService, announcer: Poster, *, processes: int, iterations: int | None = None
+        self, service: MatchService, announcer: Deliverer, *, processes: int, iterations: int | None = None
     ) -> None:
         self.service = service
         self.announcer = announcer

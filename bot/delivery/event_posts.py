@@ -13,44 +13,22 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 import discord
 
 from bot.core import tournament_formats as formats
-from bot.core.service import Turn
 from bot.core.tournaments import Progress, TournamentService
 from bot.delivery.failures import classify
-from bot.shared import Languages
+from bot.shared import Channels, Deliverer, Languages
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord
 from bot.storage.tournament_store import Event
 from bot.text.escaping import escape_name
-from engines import GAMES, GameState
+from engines import GAMES
 from i18n.catalog import gettext, pgettext
 from render.standings import StandingRow, render_standings
 
 log = logging.getLogger(__name__)
-
-
-class Deliverer(Protocol):
-    """The announcer, as far as events need it."""
-
-    async def deliver(
-        self,
-        announcements: Sequence[Announcement],
-        reply: Any = None,
-        *,
-        state: GameState | None = None,
-        turn: Turn | None = None,
-        record: MatchRecord | None = None,
-    ) -> Any: ...
-
-
-class Channels(Protocol):
-    def get_partial_messageable(
-        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
-    ) -> discord.PartialMessageable: ...
 
 
 def event_title(event: Event, round_number: int) -> str:

@@ -25,8 +25,7 @@ from bot.core.computer_seats import computer_level, mentions_for
 from bot.delivery.composer import Composed
 from bot.delivery.failures import THREAD_ARCHIVED, UNKNOWN_CHANNEL, Failure, classify
 from bot.delivery.replies import Reply, Result
-from bot.delivery.threads import Channels
-from bot.shared import NO_MENTIONS, Languages
+from bot.shared import NO_MENTIONS, Channels, Languages
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Moved, Notice, NoticeKind, ThreadMode
 from bot.text import messages

@@ -12,12 +12,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol
-
-import discord
 
 from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
-from bot.shared import Languages
+from bot.shared import Channels, Languages
 from bot.storage.match_store import Matches
 from bot.storage.records import MatchRecord, MatchStatus
 from bot.text import messages
@@ -28,14 +25,6 @@ log = logging.getLogger(__name__)
 THREAD_EXISTS = 160004  # Discord's code for "a thread has already been created for this message"
 THREAD_NAME_LIMIT = 100  # Discord's limit on a channel's (and a thread's) name
 THREAD_ARCHIVE_MINUTES = 10080  # a match's thread stays open through a week without messages
-
-
-class Channels(Protocol):
-    """What the client offers to reach a channel by its ID (``discord.Client`` has it)."""
-
-    def get_partial_messageable(
-        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
-    ) -> discord.PartialMessageable: ...
 
 
 class Threads:
