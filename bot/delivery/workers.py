@@ -185,5 +185,5 @@ class WorkerPool:
             process.join(max(0.0, deadline - time.monotonic()))
         for process in processes:
             if process.is_alive():
-                process.kill()
-                process.join(1.0)
+                process.kill()  # cannot be ignored: wait for it to be reaped (a loaded machine may take seconds)
+                process.join(5.0)
