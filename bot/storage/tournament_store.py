@@ -18,7 +18,8 @@ from enum import StrEnum
 from typing import Any
 
 from bot.storage.database import N_, Database, Handle, IntegrityError, StaleMatch, dump
-from bot.storage.match_store import _COLUMNS, Matches, _decode
+from bot.storage.match_base import _COLUMNS, _decode, _players_json
+from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, Seat, ThreadMode
 
 STALE_EVENT = N_("The event changed while your command was on its way; look at it again and retry.")
@@ -406,7 +407,7 @@ class Tournaments:
                         event.game,
                         dump(event.options),
                         seed,
-                        dump([{"id": s.user_id, "name": s.name} for s in seats]),
+                        _players_json(seats),
                         MatchStatus.ACTIVE,
                         dump(state),
                         deadline,
