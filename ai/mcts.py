@@ -338,8 +338,8 @@ class _Tree:
 
     # -- one iteration ----------------------------------------------------------
 
-    def iterate(self, root: Node) -> None:
-        """Select a path, expand one node, simulate from it and back the reward up."""
+    def iterate(self, root: Node) -> Reward:
+        """Select a path, expand one node, simulate from it, back the reward up and return it."""
         path = [root]
         node = root
         while True:
@@ -365,6 +365,23 @@ class _Tree:
             if visited.mover >= 0:
                 visited.total += reward[visited.mover]
         self._solve(path)
+        return reward
+
+    def child_for(self, node: Node, move: Any) -> Node:
+        """Return ``node``'s child for ``move``, expanding that move now if it is not a child yet (a review's
+        played move, which the search may not have tried)."""
+        for child in node.children:
+            if child.move == move:
+                return child
+        if node.untried is None:
+            self._open(node)
+        untried = node.untried
+        assert untried is not None
+        for at, entry in enumerate(untried):
+            if entry[2] == move:
+                untried.append(untried.pop(at))  # the move to expand goes last, where _expand takes it
+                return self._expand(node)
+        raise ValueError(f"{move!r} is not a legal move here.")
 
     def _width(self, visits: int) -> int:
         """How many children a node with ``visits`` may have under progressive widening."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import cast
 
 from PIL import Image
@@ -86,6 +87,42 @@ def render_image(
     return render_picture(state, players=players, last_move=last_move, theme=theme, locale=locale).image
 
 
+def better_theme(theme: Theme) -> Theme:
+    """Return ``theme`` with its move marks in the better-move colour (how a review and a hint mark a suggestion)."""
+    return replace(theme, mark=theme.better_mark)
+
+
+def render_marked(
+    before: GameState,
+    *,
+    played: object | None = None,
+    better: object | None = None,
+    players: Sequence[str] | None = None,
+    theme: Theme = DEFAULT_THEME,
+    locale: str = "en",
+) -> bytes:
+    """Draw the position ``before`` with moves of it marked: ``played`` in the usual mark colour, ``better`` in blue.
+
+    Moves are the engine's moves or their texts; either may be None.  Each is marked as the board marks a
+    last move (what the renderer draws for the event the move would make), on the position before it.  A
+    review shows a costly move and the better one this way, a hint its suggestion.  The picture has a
+    palette of its own (adaptive), since the board's palette has no blue marks.
+    """
+    renderer = renderer_for(before.game)
+    marks = []
+    for move, mark_theme in ((played, theme), (better, better_theme(theme))):
+        if move is None:
+            continue
+        chosen = before.parse_move(move) if isinstance(move, str) else move
+        marks.append((before.play(chosen).last_event(), mark_theme))
+    if players is None:
+        players = seat_labels(before, locale)
+    picture = renderer(
+        before, players=tuple(players), last_move=False, theme=theme, locale=locale_for(locale), marks=tuple(marks)
+    )
+    return encode_png(Picture(picture.image, None), theme)
+
+
 @functools.cache
 def renderer_for(game: str) -> Renderer:
     """Return the renderer of a registered ``game``: ``render_<game>`` in its render module (``render/<game>.py``).
@@ -122,9 +159,11 @@ __all__ = [
     "DEFAULT_THEME",
     "NoRenderer",
     "Theme",
+    "better_theme",
     "has_renderer",
     "render",
     "render_image",
+    "render_marked",
     "render_picture",
     "renderer_for",
 ]

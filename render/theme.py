@@ -42,6 +42,9 @@ class Theme:
     # The last move and what it caused.
     mark: RGB = (255, 184, 28)
     mark_edge: RGB = (26, 26, 26)
+    # A review's better move (and a hint), marked beside the move played: blue against the amber, the pair
+    # of hues that every common colour-vision deficiency keeps apart (Okabe–Ito's blue, lightened for the dark card).
+    better_mark: RGB = (86, 180, 233)
     # Seats in order.  The first two are the pale/dark pair used by two-player
     # games; games for more seats add hues that keep distinct lightness.
     seat_fill: tuple[RGB, ...] = ((244, 239, 226), (32, 35, 41), (230, 120, 40), (80, 150, 230))
