@@ -68,3 +68,7 @@ KNOWLEDGE = PondKnowledge
 
 # The levels' own budgets fit Pond (see ai.LEVELS): a playout teaches the search least here.
 LEVEL_SETTINGS: dict[str, dict[str, Any]] = {}
+
+# Playouts per position when the computer reviews a finished game (ai.review): about 0.2–0.5 s a position on
+# one core of a small machine, so a whole game is reviewed in well under a minute.
+REVIEW_ITERATIONS = 2000

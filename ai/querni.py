@@ -189,3 +189,7 @@ LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
     "easy": {"iterations": 10, "temperature": 2.0},
     "medium": {"iterations": 100},
 }
+
+# Playouts per position when the computer reviews a finished game (ai.review): about 0.2–0.5 s a position on
+# one core of a small machine, so a whole game is reviewed in well under a minute.
+REVIEW_ITERATIONS = 500
