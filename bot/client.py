@@ -29,11 +29,13 @@ from bot.commands.moderation import add_end_command
 from bot.commands.rematch import Rematches
 from bot.commands.reminders import Reminders, add_reminder_command
 from bot.commands.replays import Replays, replay_buttons
+from bot.commands.reviews import Reviews, add_hint_commands, add_review_commands
 from bot.commands.server_commands import add_server_commands
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
-from bot.commands.views import challenge_buttons, draw_buttons, rematch_buttons
+from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons
 from bot.core.ladders import Ladders
+from bot.core.reviews import ReviewMaker
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
 from bot.delivery.announcer import Announcer
@@ -190,6 +192,17 @@ class TabulaBot(discord.Client):
         self.computer.on_think = self.metrics.thought
         self.ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, store.settings)
         self.replays = Replays(store.matches, self.renderer.workers, languages=store.settings)
+        # The computer's reviews of finished games and hints in practice games (issue 31).
+        self.reviews = Reviews(
+            ReviewMaker(store.reviews, self.computer.workers, iterations=self._computer_iterations),
+            self.replays,
+            self.renderer.workers,
+            self.computer.workers,
+            store.settings,
+            store.settings,
+            store.matches,
+            self.service,
+        )
         # Reminders, automatic endings, draw offers and rematches (issue 17).
         self.reminders = Reminders(
             self.service, store.extras, store.settings, self.announcer, self.computer, clock=clock
@@ -227,11 +240,13 @@ class TabulaBot(discord.Client):
         self.tree.clear_commands(guild=None)
         groups = build_groups(self.ui)
         add_draw_commands(groups, self.draws)  # issue 17: /<game> draw
+        add_hint_commands(groups, self.reviews)  # issue 31: /<game> hint
         for group in groups:
             self.tree.add_command(group)
         add_reminder_command(self.tree, self.reminders)
         add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays, EventRecords(self.events))
         add_help_command(self.tree)
+        add_review_commands(self.tree, self.reviews)
         add_tournament_commands(self.tree, self.tournaments)
         moderation = add_server_commands(
             self.tree,
@@ -242,9 +257,9 @@ class TabulaBot(discord.Client):
         add_end_command(moderation, self.ui)  # issue 28: a moderator ends any running match
 
     def _add_buttons(self) -> None:
-        """The persistent buttons (challenges, ladder pages, replays, draws, rematches), once the parts are final."""
+        """The persistent buttons (challenges, ladders, replays, draws, rematches, reviews), once wired."""
         ui, ladders, replays, draws, rematches = self.ui, self.ladders, self.replays, self.draws, self.rematches
-        tournaments = self.tournaments
+        tournaments, reviews = self.tournaments, self.reviews
 
         async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
             await guarded(interaction, ui.answer(interaction, match_id, accept))
@@ -264,7 +279,11 @@ class TabulaBot(discord.Client):
         async def sign_up(interaction: discord.Interaction[Any], event_id: int, join: bool) -> None:
             await guarded(interaction, tournaments.sign_up(interaction, event_id, join))
 
+        async def analyse(interaction: discord.Interaction[Any], match_id: int) -> None:
+            await guarded(interaction, reviews.analyse(interaction, match_id))
+
         self.add_dynamic_items(
+            analyse_buttons(analyse),
             sign_up_buttons(sign_up),
             challenge_buttons(answer),
             ladder_buttons(page),

@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar
 import discord
 
 import i18n
-from bot.commands.views import routed_view
+from bot.commands.views import analyse_button, routed_view
 from bot.core.refusals import Refusal
 from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages
 from bot.storage.records import LogEntry, MatchRecord, MatchStatus, TurnKind
@@ -172,12 +172,13 @@ def step_button(match_id: int, target: int, step: str, *, disabled: bool = False
     )
 
 
-def step_view(match_id: int, ply: int, plies: int) -> discord.ui.View:
-    """The four buttons of a replay showing ``ply`` (those leading nowhere new are disabled)."""
+def step_view(match_id: int, ply: int, plies: int, language: str = DEFAULT) -> discord.ui.View:
+    """The four buttons of a replay showing ``ply`` (those leading nowhere new are disabled), and Analyse."""
     view = routed_view()
     for step in STEPS:
         target = step_target(step, ply, plies)
         view.add_item(step_button(match_id, target, step, disabled=target == ply))
+    view.add_item(analyse_button(match_id, language))
     return view
 
 
@@ -325,7 +326,7 @@ class Replays:
         await interaction.followup.send(
             content=content,
             files=files,
-            view=step_view(record.id, rebuilt.plies, rebuilt.plies),
+            view=step_view(record.id, rebuilt.plies, rebuilt.plies, language),
             allowed_mentions=NO_MENTIONS,
         )
 
@@ -409,7 +410,11 @@ class Replays:
         picture = discord.File(
             io.BytesIO(png), filename=BOARD_FILE, description=alt_text(state, rebuilt.names, language)
         )
-        return content, [picture, record_file(match_id, rebuilt.text)], step_view(match_id, ply, rebuilt.plies)
+        return (
+            content,
+            [picture, record_file(match_id, rebuilt.text)],
+            step_view(match_id, ply, rebuilt.plies, language),
+        )
 
 
 def position_line(language: str, match_id: int, ply: int, plies: int, move: str) -> str:

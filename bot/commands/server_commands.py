@@ -8,6 +8,8 @@
   ``/tabula threads`` switch turn reminders and a thread per game on or off (Manage Server).
 * ``/tabula organiser`` names a role whose members may run events (``/tournament create``, ``start``,
   ``cancel``, ``remove``) as Manage Server members can; without a role it goes back to Manage Server only.
+* ``/tabula hints`` allows or forbids ``/<game> hint`` in practice games against the computer (Manage Server;
+  on by default).
 * ``/tabula settings`` shows the server's settings to anyone who asks (only they see it).
 
 The settings live in :mod:`bot.storage.settings_store`; the group is the home of later settings too.
@@ -161,6 +163,11 @@ def settings_text(settings: GuildSettings, language: str, *, turn_seconds: float
             "A thread for each game: {value}",
             value=f"{on_off(language, settings.effective_threads())} ({_how(language, settings.threads)})",
         ),
+        gettext(
+            language,
+            "Hints in practice games against the computer: {value}",
+            value=f"{on_off(language, settings.effective_hints())} ({_how(language, settings.hints)})",
+        ),
         organisers_text(settings, language),
         gettext(language, "Members with Manage Server change them with the other `/tabula` commands."),
     ]
@@ -277,6 +284,15 @@ def add_server_commands(
     async def threads(interaction: discord.Interaction, value: str) -> None:
         guild_id = _check_manager(interaction)
         await confirm(interaction, await store.change(guild_id, threads=_switch(value)))
+
+    @group.command(
+        name="hints", description="Allow hints in practice games against the computer, or not (Manage Server)."
+    )
+    @app_commands.describe(value="On, off, or default (on)")
+    @app_commands.choices(value=SWITCH_CHOICES)
+    async def hints(interaction: discord.Interaction, value: str) -> None:
+        guild_id = _check_manager(interaction)
+        await confirm(interaction, await store.change(guild_id, hints=_switch(value)))
 
     @group.command(name="organiser", description="Name a role whose members may run events (Manage Server).")
     @app_commands.describe(role="The organisers' role; leave it out to let only Manage Server members run events")

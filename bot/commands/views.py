@@ -104,9 +104,10 @@ def rematch_button(match_id: int, language: str = DEFAULT) -> discord.ui.Button[
 
 
 def rematch_view(match_id: int, language: str = DEFAULT) -> discord.ui.View:
-    """The Rematch button under a finished game's result (no timeout: it works after restarts too)."""
+    """Rematch and Analyse under a finished game's result (no timeout: they work after restarts too)."""
     view = routed_view()
     view.add_item(rematch_button(match_id, language))
+    view.add_item(analyse_button(match_id, language))
     return view
 
 
@@ -130,6 +131,40 @@ def rematch_buttons(handler: RematchHandler) -> type[discord.ui.DynamicItem[Any]
             await handler(interaction, self.match_id)
 
     return RematchButton
+
+
+# (interaction, finished match ID) -> the work of posting its review
+AnalyseHandler = Callable[[discord.Interaction[Any], int], Awaitable[None]]
+ANALYSE_TEMPLATE = r"tabula:analyse:(?P<match>[0-9]{1,19})"
+
+
+def analyse_button(match_id: int, language: str = DEFAULT) -> discord.ui.Button[Any]:
+    """The Analyse button under a result or a replay (the computer's review), labelled in ``language``."""
+    return discord.ui.Button(
+        label=gettext(language, "Analyse"), style=discord.ButtonStyle.secondary, custom_id=f"tabula:analyse:{match_id}"
+    )
+
+
+def analyse_buttons(handler: AnalyseHandler) -> type[discord.ui.DynamicItem[Any]]:
+    """The dynamic item that routes every press of Analyse, on any message, to ``handler``."""
+
+    class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANALYSE_TEMPLATE):
+        """Analyse under a result or a replay."""
+
+        def __init__(self, match_id: int) -> None:
+            super().__init__(analyse_button(match_id))
+            self.match_id = match_id
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> AnalyseButton:
+            return cls(int(match["match"]))
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await handler(interaction, self.match_id)
+
+    return AnalyseButton
 
 
 def draw_custom_id(match_id: int, version: int, accept: bool) -> str:

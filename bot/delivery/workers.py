@@ -15,7 +15,8 @@ flight (:meth:`WorkerPool.stop`).
 Urgent work jumps the queue: a call made with ``urgent=True`` (a replay step button someone is waiting
 for) runs in a process of its own, started on the first such call, so it never waits behind the backlog
 of turn boards; ordinary calls are handed to their processes at most ``processes + 1`` at a time (the
-rest wait on the event loop, in order).
+rest wait on the event loop, in order).  Background work (``background=True``: a game's review) waits
+behind every ordinary call and takes a process only when one is idle, so it never holds up a live game.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class WorkerPool:
         self.waiting = 0  # calls submitted and not yet answered (the metrics' queue depth)
         self.handed = 0  # ordinary calls handed to the processes and not yet answered
         self._queued: collections.deque[asyncio.Future[None]] = collections.deque()  # ordinary calls waiting
+        self._background: collections.deque[asyncio.Future[None]] = collections.deque()  # background calls waiting
 
     def _new(self, processes: int) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")
@@ -106,13 +108,14 @@ class WorkerPool:
             found += [process.pid for process in processes.values() if process.pid is not None]
         return sorted(found)
 
-    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
-        """Return ``function(*args)``, computed in a worker; ``urgent`` work passes the ordinary calls waiting."""
+    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False, background: bool = False) -> T:
+        """Return ``function(*args)``, computed in a worker; ``urgent`` work passes the ordinary calls waiting,
+        ``background`` work lets them all pass and runs only in a process nobody else needs."""
         self.waiting += 1
         try:
             if urgent or self.processes <= 0:
                 return await self._run(function, *args, urgent=urgent)
-            await self._turn()
+            await (self._background_turn() if background else self._turn())
             try:
                 return await self._run(function, *args)
             finally:
@@ -137,13 +140,37 @@ class WorkerPool:
                     self._queued.remove(ticket)
             raise
 
+    async def _background_turn(self) -> None:
+        """Wait until no ordinary call is waiting and a process is idle (fewer than ``processes`` handed)."""
+        if self.handed < self.processes and not self._queued and not self._background:
+            self.handed += 1
+            return
+        ticket = asyncio.get_running_loop().create_future()
+        self._background.append(ticket)
+        try:
+            await ticket
+        except BaseException:
+            if ticket.done() and not ticket.cancelled():
+                self._release()
+            else:
+                with contextlib.suppress(ValueError):
+                    self._background.remove(ticket)
+            raise
+
     def _release(self) -> None:
-        """An ordinary call is answered: hand its slot to the next one waiting."""
+        """A call is answered: hand its slot to the next ordinary call waiting, else to background work when a
+        process would otherwise be idle."""
         while self._queued:
             ticket = self._queued.popleft()
             if not ticket.done():
                 ticket.set_result(None)  # the slot passes on: ``handed`` stays
                 return
+        if self.handed <= self.processes:
+            while self._background:
+                ticket = self._background.popleft()
+                if not ticket.done():
+                    ticket.set_result(None)
+                    return
         self.handed -= 1
 
     async def _run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:

@@ -18,7 +18,9 @@ of each concern, sharing the database and knowing nothing of its backend:
 * :attr:`MatchStore.extras` — reminders, automatic endings, draw offers and
   rematches (:mod:`bot.storage.extras_store`);
 * :attr:`MatchStore.tournaments` — events, entrants, pairings and results
-  (:mod:`bot.storage.tournament_store`).
+  (:mod:`bot.storage.tournament_store`);
+* :attr:`MatchStore.reviews` — the computer's reviews of finished matches
+  (:mod:`bot.storage.review_store`).
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from bot.storage.records import (
     Seat,
     TurnKind,
 )
+from bot.storage.review_store import Reviews, StoredReview
 from bot.storage.settings_store import GuildSettings, GuildSettingsStore
 from bot.storage.tournament_store import Tournaments
 
@@ -83,9 +86,11 @@ __all__ = [
     "RatedSeat",
     "RatingRow",
     "Ratings",
+    "Reviews",
     "Seat",
     "StaleMatch",
     "StorageError",
+    "StoredReview",
     "TurnKind",
     "migrations",
 ]
@@ -226,6 +231,7 @@ class MatchStore:
         self.settings = GuildSettingsStore(self.database)
         self.extras = MatchExtras(self.database, self.matches)
         self.tournaments = Tournaments(self.database, self.matches)
+        self.reviews = Reviews(self.database)
 
     async def _finished(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
         """A match finished (inside its transaction): rate it, and give an event game's pairing its result."""

@@ -1,7 +1,7 @@
 """Per-server settings: the language of a server's public messages, and what Discord says of the server.
 
-One row per server in ``guild_settings`` (migrations 004, 005 and 009), one nullable column per setting: ``NULL`` means
-the bot's default, so a server that never changed anything has no row, and a later setting (turn time,
+One row per server in ``guild_settings`` (migrations 004, 005, 009 and 010), one nullable column per setting:
+``NULL`` means the bot's default, so a server that never changed anything has no row, and a later setting (turn time,
 challenge expiry, reminders, threads) is one more column and one more field of :class:`GuildSettings`.
 
 The store also remembers the server's Discord locale (``guild_locale``) from the interactions it sees,
@@ -47,6 +47,7 @@ class GuildSettings:
     reminders: bool | None = None  # turn reminders in this server, /tabula reminders
     threads: bool | None = None  # a thread per match, /tabula threads
     organiser_role: int | None = None  # a role that may run events as Manage Server can, /tabula organiser
+    hints: bool | None = None  # /<game> hint in practice games against the computer, /tabula hints
 
     def effective_turn_seconds(self, default: float) -> float:
         """The time for a turn here: the server's, else ``default`` (the bot's)."""
@@ -63,6 +64,10 @@ class GuildSettings:
     def effective_threads(self, default: bool = True) -> bool:
         """Whether matches challenged in a text channel get a thread each: the server's, else ``default`` (on)."""
         return self.threads if self.threads is not None else default
+
+    def effective_hints(self, default: bool = True) -> bool:
+        """Whether players may ask for hints in practice games here: the server's switch, else ``default`` (on)."""
+        return self.hints if self.hints is not None else default
 
     @property
     def effective_language(self) -> str:
@@ -86,12 +91,12 @@ class GuildSettingsStore:
         if found is not None:
             return found
         rows = await self.database.rows(
-            "SELECT language, guild_locale, turn_seconds, challenge_seconds, reminders, threads, organiser_role "
-            "FROM guild_settings WHERE guild_id = ?",
+            "SELECT language, guild_locale, turn_seconds, challenge_seconds, reminders, threads, organiser_role, "
+            "hints FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if rows:
-            language, guild_locale, turn, challenge, reminders, threads, role = rows[0]
+            language, guild_locale, turn, challenge, reminders, threads, role, hints = rows[0]
             settings = GuildSettings(
                 guild_id,
                 language,
@@ -101,6 +106,7 @@ class GuildSettingsStore:
                 None if reminders is None else bool(reminders),
                 None if threads is None else bool(threads),
                 None if role is None else int(role),
+                None if hints is None else bool(hints),
             )
         else:
             settings = GuildSettings(guild_id)
@@ -124,12 +130,12 @@ class GuildSettingsStore:
         return self._cache[guild_id]
 
     async def change(self, guild_id: int, **values: int | bool | None) -> GuildSettings:
-        """Set some of ``turn_seconds``, ``challenge_seconds``, ``reminders``, ``threads``, ``organiser_role``
-        (``None``: the default).
+        """Set some of ``turn_seconds``, ``challenge_seconds``, ``reminders``, ``threads``, ``organiser_role``,
+        ``hints`` (``None``: the default).
 
         The values were checked by the command that asks; anything else is a programming error.
         """
-        unknown = set(values) - {"turn_seconds", "challenge_seconds", "reminders", "threads", "organiser_role"}
+        unknown = set(values) - {"turn_seconds", "challenge_seconds", "reminders", "threads", "organiser_role", "hints"}
         if unknown:
             raise ValueError(f"unknown settings {sorted(unknown)}")
         current = await self.get(guild_id)
@@ -149,11 +155,11 @@ class GuildSettingsStore:
         async with self.database.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, language, guild_locale, turn_seconds, challenge_seconds, "
-                "reminders, threads, organiser_role, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "reminders, threads, organiser_role, hints, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
                 "guild_locale = excluded.guild_locale, turn_seconds = excluded.turn_seconds, "
                 "challenge_seconds = excluded.challenge_seconds, reminders = excluded.reminders, "
-                "threads = excluded.threads, organiser_role = excluded.organiser_role, "
+                "threads = excluded.threads, organiser_role = excluded.organiser_role, hints = excluded.hints, "
                 "updated_at = excluded.updated_at",
                 (
                     settings.guild_id,
@@ -164,6 +170,7 @@ class GuildSettingsStore:
                     None if settings.reminders is None else int(settings.reminders),
                     None if settings.threads is None else int(settings.threads),
                     settings.organiser_role,
+                    None if settings.hints is None else int(settings.hints),
                     self.clock(),
                 ),
             )

@@ -1,0 +1,330 @@
+"""``/analyse match:``, the Analyse button, and ``/<game> hint``: the computer's review and its hints.
+
+A review is asked for with ``/analyse match:N`` (autocomplete offers the asker's finished games in the
+server) or the **Analyse** button under a result and a replay.  The answer is a public message in the
+channel: while the review is made it says how far it got ("Analysing game #12… 40 %", edited at most every
+:data:`PROGRESS_SECONDS`), then it becomes the review itself, in the server's language: the evaluation graph
+(with alt text saying the same) and a summary line per player, followed by one message per player with
+their three costliest moves, each with a board of the position before it, the move played marked in amber and
+the better one in blue.  The review is made by :class:`bot.core.reviews.ReviewMaker` (worker processes,
+behind live games) and kept, so asking again shows it at once.
+
+``/<game> hint`` answers privately in a running practice game (unrated, against the computer) with the
+move the search suggests, drawn on the board, and the asker's chance with it.  Rated games and games between
+people refuse it, with the reason, and so does a server that turned hints off (``/tabula hints``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Protocol, TypeVar
+
+import discord
+from discord import app_commands
+
+from ai.review import Judgement, Review
+from bot.commands.replays import Rebuilt, Replays
+from bot.commands.ui import user_language
+from bot.core.computer_seats import computer_level
+from bot.core.refusals import Refusal
+from bot.core.reviews import ReviewMaker
+from bot.shared import BOARD_FILE, NO_MENTIONS, Languages
+from bot.storage.records import MatchRecord
+from bot.storage.settings_store import GuildSettings
+from bot.text import formatting
+from bot.text.escaping import escape_name
+from engines import GAMES, GameState
+from i18n.catalog import gettext
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+PROGRESS_SECONDS = 3.0  # the progress message is edited at most this often
+MATCH_MAX = 2**53
+
+
+class Workers(Protocol):
+    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T: ...
+
+
+class Settings(Protocol):
+    async def get(self, guild_id: int) -> GuildSettings: ...
+
+
+class Matches(Protocol):
+    async def finished_matches(
+        self, guild_id: int, *, channel_id: int | None = None, user_id: int | None = None, limit: int = 10
+    ) -> list[MatchRecord]: ...
+
+
+class Running(Protocol):
+    async def running(
+        self, channel_id: int, game: str | None = None, *, user_id: int = 0, guild_id: int | None = None
+    ) -> tuple[MatchRecord, GameState]: ...
+
+
+# -- worker side: pure, picklable -------------------------------------------------------------------------------------
+
+
+def draw_review(review_json: dict[str, Any], names: Sequence[str], language: str) -> tuple[bytes, str]:
+    """The review's graph as PNG bytes and its alt text (runs in a worker)."""
+    from i18n.review import graph_alt_text
+    from render.review import render_review_graph
+
+    review = Review.from_json(review_json)
+    png = render_review_graph(review, players=list(names), locale=language)
+    return png, graph_alt_text(review, list(names), language)
+
+
+def draw_marked(state: GameState, played: str | None, better: str | None, names: Sequence[str], language: str) -> bytes:
+    """``state`` with ``played`` marked in amber and ``better`` in blue, as PNG bytes (runs in a worker)."""
+    from render import render_marked
+
+    return render_marked(state, played=played, better=better, players=list(names), locale=language)
+
+
+def hint_and_board(
+    state: GameState, names: Sequence[str], language: str, seed: int, iterations: int | None = None
+) -> tuple[dict[str, Any], bytes]:
+    """The search's suggestion in ``state`` (a judgement's JSON) and the board with it marked (runs in a worker)."""
+    from ai.review import hint
+
+    suggestion = hint(state, seed=seed, iterations=iterations)
+    return suggestion.to_json(), draw_marked(state, None, suggestion.best, names, language)
+
+
+# -- the review's messages ---------------------------------------------------------------------------------------------
+
+
+def progress_text(language: str, match_id: int, done: int, total: int) -> str:
+    """``Analysing game #12… 40 %``."""
+    share = int(100 * done / total) if total else 0
+    return gettext(language, "Analysing game #{number}… {percent} %", number=match_id, percent=share)
+
+
+def hint_text(state: GameState, suggestion: Judgement, language: str) -> str:
+    """``Suggested move: `c2` (your chance of winning with it: 62 %).``, for the player to move."""
+    chance = round(100 * suggestion.best_value)
+    if state.players == 2:
+        return gettext(
+            language,
+            "Suggested move: `{move}` (your chance of winning with it: {percent} %). Only you see this.",
+            move=suggestion.best,
+            percent=chance,
+        )
+    return gettext(
+        language,
+        "Suggested move: `{move}` (with it you are expected to finish ahead of {percent} % of your opponents). "
+        "Only you see this.",
+        move=suggestion.best,
+        percent=chance,
+    )
+
+
+class Reviews:
+    """Answers ``/analyse``, the Analyse button and ``/<game> hint``."""
+
+    def __init__(
+        self,
+        maker: ReviewMaker,
+        replays: Replays,
+        render_workers: Workers,
+        computer_workers: Workers,
+        languages: Languages,
+        settings: Settings,
+        matches: Matches,
+        service: Running,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.maker = maker
+        self.replays = replays
+        self.render_workers = render_workers
+        self.computer_workers = computer_workers
+        self.languages = languages
+        self.settings = settings
+        self.matches = matches
+        self.service = service
+        self.clock = clock
+
+    # -- /analyse and the button ------------------------------------------------------------------------------
+
+    async def analyse(self, interaction: discord.Interaction[Any], match_id: int) -> None:
+        """Post the review of finished match ``match_id``: at once when it is kept, else when it is made."""
+        await self.replays.finished(match_id, interaction.guild_id)  # a refusal before anything is posted
+        await interaction.response.defer(thinking=True)
+        language = await self.languages.language(interaction.guild_id or 0)
+        rebuilt = await self.replays.rebuilt(match_id, interaction.guild_id)
+        plies = list(rebuilt.game.plies)
+        if not any(isinstance(ply, str) for ply in plies):
+            await interaction.edit_original_response(
+                content=gettext(
+                    language, "Game #{number} ended before anyone moved: there is nothing to review.", number=match_id
+                ),
+            )
+            return
+        last_edit = -PROGRESS_SECONDS
+        edits: set[asyncio.Task[Any]] = set()
+
+        def progress(done: int, total: int) -> None:
+            nonlocal last_edit
+            now = self.clock()
+            if now - last_edit < PROGRESS_SECONDS or done >= total or edits:
+                return
+            last_edit = now
+            edit = asyncio.ensure_future(
+                interaction.edit_original_response(content=progress_text(language, match_id, done, total))
+            )
+            edits.add(edit)
+            edit.add_done_callback(self._edited(edits))
+
+        review = await self.maker.review(match_id, rebuilt.record.seed, rebuilt.states, plies, progress)
+        for edit in list(edits):
+            await asyncio.gather(edit, return_exceptions=True)
+        await self._post(interaction, rebuilt, review, language)
+
+    @staticmethod
+    def _edited(edits: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
+        def done(task: asyncio.Task[Any]) -> None:
+            edits.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.info("a review's progress could not be shown: %s", task.exception())
+
+        return done
+
+    async def _post(
+        self, interaction: discord.Interaction[Any], rebuilt: Rebuilt, review: Review, language: str
+    ) -> None:
+        """Turn the progress message into the review, then post each player's costliest moves."""
+        from i18n.review import costly_move_line, summary_line, thresholds_text
+
+        names = rebuilt.names
+        record = rebuilt.record
+        graph, alt = await self.render_workers.run(draw_review, review.to_json(), names, language)
+        title = gettext(
+            language,
+            "**Review of game #{number}** ({game}, {budget} playouts a move)",
+            number=record.id,
+            game=GAMES[record.game].title,
+            budget=review.iterations,
+        )
+        lines = [title]
+        lines += [summary_line(review, seat, escape_name(names[seat]), language) for seat in range(len(names))]
+        lines.append(f"-# {thresholds_text(language)}")
+        graph_file = discord.File(io.BytesIO(graph), filename=f"review-{record.id}.png", description=alt[:1024])
+        await interaction.edit_original_response(
+            content=formatting.clip("\n".join(lines)), attachments=[graph_file], allowed_mentions=NO_MENTIONS
+        )
+        states = {state.ply: state for state in rebuilt.states}
+        for seat, name in enumerate(names):
+            costly = review.costliest(seat)
+            if not costly:
+                continue
+            text = [gettext(language, "**{player}**: the costliest moves", player=escape_name(name))]
+            files = []
+            for judged in costly:
+                before = states[judged.ply]
+                line = costly_move_line(review, judged, before, list(names), language)
+                text.append(line)
+                png = await self.render_workers.run(draw_marked, before, judged.played, judged.best, names, language)
+                files.append(
+                    discord.File(io.BytesIO(png), filename=f"move-{judged.ply + 1}.png", description=line[:1024])
+                )
+            await interaction.followup.send(
+                content=formatting.clip("\n".join(text)), files=files, allowed_mentions=NO_MENTIONS
+            )
+
+    async def choices(self, interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[int]]:
+        """Autocomplete of ``match:``: the asker's finished games in this server, newest first."""
+        from bot.commands.ladder import outcome_line
+
+        records = await self.matches.finished_matches(interaction.guild_id or 0, user_id=interaction.user.id, limit=25)
+        language = user_language(interaction)
+        found = []
+        for record in records:
+            if typed and not str(record.id).startswith(typed.strip().lstrip("#")):
+                continue
+            label = outcome_line(record, interaction.user.id, language).replace("*", "").replace("\\", "")
+            found.append(app_commands.Choice(name=formatting.clip(label, 100), value=record.id))
+        return found
+
+    # -- /<game> hint --------------------------------------------------------------------------------------------
+
+    async def hint(self, interaction: discord.Interaction[Any], game: str) -> None:
+        """Suggest a move, privately, in the asker's running practice game against the computer."""
+        language = user_language(interaction)
+        record, state = await self.service.running(
+            interaction.channel_id or 0, game, user_id=interaction.user.id, guild_id=interaction.guild_id
+        )
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("Only the players of this game can ask for a hint.")
+        computers = [s for s in record.players if computer_level(s.user_id) is not None]
+        if not computers:
+            raise Refusal("Hints are only for practice games against the computer: this game is between people.")
+        if record.rated:
+            raise Refusal("Hints are only for unrated practice games: this game is rated.")
+        settings = await self.settings.get(interaction.guild_id or 0)
+        if not settings.effective_hints():
+            raise Refusal("Hints are turned off on this server.")
+        if state.to_move != seat:
+            raise Refusal("A hint is for your own turn: wait until it is your move.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        names = [s.name for s in record.players]
+        seed = record.seed ^ (state.ply * 7919 + 17)
+        found, png = await self.computer_workers.run(
+            hint_and_board, state, names, language, seed, self.maker.iterations
+        )
+        text = hint_text(state, Judgement.from_json(found), language)
+        picture = discord.File(io.BytesIO(png), filename=BOARD_FILE, description=text[:1024])
+        await interaction.followup.send(content=text, file=picture, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+def add_review_commands(tree: app_commands.CommandTree[Any], reviews: Reviews) -> None:
+    """Add ``/analyse`` to the tree."""
+
+    @tree.command(
+        name="analyse", description="The computer's review of a finished game: a graph and the costliest moves."
+    )
+    @app_commands.describe(match="The game's number (see /history)")
+    @app_commands.guild_only()
+    async def analyse(interaction: discord.Interaction, match: app_commands.Range[int, 1, MATCH_MAX]) -> None:
+        await reviews.analyse(interaction, match)
+
+    @analyse.autocomplete("match")
+    async def match_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await reviews.choices(interaction, str(current))
+
+
+def add_hint_commands(groups: Sequence[app_commands.Group], reviews: Reviews) -> None:
+    """Add ``hint`` to every game's command group."""
+    for group in groups:
+        if group.name in GAMES:
+            group.add_command(
+                app_commands.Command(
+                    name="hint",
+                    description="Suggest a move in your practice game against the computer (only you see it).",
+                    callback=_hint(reviews, group.name),
+                    parent=group,
+                )
+            )
+
+
+def _hint(reviews: Reviews, game: str) -> Callable[[discord.Interaction[Any]], Coroutine[Any, Any, None]]:
+    async def hint(interaction: discord.Interaction[Any]) -> None:
+        await reviews.hint(interaction, game)
+
+    return hint
+
+
+__all__ = [
+    "Reviews",
+    "add_hint_commands",
+    "add_review_commands",
+    "draw_marked",
+    "draw_review",
+    "hint_and_board",
+]

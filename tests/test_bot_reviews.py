@@ -1,0 +1,206 @@
+"""The computer's review and hints through the command tree: ``/analyse``, the Analyse buttons, ``/<game> hint``."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import pytest
+
+from ai.review import Judgement, judge_saved
+from bot.core.reviews import moves_to_judge
+from bot.delivery.workers import WorkerPool
+from engines import GAMES
+from tests.bot_world import ANA, BO, CY, World, only
+from tests.harness import GUILD_ID
+from tests.test_bot_replay import finished_match
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class CountingWorkers:
+    """The computer's workers, counting the positions judged (and able to refuse to judge any)."""
+
+    def __init__(self, inner: Any, *, refuse: bool = False) -> None:
+        self.inner = inner
+        self.refuse = refuse
+        self.judged = 0
+
+    async def run(self, function: Any, *args: Any, urgent: bool = False, background: bool = False) -> Any:
+        if function is judge_saved:
+            if self.refuse:
+                raise AssertionError("a kept review was judged again")
+            self.judged += 1
+            assert background, "a review must run as background work, behind live games"
+        return await self.inner.run(function, *args, urgent=urgent)
+
+
+def moves_of(world: World, match_id: int) -> Any:
+    async def count() -> int:
+        return sum(1 for entry in await world.bot.store.matches.log(match_id) if entry.kind == "move")
+
+    return count()
+
+
+async def test_analyse_posts_a_graph_summaries_and_the_costliest_moves_then_keeps_the_review(world: World) -> None:
+    match_id = await finished_match(world, 911, "pond", 2, {"variant": "mini"})
+    counting = CountingWorkers(world.bot.reviews.maker.workers)
+    world.bot.reviews.maker.workers = counting
+    calls = await world.command(CY, 911, "analyse", "", match=match_id)
+    assert calls[0].kind == "defer"
+    review = [c for c in calls if c.kind == "edit-original" and f"review-{match_id}.png" in c.files][-1]
+    assert review.files[f"review-{match_id}.png"].startswith(PNG_MAGIC)
+    content = review.payload["content"]  # type: ignore[index]
+    assert f"#{match_id}" in content and "Ana" in content and "Bo" in content
+    stored = await world.bot.store.reviews.get(match_id)
+    moves = await moves_of(world, match_id)
+    assert stored is not None and stored.complete and len(stored.judgements) == moves == counting.judged
+    followups = [c for c in calls if c.kind == "followup"]
+    costly = {Judgement.from_json(j).player for j in stored.judgements if Judgement.from_json(j).verdict}
+    assert len(followups) == len(costly)  # one message per player with a costly move
+    for post in followups:
+        assert post.files and all(png.startswith(PNG_MAGIC) for png in post.files.values())
+        assert 1 <= len(post.files) <= 3
+    # Asked again (by anyone): the kept review, at once, judging nothing.
+    world.bot.reviews.maker.workers = CountingWorkers(counting.inner, refuse=True)
+    again = await world.command(ANA, 911, "analyse", "", match=match_id)
+    repeat = [c for c in again if c.kind == "edit-original" and f"review-{match_id}.png" in c.files][-1]
+    assert repeat.payload["content"] == content  # type: ignore[index]
+
+
+async def test_the_result_and_the_replay_carry_an_analyse_button_that_works(world: World) -> None:
+    channel = 912
+    light, dark = await world.start_pond(channel, variant="mini")
+    calls = await world.command(light, channel, "pond", "resign", "")
+    record = await world.bot.store.matches.finished_matches(GUILD_ID, channel_id=channel, limit=1)
+    match_id = record[0].id
+    button = f"tabula:analyse:{match_id}"
+    results = [c for c in calls + world.recorder.calls if button in c.custom_ids]
+    assert results, "the result message carries Analyse"
+    replay = only(await world.command(CY, channel, "history", "", match=match_id), "followup")
+    assert button in replay.custom_ids
+    pressed = await world.discord.press(BO, channel, button)
+    assert pressed[0].kind == "defer"
+    assert any(c.kind == "edit-original" and f"review-{match_id}.png" in c.files for c in pressed)
+
+
+async def test_a_review_shows_its_progress_and_goes_on_after_a_restart(world: World) -> None:
+    match_id = await finished_match(world, 913, "summer", 2, {"size": 4})
+    maker = world.bot.reviews.maker
+    rebuilt = await world.bot.replays.rebuilt(match_id, GUILD_ID)
+    todo = moves_to_judge(rebuilt.states, rebuilt.game.plies)
+    budget = maker.budget("summer")
+    # A review cut short by a restart: its first three judgements were kept.
+    first = [
+        judge_saved("summer", p.state.to_json(), p.move, budget, 1) for p in todo[:3]
+    ]  # fmt: skip
+    await world.bot.store.reviews.save(match_id, budget, first, complete=False)
+    counting = CountingWorkers(maker.workers)
+    maker.workers = counting
+    ticks = itertools.count(0.0, 10.0)
+    world.bot.reviews.clock = lambda: next(ticks)
+    calls = await world.command(ANA, 913, "analyse", "", match=match_id)
+    assert counting.judged == len(todo) - 3
+    progress = [c for c in calls if c.kind == "edit-original" and not c.files]
+    assert progress and all("%" in c.payload["content"] for c in progress)  # type: ignore[index]
+    assert any(f"#{match_id}" in c.payload["content"] for c in progress)  # type: ignore[index]
+    stored = await world.bot.store.reviews.get(match_id)
+    assert stored is not None and stored.complete and stored.judgements[:3] == tuple(first)
+
+
+async def test_two_askers_share_one_review(world: World) -> None:
+    match_id = await finished_match(world, 914, "pond", 2, {"variant": "mini"}, seed=3)
+    counting = CountingWorkers(world.bot.reviews.maker.workers)
+    world.bot.reviews.maker.workers = counting
+    first, second = await asyncio.gather(
+        world.command(ANA, 914, "analyse", "", match=match_id), world.command(BO, 914, "analyse", "", match=match_id)
+    )
+    assert counting.judged == await moves_of(world, match_id)
+    for calls in (first, second):
+        assert any(c.kind == "edit-original" and f"review-{match_id}.png" in c.files for c in calls)
+
+
+async def test_analyse_refuses_what_it_cannot_review_and_changes_nothing(world: World) -> None:
+    calls = await world.command(ANA, 915, "analyse", "", match=4242)
+    reply = only(calls, "reply")
+    assert reply.ephemeral and "4242" in reply.payload["data"]["content"]  # type: ignore[index]
+    await world.start_pond(915, variant="mini")
+    running = (await world.bot.store.matches.open_matches_at(915))[0]
+    refused = only(await world.command(ANA, 915, "analyse", "", match=running.id), "reply")
+    assert refused.ephemeral
+    assert await world.bot.store.reviews.get(running.id) is None
+
+
+async def test_analyse_offers_the_askers_finished_games(world: World) -> None:
+    mine = await finished_match(world, 916, "pond", 2, {"variant": "mini"})
+    offered = await world.discord.autocomplete(ANA, 916, "analyse", "", [{"name": "match", "value": "", "type": 4}])
+    assert str(mine) in " ".join(offered) or mine in offered
+
+
+# -- hints -------------------------------------------------------------------------------------------------------
+
+
+async def test_a_hint_in_a_practice_game_is_private_and_drawn(world: World) -> None:
+    channel = 917
+    await world.command(ANA, channel, "pond", "start", difficulty="easy", variant="mini")
+    record = (await world.bot.store.matches.open_matches_at(channel))[0]
+    assert not record.rated
+    calls = await world.command(ANA, channel, "pond", "hint", "")
+    assert calls[0].kind == "defer" and calls[0].ephemeral
+    answer = only(calls, "followup")
+    assert answer.ephemeral and "`" in answer.payload["content"] and "%" in answer.payload["content"]  # type: ignore[index]
+    assert next(iter(answer.files.values())).startswith(PNG_MAGIC)
+    after = await world.bot.store.matches.get(record.id)
+    assert after is not None and after.version == record.version  # a hint changes nothing
+
+
+async def test_hints_are_refused_between_people_and_when_the_server_turned_them_off(world: World) -> None:
+    await world.start_pond(918, variant="mini")
+    between = only(await world.command(ANA, 918, "pond", "hint", ""), "reply")
+    assert between.ephemeral and "between people" in between.payload["data"]["content"]  # type: ignore[index]
+    await world.command(ANA, 919, "pond", "start", difficulty="easy", variant="mini")
+    await world.bot.store.settings.change(GUILD_ID, hints=False)
+    off = only(await world.command(ANA, 919, "pond", "hint", ""), "reply")
+    assert off.ephemeral and "off" in off.payload["data"]["content"]  # type: ignore[index]
+
+
+# -- background work waits behind live games ---------------------------------------------------------------------------
+
+
+def _sleep_and_say(seconds: float, word: str) -> str:
+    import time
+
+    time.sleep(seconds)
+    return word
+
+
+@pytest.mark.subprocess
+async def test_background_work_lets_every_ordinary_call_pass() -> None:
+    pool = WorkerPool("test", 1)
+    try:
+        await pool.run(_sleep_and_say, 0.0, "warm")  # the process is started
+        order: list[str] = []
+
+        async def call(word: str, background: bool, seconds: float) -> None:
+            order.append(await pool.run(_sleep_and_say, seconds, word, background=background))
+
+        first = asyncio.ensure_future(call("live 1", False, 0.3))
+        await asyncio.sleep(0.05)
+        review = asyncio.ensure_future(call("review", True, 0.0))
+        await asyncio.sleep(0.01)
+        others = [asyncio.ensure_future(call(f"live {n}", False, 0.1)) for n in (2, 3)]
+        await asyncio.gather(first, review, *others)
+        assert order.index("review") == 3, order  # after every live call, although asked before two of them
+    finally:
+        pool.stop()
+
+
+def test_every_game_reviews_and_hints_through_the_same_worker_functions() -> None:
+    from bot.commands.reviews import hint_and_board
+
+    for name, spec in sorted(GAMES.items()):
+        state = spec.new(players=spec.min_players, seed=2)
+        judged, png = hint_and_board(state, ["Ana", "Bo", "Cy", "Dee"][: state.players], "en", 1, 30)
+        assert png.startswith(PNG_MAGIC), name
+        assert Judgement.from_json(judged).best in {state.move_text(m) for m in state.legal_moves()}
