@@ -15,8 +15,9 @@ flight (:meth:`WorkerPool.stop`).
 Urgent work jumps the queue: a call made with ``urgent=True`` (a replay step button someone is waiting
 for) runs in a process of its own, started on the first such call, so it never waits behind the backlog
 of turn boards; ordinary calls are handed to their processes at most ``processes + 1`` at a time (the
-rest wait on the event loop, in order).  Background work (``background=True``: a game's review) waits
-behind every ordinary call and takes a process only when one is idle, so it never holds up a live game.
+rest wait on the event loop, in order).  Background work (``background=True``: a game's review) runs in
+another process of its own, started on the first such call at the lowest CPU priority (``nice`` 19): it
+never takes a place in the queue, and the operating system gives it only the time the live work leaves.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 WATCH_SECONDS = 1.0  # how often a worker checks that its parent is alive
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+BACKGROUND_NICENESS = 19  # the background process's CPU priority: the lowest
 
 
 def _die_with(parent: int) -> None:
@@ -64,9 +66,13 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, name="tabula-parent-watch", daemon=True).start()
 
 
-def _start_worker(parent: int, initializer: Callable[[], None] | None) -> None:
-    """Set up a new worker process: die with the bot, leave Ctrl-C to the bot, then warm up."""
+def _start_worker(parent: int, initializer: Callable[[], None] | None, niceness: int = 0) -> None:
+    """Set up a new worker process: die with the bot, leave Ctrl-C to the bot, yield the CPU by ``niceness``,
+    then warm up."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if niceness and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     _die_with(parent)
     if initializer is not None:
         initializer()
@@ -84,14 +90,18 @@ class WorkerPool:
         self.waiting = 0  # calls submitted and not yet answered (the metrics' queue depth)
         self.handed = 0  # ordinary calls handed to the processes and not yet answered
         self._queued: collections.deque[asyncio.Future[None]] = collections.deque()  # ordinary calls waiting
-        self._background: collections.deque[asyncio.Future[None]] = collections.deque()  # background calls waiting
+        self._background: ProcessPoolExecutor | None = None  # one niced process for background work, on first use
 
-    def _new(self, processes: int) -> ProcessPoolExecutor:
+    def _new(self, processes: int, niceness: int = 0) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")
-        start = functools.partial(_start_worker, os.getpid(), self._initializer)
+        start = functools.partial(_start_worker, os.getpid(), self._initializer, niceness)
         return ProcessPoolExecutor(processes, mp_context=context, initializer=start)
 
-    def _executor(self, urgent: bool = False) -> ProcessPoolExecutor:
+    def _executor(self, urgent: bool = False, background: bool = False) -> ProcessPoolExecutor:
+        if background:
+            if self._background is None:
+                self._background = self._new(1, BACKGROUND_NICENESS)
+            return self._background
         if urgent:
             if self._urgent is None:
                 self._urgent = self._new(1)
@@ -103,19 +113,21 @@ class WorkerPool:
     def pids(self) -> list[int]:
         """The worker processes running now (none before the first call)."""
         found = []
-        for pool in (self._pool, self._urgent):
+        for pool in (self._pool, self._urgent, self._background):
             processes = getattr(pool, "_processes", None) or {}
             found += [process.pid for process in processes.values() if process.pid is not None]
         return sorted(found)
 
     async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False, background: bool = False) -> T:
         """Return ``function(*args)``, computed in a worker; ``urgent`` work passes the ordinary calls waiting,
-        ``background`` work lets them all pass and runs only in a process nobody else needs."""
+        ``background`` work runs in a process of its own at the lowest CPU priority, beside the others."""
         self.waiting += 1
         try:
-            if urgent or self.processes <= 0:
-                return await self._run(function, *args, urgent=urgent)
-            await (self._background_turn() if background else self._turn())
+            if self.processes <= 0:
+                return await self._run(function, *args)
+            if urgent or background:
+                return await self._run(function, *args, urgent=urgent, background=background)
+            await self._turn()
             try:
                 return await self._run(function, *args)
             finally:
@@ -140,44 +152,20 @@ class WorkerPool:
                     self._queued.remove(ticket)
             raise
 
-    async def _background_turn(self) -> None:
-        """Wait until no ordinary call is waiting and a process is idle (fewer than ``processes`` handed)."""
-        if self.handed < self.processes and not self._queued and not self._background:
-            self.handed += 1
-            return
-        ticket = asyncio.get_running_loop().create_future()
-        self._background.append(ticket)
-        try:
-            await ticket
-        except BaseException:
-            if ticket.done() and not ticket.cancelled():
-                self._release()
-            else:
-                with contextlib.suppress(ValueError):
-                    self._background.remove(ticket)
-            raise
-
     def _release(self) -> None:
-        """A call is answered: hand its slot to the next ordinary call waiting, else to background work when a
-        process would otherwise be idle."""
+        """An ordinary call is answered: hand its slot to the next one waiting."""
         while self._queued:
             ticket = self._queued.popleft()
             if not ticket.done():
                 ticket.set_result(None)  # the slot passes on: ``handed`` stays
                 return
-        if self.handed <= self.processes:
-            while self._background:
-                ticket = self._background.popleft()
-                if not ticket.done():
-                    ticket.set_result(None)
-                    return
         self.handed -= 1
 
-    async def _run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T:
+    async def _run(self, function: Callable[..., T], *args: Any, urgent: bool = False, background: bool = False) -> T:
         if self.processes <= 0:
             return await asyncio.to_thread(function, *args)
         loop = asyncio.get_running_loop()
-        pool = self._executor(urgent)
+        pool = self._executor(urgent, background)
         try:
             return await loop.run_in_executor(pool, function, *args)
         except BrokenProcessPool:
@@ -186,13 +174,15 @@ class WorkerPool:
                 self._pool = None
             if self._urgent is pool:
                 self._urgent = None
+            if self._background is pool:
+                self._background = None
             pool.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._executor(urgent), function, *args)
+            return await loop.run_in_executor(self._executor(urgent, background), function, *args)
 
     def close(self) -> None:
         """Stop the workers (work in progress is abandoned)."""
-        pools = (self._pool, self._urgent)
-        self._pool = self._urgent = None
+        pools = (self._pool, self._urgent, self._background)
+        self._pool = self._urgent = self._background = None
         for pool in pools:
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -202,8 +192,8 @@ class WorkerPool:
 
         Called when the bot stops, after the work in flight was finished or given up.
         """
-        pools = [pool for pool in (self._pool, self._urgent) if pool is not None]
-        self._pool = self._urgent = None
+        pools = [pool for pool in (self._pool, self._urgent, self._background) if pool is not None]
+        self._pool = self._urgent = self._background = None
         processes = [process for pool in pools for process in (getattr(pool, "_processes", None) or {}).values()]
         for pool in pools:
             pool.shutdown(wait=False, cancel_futures=True)
