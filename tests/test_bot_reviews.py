@@ -71,7 +71,7 @@ async def test_analyse_posts_a_graph_summaries_and_the_costliest_moves_then_keep
 
 async def test_the_result_and_the_replay_carry_an_analyse_button_that_works(world: World) -> None:
     channel = 912
-    light, dark = await world.start_pond(channel, variant="mini")
+    light, _ = await world.start_pond(channel, variant="mini")
     calls = await world.command(light, channel, "pond", "resign", "")
     record = await world.bot.store.matches.finished_matches(GUILD_ID, channel_id=channel, limit=1)
     match_id = record[0].id

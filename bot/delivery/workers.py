@@ -125,8 +125,10 @@ class WorkerPool:
         try:
             if self.processes <= 0:
                 return await self._run(function, *args)
-            if urgent or background:
-                return await self._run(function, *args, urgent=urgent, background=background)
+            if background:
+                return await self._run(function, *args, background=True)
+            if urgent:
+                return await self._run(function, *args, urgent=True)
             await self._turn()
             try:
                 return await self._run(function, *args)
