@@ -379,7 +379,9 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     games = [app_commands.Choice(name=spec.title, value=name) for name, spec in GAMES.items()]
     event_option = app_commands.describe(event="The event (default: this server's only open or running one)")
 
-    @group.command(name="create", description="Create an event that players join with a button (Manage Server).")
+    @group.command(
+        name="create", description="Create an event that players join with a button (Manage Server or organisers)."
+    )
     @app_commands.describe(
         game="The game every round plays",
         format="Swiss, round robin, or tables of 3 and 4 (multi-player games)",
@@ -425,7 +427,7 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     ) -> None:
         await commands.sign_up(interaction, event, False)
 
-    @group.command(name="start", description="Start an event now: round 1 is paired (Manage Server).")
+    @group.command(name="start", description="Start an event now: round 1 is paired (Manage Server or organisers).")
     @event_option
     async def start(
         interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
@@ -433,7 +435,7 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
         await commands.start(interaction, event)
 
     @group.command(
-        name="remove", description="Take a player out of an event, forfeiting a running game (Manage Server)."
+        name="remove", description="Take a player out of an event, forfeiting their running game (organisers)."
     )
     @app_commands.describe(player="Who is removed", event="The event (default: this server's only open or running one)")
     async def remove(
@@ -454,7 +456,9 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     async def list_events(interaction: discord.Interaction) -> None:
         await commands.list_events(interaction)
 
-    @group.command(name="cancel", description="Cancel an event; its running games play on (Manage Server).")
+    @group.command(
+        name="cancel", description="Cancel an event; its running games play on (Manage Server or organisers)."
+    )
     @event_option
     async def cancel(
         interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
