@@ -435,7 +435,8 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
         await commands.start(interaction, event)
 
     @group.command(
-        name="remove", description="Take a player out of an event, forfeiting their running game (organisers)."
+        name="remove",
+        description="Take a player out of an event, forfeiting their running game (Manage Server or organisers).",
     )
     @app_commands.describe(player="Who is removed", event="The event (default: this server's only open or running one)")
     async def remove(
