@@ -128,6 +128,8 @@ class Call:
             return "thread"
         if re.match(r"^/channels/\d+$", self.path) and self.method == "PATCH":
             return "edit-channel"
+        if re.match(r"^/guilds/\d+/members/\d+$", self.path) and self.method == "GET":
+            return "member"
         if self.path.startswith("/channels/") and self.method == "PATCH":
             return "edit-message"
         if re.match(r"^/channels/\d+/messages$", self.path) and self.method == "POST":
@@ -235,6 +237,7 @@ class Recorder:
         self.threads: dict[int, dict[str, Any]] = {}  # thread ID -> {"parent", "name", "archived", "locked"}
         self.deleted: set[int] = set()  # channels and threads deleted (every request there answers 10003)
         self._acknowledged: set[int] = set()  # interactions answered (a second answer is refused: 40060)
+        self.departed: set[int] = set()  # people who left the server (asking for them as members answers 10007)
 
     def clear(self) -> None:
         self.calls.clear()
@@ -402,6 +405,12 @@ class Recorder:
                     if response_type == 4 and call is not None:
                         self.created.append(call)
             return result
+        member = re.match(r"^/guilds/(\d+)/members/(\d+)$", path)
+        if member and method == "GET":
+            if int(member[2]) in self.departed:
+                raise discord.NotFound(_FakeResponse(404), {"code": 10007, "message": "Unknown Member"})
+            joined = "2026-01-01T00:00:00+00:00"
+            return {"user": user_payload(int(member[2]), "member"), "roles": [], "joined_at": joined}
         match = re.match(r"^/channels/(\d+)/messages/(\d+)$", path)
         if match:
             return message_payload(int(match[2]), int(match[1]), body or {})

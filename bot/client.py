@@ -41,6 +41,7 @@ from bot.core.tournaments import TournamentService
 from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers
 from bot.delivery.event_posts import EventPosts
+from bot.delivery.members import Members
 from bot.delivery.places import thread_state
 from bot.delivery.rendering import BoardRenderer
 from bot.games import build_groups
@@ -211,7 +212,11 @@ class TabulaBot(discord.Client):
         self.rematches = Rematches(self.ui, store.matches, store.extras)
         # Tournaments (issue 30): events whose rounds run themselves as their games end.
         self.events = TournamentService(
-            store.tournaments, forfeit=self.service.withdraw, clock=clock, turn_seconds=self.service.turn_seconds_for
+            store.tournaments,
+            forfeit=self.service.withdraw,
+            clock=clock,
+            turn_seconds=self.service.turn_seconds_for,
+            departed=Members(self.http).departed,  # who left the server, asked before each round
         )
         self.event_posts = EventPosts(self.events, store.matches, self.announcer, self, store.settings)
         self.service.finished = self.event_posts.match_finished

@@ -10,7 +10,7 @@ from bot.core import tournament_formats as f
 from bot.delivery.event_posts import standings_text, winner_text
 from bot.storage.tournament_store import EventStatus
 from tests.bot_world import ANA, BO, CY, MOD, World
-from tests.harness import GUILD_ID, Call, option, settle
+from tests.harness import GUILD_ID, Call, Failure, option, settle
 
 CHANNEL = 902
 
@@ -203,3 +203,24 @@ async def test_a_game_opened_just_before_a_stop_gets_its_line_and_thread_after_t
     record = next(iter(await world.bot.store.matches.running_matches_of(GUILD_ID, ANA.id)))
     assert record.thread_id is not None and record.thread_mode == "thread"
     await world.stop()
+
+
+async def test_an_entrant_who_left_the_server_is_not_paired_again(world: World) -> None:
+    await threads_on(world)
+    event_id = await create(world, rounds=3)
+    for person in (ANA, BO, CY):
+        await world.command(person, CHANNEL, "tournament", "join")
+    await world.command(MOD, CHANNEL, "tournament", "start")
+    await settle()
+    world.recorder.departed.add(CY.id)  # Cy leaves the server (Tabula gets no event for it: no privileged intent)
+    world.recorder.fail("member", Failure(503, 0), times=1)  # a flaky answer about someone else withdraws nobody
+    await finish_round(world)
+    await settle()
+    event = await world.bot.store.tournaments.get(event_id)
+    assert event is not None and event.round == 2
+    entrants = {e.user_id: e for e in await world.bot.store.tournaments.entrants(event_id)}
+    assert entrants[CY.id].withdrawn == 1 and entrants[ANA.id].withdrawn is None and entrants[BO.id].withdrawn is None
+    pairings = await world.bot.store.tournaments.pairings(event_id, 2)
+    assert pairings and all(CY.id not in p.players for p in pairings)
+    asked = [c for c in world.recorder.calls if c.method == "GET" and "/members/" in c.path]
+    assert {int(c.path.rsplit("/", 1)[1]) for c in asked} >= {ANA.id, BO.id, CY.id}

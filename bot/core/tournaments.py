@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
 import weakref
@@ -31,6 +32,8 @@ from bot.storage.database import StaleMatch
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, Seat
 from bot.storage.tournament_store import Entrant, Event, EventFormat, EventStatus, Pairing, Tournaments
 from engines import GAMES
+
+log = logging.getLogger(__name__)
 
 #: The longest event name (it heads every game's thread name, within Discord's 100 characters).
 NAME_LIMIT = 40
@@ -58,9 +61,13 @@ class TournamentService:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         turn_seconds: Callable[[int], Any] | None = None,
+        departed: Callable[[int, Sequence[int]], Awaitable[set[int]]] | None = None,
     ) -> None:
-        """``forfeit(match_id, user_id)`` ends a withdrawing player's running game (the match service's)."""
+        """``forfeit(match_id, user_id)`` ends a withdrawing player's running game (the match service's);
+        ``departed(guild_id, user_ids)`` names those who left the server (asked before each round is paired:
+        they are withdrawn and not paired again)."""
         self.store = store
+        self._departed = departed
         self.clock = clock
         self._forfeit = forfeit
         self._turn_seconds = turn_seconds
@@ -180,6 +187,11 @@ class TournamentService:
             if event.status != EventStatus.OPEN:
                 raise Refusal("This event has already started.")
             entrants = await self.store.entrants(event.id)
+            if self._departed is not None:
+                gone = await self._departed(event.guild_id, [entrant.user_id for entrant in entrants])
+                for user_id in gone:
+                    await self.store.leave(event, user_id, self.clock())
+                entrants = [entrant for entrant in entrants if entrant.user_id not in gone]
             if len(entrants) < MIN_ENTRANTS:
                 raise Refusal("An event needs at least two entrants to start.")
             rounds = event.rounds or formats.default_rounds(event.format, len(entrants))
@@ -223,6 +235,7 @@ class TournamentService:
             if any(p.result is None for p in pairings):
                 return None
             closed = event.round
+            await self._withdraw_departed(event, closed)
             try:
                 if closed >= event.rounds or len(await self._playing(event)) < MIN_ENTRANTS:
                     now = self.clock()
@@ -259,6 +272,15 @@ class TournamentService:
                         with contextlib.suppress(StaleMatch):
                             await self.store.update(fresh, self.clock(), status=EventStatus.CANCELLED)
         return started
+
+    async def _withdraw_departed(self, event: Event, after_round: int) -> None:
+        """Withdraw the entrants who left the server (they are not paired again); their games are over already."""
+        if self._departed is None or after_round >= event.rounds:
+            return
+        playing = [entrant.user_id for entrant in await self._playing(event)]
+        for user_id in sorted(await self._departed(event.guild_id, playing)):
+            if await self.store.withdraw(event.id, user_id, after_round):
+                log.info("event %s: %s left the server and is not paired again", event.id, user_id)
 
     async def _playing(self, event: Event) -> list[Entrant]:
         return [e for e in await self.store.entrants(event.id) if e.playing]
