@@ -199,11 +199,13 @@ def graph_alt_text(review: Review, players: Sequence[str], locale: str = "en") -
 
 
 def _first_clause(text: str, locale: str) -> str:
-    """The first clause of a chat line (what the move did), without the sentence's full stop."""
+    """The first clause of a chat line (what the move did): cut at its first sentence's end, then at its first
+    clause's end (a line may be sentences, ``… line 4. Round 1 ended: …``, or clauses, ``… on b2; developed c3``)."""
     marker = "\x00"
-    separator = clauses([marker, marker], locale).split(marker)[1]
-    first = text.split(separator)[0] if separator else text
     ending = sentence(marker, locale).split(marker)[1]
+    separator = clauses([marker, marker], locale).split(marker)[1]
+    first = text.split(ending + " ")[0] if ending else text
+    first = first.split(separator)[0] if separator else first
     if ending and first.endswith(ending):
         first = first[: -len(ending)]
     return first.strip()

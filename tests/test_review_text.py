@@ -160,3 +160,19 @@ def test_the_thresholds_are_said_from_the_reviews_constants(locale: str) -> None
     if locale != "en":
         assert text != thresholds_text("en")
         assert value_axis(4, locale) != value_axis(4, "en") and value_axis(2, locale) != value_axis(2, "en")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_move_that_ends_a_round_is_said_without_the_rounds_scoring(locale: str) -> None:
+    states, moves, _ = sample(3)
+    names = list(NAMES[:3])
+    ending = [i for i in range(len(moves)) if states[i + 1].last_event.round_ended]
+    assert ending
+    for index in ending:
+        before, move = states[index], moves[index]
+        mover = names[before.to_move]
+        full = i18n.summary_text(states[index + 1], names, locale)
+        said = move_words(before, move, names, locale)
+        assert full.startswith(said) and ". " not in said and len(said) < len(full) and mover in said
+        nameless = move_words(before, move, names, locale, named=False)
+        assert said.endswith(nameless) and mover not in nameless
