@@ -100,3 +100,9 @@ def test_a_hundred_move_review_renders_small_and_fast() -> None:
         render_review_graph(review, players=NAMES[:2])
         best = min(best, time.perf_counter() - start)
     assert best < 0.25  # the goal is 50 ms (about 12 ms measured); a loaded test machine gets room
+
+
+def test_a_one_move_review_and_a_review_without_moves_still_draw() -> None:
+    for review in (synthetic([0.3]), synthetic([], final=(1.0, 0.0)), synthetic([])):
+        png = render_review_graph(review, players=NAMES[:2], locale="ru")
+        assert Image.open(io.BytesIO(png)).size == (THEME.width, graph_layout(review).height)
