@@ -227,11 +227,11 @@ class Reviews:
             files = []
             for judged in costly:
                 before = states[judged.ply]
-                line = costly_move_line(review, judged, before, list(names), language)
-                text.append(line)
+                text.append(costly_move_line(review, judged, before, [escape_name(n) for n in names], language))
+                said = costly_move_line(review, judged, before, list(names), language)  # alt text: no escapes
                 png = await self.render_workers.run(draw_marked, before, judged.played, judged.best, names, language)
                 files.append(
-                    discord.File(io.BytesIO(png), filename=f"move-{judged.ply + 1}.png", description=line[:1024])
+                    discord.File(io.BytesIO(png), filename=f"move-{judged.ply + 1}.png", description=said[:1024])
                 )
             await interaction.followup.send(
                 content=formatting.clip("\n".join(text)), files=files, allowed_mentions=NO_MENTIONS
