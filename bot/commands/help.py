@@ -47,6 +47,11 @@ def help_text(language: str) -> str:
             language, "• **Reminders**: you are pinged when a quarter of your turn is left; `/reminders off` stops it."
         ),
         gettext(language, "• **Ladders**: `/leaderboard`, `/stats` and `/history` (replays) for this server."),
+        gettext(
+            language,
+            "• **Learn**: `/analyse match:` (or a result's Analyse button) reviews a finished game; "
+            "`/pond hint` suggests a move in a practice game against the computer.",
+        ),
         gettext(language, "• **Settings**: `/tabula settings`."),
         gettext(language, "Every game has the same commands: put its name in place of `pond`."),
     ]
