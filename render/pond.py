@@ -428,10 +428,12 @@ def _draw_moves_over(card: Image.Image, grid: Grid, marks: Sequence[tuple[PondEv
     pills: dict[int, int] = {}  # cell -> pills already on it (the next goes below them)
     badges: dict[int, int] = {}  # cell -> badges already on it (the next goes left of them)
     draw = ImageDraw.Draw(card)
+    eggs: set[int] = set()
     for event, mark_theme in marks:
-        if event.move.frm < 0:
-            # An egg placed: its faded egg on the empty cell (a moving piece has its arrow instead).
-            to = event.move.to
+        to = event.move.to
+        if event.move.frm < 0 and to not in eggs:
+            # An egg placed: its faded egg on the empty cell, once (a moving piece has its arrow instead).
+            eggs.add(to)
             paste_centered(card, ghost_sprite(event.actor, piece_px, theme), grid.center(to % size, to // size))
         for cell, value in event.scored:
             x0, y0, _, _ = grid.box(cell % size, cell // size)

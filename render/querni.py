@@ -22,10 +22,10 @@ ghosts joined in number order.
 
 A review draws moves that were not played the same way, on the position before them (``marks``), each in its own
 mark colour (the played move amber, the better one blue): the outline of the start, the arrows of the path, the
-lit end square (the moved piece's ghost in a thick outline if it leaves in the chain), and a ring round each piece
-of the chain it would remove, the rings joined in number order.  Where two moves meet, the second's lit square or
-ring sits inside the first's, its start outline covers half of the first's, and an arrow or link they share runs
-twice, side by side.
+lit end square (the moved piece's ghost in a thick outline if it leaves in the chain), and each piece of the chain
+it would remove as its ghost in a ring, the rings joined in number order.  Where two moves meet, the second's lit
+square or ring sits inside the first's, its start outline covers half of the first's, and an arrow or link they
+share runs twice, side by side.
 
 >>> from engines import GAMES
 >>> state = GAMES["querni"].new(seed=4).play("b2-b3")
@@ -501,18 +501,21 @@ def _draw_moves_under(card: Image.Image, grid: Grid, marks: Sequence[tuple[Quern
 
 
 def _draw_moves_over(card: Image.Image, grid: Grid, marks: Sequence[tuple[QuerniEvent, Theme]], theme: Theme) -> None:
-    """Draw over the pieces each move's chain: a ring round each piece it removes, the moved one as a ghost."""
+    """Draw over the board each move's chain: each piece it removes as its ghost, ringed unless it is the moved one."""
     draw = ImageDraw.Draw(card)
     cell_px = grid.cell
     piece_px = piece_size(theme)
     ring = max(5, cell_px // 12)
     reaches: dict[int, float] = {}  # square -> radius of the next ring on it
+    ghosts: set[int] = set()
     for event, mark_theme in marks:
         for number, cell in event.removed:
             x, y = grid.center(cell % WIDTH, cell // WIDTH)
-            if number == event.piece and event.path and cell == event.path[-1]:
+            if cell not in ghosts:
+                ghosts.add(cell)
                 paste_centered(card, ghost_sprite(event.player, number, piece_px, theme), (x, y))
-                continue
+            if number == event.piece and event.path and cell == event.path[-1]:
+                continue  # the moved piece: its thick outline is drawn
             reach = reaches.get(cell, cell_px / 2 - 2)
             draw.ellipse((x - reach, y - reach, x + reach, y + reach), outline=mark_theme.mark_edge, width=ring + 4)
             draw.ellipse(
@@ -574,7 +577,10 @@ def render_querni(
     # Long names are cut in the status line, so that what happens after them stays readable.
     status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names), locale)
     rows = _rows(state, names, event, theme, locale)
-    image = _compose(theme, rows, status, state, state.board, event, locale, marks)
+    # The pieces a marked move would remove show as ghosts, as those of a last move do (drawn with its marks).
+    leaving = {cell for mark, _ in marks for _, cell in mark.removed}
+    board = tuple(0 if cell in leaving else value for cell, value in enumerate(state.board))
+    image = _compose(theme, rows, status, state, board, event, locale, marks)
     return Picture(image, palette(theme))
 
 

@@ -286,3 +286,11 @@ def test_marks_leave_the_cached_board_and_the_ordinary_picture_as_they_were(
     assert render(state, players=NAMES, locale="fr") == before
     renderer = renderer_for(game.name)
     assert renderer(state, players=NAMES, marks=()).image.tobytes() == renderer(state, players=NAMES).image.tobytes()
+
+
+def test_a_querni_pass_marks_nothing_and_a_move_beside_it_still_shows() -> None:
+    state, played, _ = scene(QUERNI, {})
+    grid = QUERNI.grid(state, "en")
+    marks = board_marks(decode(render_marked(state, played="pass", better=played, players=NAMES)), grid)
+    assert marks.amber.getbbox() is None
+    check_move(marks.blue, state, played, QUERNI, grid)
