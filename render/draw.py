@@ -227,9 +227,11 @@ def outline_box(draw: ImageDraw.ImageDraw, box: Box, theme: Theme, width: int, *
 
 
 def half_outline_box(image: Image.Image, box: Box, theme: Theme, width: int, *, inset: int = 0) -> None:
-    """Outline ``box`` as :func:`outline_box` does on its lower right half only (below the diagonal from its top
-    right corner to its bottom left): over a full outline of another colour, the square shows both colours where
-    there is no room for one outline inside the other."""
+    """Outline ``box`` as :func:`outline_box` does, on its lower right half only.
+
+    The half lies below the diagonal from the box's top right corner to its bottom left: drawn over a full outline
+    of another colour, the square shows both colours where there is no room for one outline inside the other.
+    """
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))

@@ -67,8 +67,8 @@ class Game:
     grid: Callable[[Any, str], Grid]
     squares: Callable[[Any, Grid], tuple[list[Box], list[Box]]]  # (every box the move may mark, each it must mark)
     end: Callable[[Any], int]  # the square a move's marks centre on: where it lands, or its chain's first
-    played: Callable[[Any, Any], bool]  # (state, event) -> a fitting played move
-    better: Callable[[Any, Any], bool]
+    played: Callable[[Any], bool]  # whether a move's event fits the played move of these tests
+    better: Callable[[Any], bool]
 
 
 def pond_grid(state: PondState, locale: str) -> Grid:
@@ -84,9 +84,11 @@ def pond_squares(event: PondEvent, grid: Grid) -> tuple[list[Box], list[Box]]:
         return grid.box(cell % size, cell // size)
 
     marked = [box(event.move.to), *(box(cell) for cell in event.developed), *(box(c) for c, _ in event.scored)]
-    if event.move.frm >= 0:
-        marked.append(box(event.move.frm))
-    return [*marked, *([span(box(event.move.frm), box(event.move.to))] if event.move.frm >= 0 else [])], marked
+    if event.move.frm < 0:
+        return marked, marked
+    # A moving piece: its start is marked too, and its arrow runs between the two cells.
+    marked.append(box(event.move.frm))
+    return [*marked, span(box(event.move.frm), box(event.move.to))], marked
 
 
 def pond_end(event: PondEvent) -> int:
@@ -119,20 +121,20 @@ POND = Game(
     pond_grid,
     pond_squares,
     pond_end,
-    played=lambda state, event: event.move.frm < 0,  # an egg placed
-    better=lambda state, event: event.move.frm >= 0,  # a piece moved
+    played=lambda event: event.move.frm < 0,  # an egg placed
+    better=lambda event: event.move.frm >= 0,  # a piece moved
 )
 QUERNI = Game(
     "querni",
     querni_grid,
     querni_squares,
     querni_end,
-    played=lambda state, event: len(event.path) > 2 or (bool(event.path) and not event.removed),  # a move
-    better=lambda state, event: bool(event.removed),  # a removal, with or without a move
+    played=lambda event: len(event.path) > 2 or (bool(event.path) and not event.removed),  # a move
+    better=lambda event: bool(event.removed),  # a removal, with or without a move
 )
 # The same games wanting a better move that scores (Pond) or removes a chain without moving (Querni).
-POND_SCORING = replace(POND, better=lambda state, event: event.move.frm >= 0 and bool(event.scored))
-QUERNI_REMOVAL = replace(QUERNI, better=lambda state, event: bool(event.removed) and not event.path)
+POND_SCORING = replace(POND, better=lambda event: event.move.frm >= 0 and bool(event.scored))
+QUERNI_REMOVAL = replace(QUERNI, better=lambda event: bool(event.removed) and not event.path)
 BOARDS = [
     (POND, {}),
     (POND_SCORING, {"variant": "mini"}),
@@ -156,8 +158,8 @@ def positions(game: Game, options: dict[str, Any]) -> Iterator[tuple[GameState, 
         if state.outcome() is not None:
             continue
         events = {move: state.play(move).last_event for move in state.legal_moves()}
-        played = [move for move, event in events.items() if game.played(state, event)]
-        better = [move for move, event in events.items() if game.better(state, event)]
+        played = [move for move, event in events.items() if game.played(event)]
+        better = [move for move, event in events.items() if game.better(event)]
         for a in played:
             for b in better:
                 if game.end(events[a]) != game.end(events[b]):
