@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.text import clean_text, draw_text, ellipsize, fit_size, text_width, wrap
 from render.theme import RGB, Theme
@@ -224,6 +224,21 @@ def outline_box(draw: ImageDraw.ImageDraw, box: Box, theme: Theme, width: int, *
     radius = max(4, (x1 - x0) // 9)
     draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, outline=theme.mark_edge, width=width + 4)
     draw.rounded_rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), radius=radius - 2, outline=theme.mark, width=width)
+
+
+def half_outline_box(image: Image.Image, box: Box, theme: Theme, width: int, *, inset: int = 0) -> None:
+    """Outline ``box`` as :func:`outline_box` does, on its lower right half only.
+
+    The half lies below the diagonal from the box's top right corner to its bottom left: drawn over a full outline
+    of another colour, the square shows both colours where there is no room for one outline inside the other.
+    """
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    outline_box(ImageDraw.Draw(layer), (0, 0, w, h), theme, width, inset=inset)
+    half = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(half).polygon(((w, 0), (w, h), (0, h)), fill=255)
+    image.paste(layer, (x0, y0), ImageChops.multiply(layer.getchannel("A"), half))
 
 
 @functools.cache

@@ -15,6 +15,12 @@ went to, a thin one and an arrow from the cell it left, an amber badge with a
 chevron on each piece that grew a face, and for scored pieces a faded ghost of
 the piece with a ``+1`` pill in its owner's colours.
 
+A review draws moves that were not played the same way, on the position before them (``marks``): each move's
+outlines and arrow in its own mark colour (the played move amber, the better one blue), a faded egg where an egg
+would be placed, and the badges and ``+1`` pills (rimmed in the move's colour) of what it would grow and score;
+where two moves meet on a cell, the second's outline sits inside the first's (on a piece's cell, over half of it)
+and its badges and pills beside them.
+
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(variant="mini").play("place b2")
 >>> picture = render_pond(state, players=("Ana", "Bo"), last_move=True)
@@ -50,6 +56,7 @@ from render.draw import (
     draw_grid,
     draw_player_rows,
     draw_status,
+    half_outline_box,
     new_card,
     outline_box,
     paint_sprite,
@@ -319,8 +326,9 @@ def _compose(
     board: Sequence[int],
     event: PondEvent | None,
     locale: str = "en",
+    marks: Sequence[tuple[PondEvent, Theme]] = (),
 ) -> Image.Image:
-    """Draw one card: the header rows, the status line, the pieces and the marks of ``event``."""
+    """Draw one card: the header rows, the status line, the pieces, the marks of ``event`` and those of ``marks``."""
     # A status wrapped to two lines (a longer language) gets its own room above the board.
     extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
     lay = layout(size, theme, extra)
@@ -347,6 +355,8 @@ def _compose(
             tip = (round(end[0] - dx * back), round(end[1] - dy * back))
             paste_arrow(card, start, tip, max(8, cell_px // 11), theme)
         outline_box(draw, grid.box(*cell_xy(event.move.to)), theme, max(5, cell_px // 22), inset=4)
+    if marks:
+        _draw_moves_under(card, grid, marks)
 
     for cell, value in enumerate(board):
         if value:
@@ -366,7 +376,82 @@ def _compose(
         for cell in event.developed:
             _, y0, x1, _ = grid.box(*cell_xy(cell))
             card.paste(badge, (x1 - badge.width - 6, y0 + 6), badge)
+    if marks:
+        _draw_moves_over(card, grid, marks, theme)
     return card
+
+
+def _draw_moves_under(card: Image.Image, grid: Grid, marks: Sequence[tuple[PondEvent, Theme]]) -> None:
+    """Draw each move's outlines and arrow in its own mark colour, on the position before the moves.
+
+    A second outline on an empty cell already outlined sits inside the first, on a piece's cell it covers half of
+    the first, so both colours show; the arrows of two equal moves run side by side.
+    """
+    draw = ImageDraw.Draw(card)
+    size, cell_px = grid.files, grid.cell
+    insets: dict[int, int] = {}  # landing cell -> where the next outline on it starts, in from the cell's edge
+    starts: set[int] = set()
+    moves = [event.move for event, _ in marks]
+
+    def ring(cell: int, width: int, mark_theme: Theme) -> None:
+        inset = insets.get(cell, 4)
+        outline_box(draw, grid.box(cell % size, cell // size), mark_theme, width, inset=inset)
+        insets[cell] = inset + width + 6
+
+    for index, (event, mark_theme) in enumerate(marks):
+        move = event.move
+        if move.frm >= 0:
+            # On a start already outlined the piece leaves no room for a second outline inside: half of one, over it.
+            box = grid.box(move.frm % size, move.frm // size)
+            if move.frm in starts:
+                half_outline_box(card, box, mark_theme, max(3, cell_px // 40), inset=4)
+            else:
+                outline_box(draw, box, mark_theme, max(3, cell_px // 40), inset=4)
+            starts.add(move.frm)
+            start = grid.center(move.frm % size, move.frm // size)
+            end = grid.center(move.to % size, move.to // size)
+            dx, dy = end[0] - start[0], end[1] - start[1]
+            length, width = math.hypot(dx, dy), max(8, cell_px // 11)
+            # The same move marked twice: the arrows run side by side, so neither hides the other.
+            side = (index - (len(marks) - 1) / 2) * 1.6 * width if moves.count(move) > 1 else 0
+            sx, sy = round(-dy / length * side), round(dx / length * side)
+            back = cell_px * 0.36 / length
+            tip = (round(end[0] - dx * back) + sx, round(end[1] - dy * back) + sy)
+            paste_arrow(card, (start[0] + sx, start[1] + sy), tip, width, mark_theme)
+        ring(move.to, max(5, cell_px // 22), mark_theme)
+
+
+def _draw_moves_over(card: Image.Image, grid: Grid, marks: Sequence[tuple[PondEvent, Theme]], theme: Theme) -> None:
+    """Draw over the pieces what each move would do: a faded egg where one is placed, badges and ``+1`` pills."""
+    size, cell_px = grid.files, grid.cell
+    piece_px = round(cell_px * PIECE_SHARE)
+    pills: dict[int, int] = {}  # cell -> pills already on it (the next goes below them)
+    badges: dict[int, int] = {}  # cell -> badges already on it (the next goes left of them)
+    draw = ImageDraw.Draw(card)
+    eggs: set[int] = set()
+    for event, mark_theme in marks:
+        to = event.move.to
+        if event.move.frm < 0 and to not in eggs:
+            # An egg placed: its faded egg on the empty cell, once (a moving piece has its arrow instead).
+            eggs.add(to)
+            paste_centered(card, ghost_sprite(event.actor, piece_px, theme), grid.center(to % size, to // size))
+        for cell, value in event.scored:
+            x0, y0, _, _ = grid.box(cell % size, cell // size)
+            owner = OWNER[value]
+            pill = pill_sprite(
+                "+1", theme.font_small, theme.seat_fill[owner], theme.seat_text[owner], mark_theme.mark, theme
+            )
+            # A wide rim in the move's colour says which move scores the piece, the pill's fill for whom.
+            x, y = x0 + 8, y0 + 8 + pills.get(cell, 0) * (pill.height + 8)
+            rim = (x - 3, y - 3, x + pill.width + 2, y + pill.height + 2)
+            draw.rounded_rectangle(rim, radius=pill.height // 2 + 3, fill=mark_theme.mark, outline=theme.mark_edge)
+            card.paste(pill, (x, y), pill)
+            pills[cell] = pills.get(cell, 0) + 1
+        badge = badge_sprite("up", max(24, cell_px // 4), mark_theme)
+        for cell in event.developed:
+            _, y0, x1, _ = grid.box(cell % size, cell // size)
+            card.paste(badge, (x1 - (badge.width + 4) * (badges.get(cell, 0) + 1) - 2, y0 + 6), badge)
+            badges[cell] = badges.get(cell, 0) + 1
 
 
 @functools.cache
@@ -401,8 +486,13 @@ def render_pond(
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
+    marks: Sequence[tuple[PondEvent, Theme]] = (),
 ) -> Picture:
-    """Draw a Pond position (see the module docstring for what the card shows)."""
+    """Draw a Pond position (see the module docstring for what the card shows).
+
+    ``marks`` are moves of ``state`` to show as the events they would make, each in its theme's mark colour
+    (a review's played and better move); the header claims none of them.
+    """
     names = tuple(
         display_name(players[i] if players and i < len(players) else "", SEATS[i].capitalize()) for i in (0, 1)
     )
@@ -410,7 +500,7 @@ def render_pond(
     rows = _rows(state, names, event, theme, locale)
     # Long names are cut in the status line (the header shows them in full), so that what follows stays readable.
     status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names), locale)
-    image = _compose(state.size, theme, rows, status, state.board, event, locale)
+    image = _compose(state.size, theme, rows, status, state.board, event, locale, marks)
     return Picture(image, palette(state.size, theme))
 
 

@@ -20,6 +20,13 @@ next arrow with a dot), a thick outline on the square it reached, and each
 piece of a chain removed in that ply as a faded ghost with its number, the
 ghosts joined in number order.
 
+A review draws moves that were not played the same way, on the position before them (``marks``), each in its own
+mark colour (the played move amber, the better one blue): the outline of the start, the arrows of the path, the
+lit end square (the moved piece's ghost in a thick outline if it leaves in the chain), and each piece of the chain
+it would remove as its ghost in a ring, the rings joined in number order.  Where two moves meet, the second's lit
+square or ring sits inside the first's, its start outline covers half of the first's, and an arrow or link they
+share runs twice, side by side.
+
 >>> from engines import GAMES
 >>> state = GAMES["querni"].new(seed=4).play("b2-b3")
 >>> picture = render_querni(state, players=("Ana", "Bo"), last_move=True)
@@ -66,6 +73,7 @@ from render.draw import (
     draw_grid,
     draw_player_rows,
     draw_status,
+    half_outline_box,
     new_card,
     outline_box,
     paint_sprite,
@@ -266,9 +274,9 @@ def _draw_legend(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en
         x += part_width + spacing
 
 
-def _light_square(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme) -> None:
-    """Fill a square in the mark colour, edged in a dark line: where the last move ended."""
-    x0, y0, x1, y1 = box
+def _light_square(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], theme: Theme, inset: int = 0) -> None:
+    """Fill a square in the mark colour, edged in a dark line: where the last move ended (``inset`` pixels in)."""
+    x0, y0, x1, y1 = box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset
     radius = max(4, (x1 - x0) // 9)
     draw.rounded_rectangle(
         (x0 + 3, y0 + 3, x1 - 4, y1 - 4), radius=radius, fill=theme.mark, outline=theme.mark_edge, width=2
@@ -346,8 +354,10 @@ def _compose(
     board: Sequence[int],
     event: QuerniEvent | None,
     locale: str = "en",
+    marks: Sequence[tuple[QuerniEvent, Theme]] = (),
 ) -> Image.Image:
-    """Draw one card: header rows, status, draw counter, the pieces of ``board`` and the marks of ``event``."""
+    """Draw one card: header rows, status, draw counter, the pieces of ``board``, the marks of ``event`` and of
+    ``marks`` (moves of ``state`` not played, each with the theme of its mark colour)."""
     extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
     lay = layout(theme, extra)
     grid = lay.grid
@@ -396,6 +406,8 @@ def _compose(
             ends = [(ax + ux * radius, ay + uy * radius), (bx - ux * radius, by - uy * radius)]
             draw.line(ends, fill=theme.seat_edge[event.player], width=max(7, cell_px // 8))
             draw.line(ends, fill=theme.seat_fill[event.player], width=max(3, cell_px // 20))
+    if marks:
+        _draw_moves_under(card, grid, marks)
 
     for cell, value in enumerate(board):
         if value:
@@ -404,12 +416,112 @@ def _compose(
     if event is not None:
         for number, cell in event.removed:
             paste_centered(card, ghost_sprite(event.player, number, piece_px, theme), center(cell))
+    if marks:
+        _draw_moves_over(card, grid, marks, theme)
     # A game lost by stranding: a ring round each stranded piece shows which numbers lost it.
     ring, reach = max(5, cell_px // 12), cell_px / 2 - 1
     for cell in stranded_cells(state, board):
         x, y = center(cell)
         draw.ellipse((x - reach, y - reach, x + reach, y + reach), outline=theme.mark, width=ring)
     return card
+
+
+def _shared(segments: Sequence[Sequence[frozenset[int]]], index: int, segment: frozenset[int]) -> float:
+    """Return how far aside (in widths) mark ``index`` draws ``segment``: 0 unless another mark draws it too."""
+    if not any(segment in other for i, other in enumerate(segments) if i != index):
+        return 0.0
+    return (index - (len(segments) - 1) / 2) * 1.6
+
+
+def _aside(a: tuple[int, int], b: tuple[int, int], shift: float) -> tuple[int, int]:
+    """Return the offset that moves a line between the points ``a`` and ``b`` by ``shift`` pixels across it.
+
+    The side is that of the points in order, so two marks' lines between the same squares go apart whichever way
+    each runs.
+    """
+    if not shift:
+        return (0, 0)
+    sign = 1 if (a, b) == tuple(sorted((a, b))) else -1
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    return (round(-dy / length * shift * sign), round(dx / length * shift * sign))
+
+
+def _draw_moves_under(card: Image.Image, grid: Grid, marks: Sequence[tuple[QuerniEvent, Theme]]) -> None:
+    """Draw under the pieces each move's start outline, path arrows, end square and chain links, in its colour."""
+    draw = ImageDraw.Draw(card)
+    cell_px = grid.cell
+    insets: dict[int, int] = {}  # end square -> where the next outline or lit square on it starts, in from its edge
+    starts: set[int] = set()
+
+    def center(cell: int) -> tuple[int, int]:
+        return grid.center(cell % WIDTH, cell // WIDTH)
+
+    def box(cell: int) -> tuple[int, int, int, int]:
+        return grid.box(cell % WIDTH, cell // WIDTH)
+
+    steps = [[frozenset(pair) for pair in itertools.pairwise(event.path)] for event, _ in marks]
+    links = [[frozenset((a, b)) for (_, a), (_, b) in itertools.pairwise(event.removed)] for event, _ in marks]
+    for index, (event, mark_theme) in enumerate(marks):
+        path = event.path
+        if path:
+            # On a start already outlined the piece leaves no room for a second outline inside: half of one, over it.
+            outline = (
+                functools.partial(half_outline_box, card) if path[0] in starts else functools.partial(outline_box, draw)
+            )
+            outline(box(path[0]), mark_theme, max(3, cell_px // 40), inset=3)
+            starts.add(path[0])
+            width = max(7, cell_px // 9)
+            for i, (a, b) in enumerate(itertools.pairwise(path)):
+                start, end = center(a), center(b)
+                sx, sy = _aside(start, end, _shared(steps, index, frozenset((a, b))) * width)
+                dx, dy = end[0] - start[0], end[1] - start[1]
+                back = cell_px * (0.38 if i == len(path) - 2 else 0.2) / math.hypot(dx, dy)
+                tip = (round(end[0] - dx * back) + sx, round(end[1] - dy * back) + sy)
+                paste_arrow(card, (start[0] + sx, start[1] + sy), tip, width, mark_theme)
+            inset = insets.get(path[-1], 0)
+            if any(number == event.piece for number, _ in event.removed):
+                # The piece would go on to leave in the chain: its ghost will show inside a thick outline.
+                outline_box(draw, box(path[-1]), mark_theme, max(5, cell_px // 16), inset=inset + 3)
+                insets[path[-1]] = inset + max(5, cell_px // 16) + 9
+            else:
+                # The end square is empty before the move: lit, as it would be under the piece.
+                _light_square(draw, box(path[-1]), mark_theme, inset)
+                insets[path[-1]] = inset + max(6, cell_px // 7)
+        # The chain's links from ring to ring, in number order, in the move's colour.
+        radius = cell_px / 2 - 2
+        for (_, a), (_, b) in itertools.pairwise(event.removed):
+            (ax, ay), (bx, by) = center(a), center(b)
+            length = math.hypot(bx - ax, by - ay)
+            ux, uy = (bx - ax) / length, (by - ay) / length
+            sx, sy = _aside((ax, ay), (bx, by), _shared(links, index, frozenset((a, b))) * 7)
+            ends = [(ax + ux * radius + sx, ay + uy * radius + sy), (bx - ux * radius + sx, by - uy * radius + sy)]
+            draw.line(ends, fill=mark_theme.mark_edge, width=max(7, cell_px // 8))
+            draw.line(ends, fill=mark_theme.mark, width=max(3, cell_px // 20))
+
+
+def _draw_moves_over(card: Image.Image, grid: Grid, marks: Sequence[tuple[QuerniEvent, Theme]], theme: Theme) -> None:
+    """Draw over the board each move's chain: each piece it removes as its ghost, ringed unless it is the moved one."""
+    draw = ImageDraw.Draw(card)
+    cell_px = grid.cell
+    piece_px = piece_size(theme)
+    ring = max(5, cell_px // 12)
+    reaches: dict[int, float] = {}  # square -> radius of the next ring on it
+    ghosts: set[int] = set()
+    for event, mark_theme in marks:
+        for number, cell in event.removed:
+            x, y = grid.center(cell % WIDTH, cell // WIDTH)
+            if cell not in ghosts:
+                ghosts.add(cell)
+                paste_centered(card, ghost_sprite(event.player, number, piece_px, theme), (x, y))
+            if number == event.piece and event.path and cell == event.path[-1]:
+                continue  # the moved piece: its thick outline is drawn
+            reach = reaches.get(cell, cell_px / 2 - 2)
+            draw.ellipse((x - reach, y - reach, x + reach, y + reach), outline=mark_theme.mark_edge, width=ring + 4)
+            draw.ellipse(
+                (x - reach + 2, y - reach + 2, x + reach - 2, y + reach - 2), outline=mark_theme.mark, width=ring
+            )
+            reaches[cell] = reach - ring - 5
 
 
 def stranded_cells(state: QuerniState, board: Sequence[int]) -> list[int]:
@@ -449,16 +561,26 @@ def render_querni(
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
+    marks: Sequence[tuple[QuerniEvent, Theme]] = (),
 ) -> Picture:
-    """Draw a Querni position (see the module docstring for what the card shows)."""
+    """Draw a Querni position (see the module docstring for what the card shows).
+
+    ``marks`` are moves of ``state`` to show as the events they would make, each in its theme's mark colour
+    (a review's played and better move); the header claims none of them.
+    """
     theme = querni_theme(theme)
+    marks = tuple((event, querni_theme(mark_theme)) for event, mark_theme in marks)
     names = tuple(
         display_name(players[i] if players and i < len(players) else "", SEATS[i].capitalize()) for i in (0, 1)
     )
     event = state.last if last_move else None
     # Long names are cut in the status line, so that what happens after them stays readable.
     status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names), locale)
-    image = _compose(theme, _rows(state, names, event, theme, locale), status, state, state.board, event, locale)
+    rows = _rows(state, names, event, theme, locale)
+    # The pieces a marked move would remove show as ghosts, as those of a last move do (drawn with its marks).
+    leaving = {cell for mark, _ in marks for _, cell in mark.removed}
+    board = tuple(0 if cell in leaving else value for cell, value in enumerate(state.board))
+    image = _compose(theme, rows, status, state, board, event, locale, marks)
     return Picture(image, palette(theme))
 
 
