@@ -112,14 +112,15 @@ def hint_text(state: GameState, suggestion: Judgement, language: str) -> str:
     if state.players == 2:
         return gettext(
             language,
-            "Suggested move: `{move}` (your chance of winning with it: {percent} %). Only you see this.",
+            "Suggested move: `{move}`, marked in blue (your chance of winning with it: {percent} %). "
+            "Only you see this.",
             move=suggestion.best,
             percent=chance,
         )
     return gettext(
         language,
-        "Suggested move: `{move}` (with it you are expected to finish ahead of {percent} % of your opponents). "
-        "Only you see this.",
+        "Suggested move: `{move}`, marked in blue (with it you are expected to finish ahead of {percent} % of your "
+        "opponents). Only you see this.",
         move=suggestion.best,
         percent=chance,
     )
@@ -223,7 +224,13 @@ class Reviews:
             costly = review.costliest(seat)
             if not costly:
                 continue
-            text = [gettext(language, "**{player}**: the costliest moves", player=escape_name(name))]
+            text = [
+                gettext(
+                    language,
+                    "**{player}**: the costliest moves (on the boards, amber: the move played; blue: the better move)",
+                    player=escape_name(name),
+                )
+            ]
             files = []
             for judged in costly:
                 before = states[judged.ply]
