@@ -114,7 +114,7 @@ def render_marked(
         if move is None:
             continue
         chosen = before.parse_move(move) if isinstance(move, str) else move
-        marks.append((before.play(chosen).last_event(), mark_theme))
+        marks.append((before.play(chosen).last_event, mark_theme))
     if players is None:
         players = seat_labels(before, locale)
     picture = renderer(
