@@ -29,6 +29,15 @@ that scores stop at 0.  During a
 grey-wall tiling the line to tile and its legal wall spaces are outlined in amber
 with their column numbers.
 
+A review's board (``marks=``) shows the position before a move with moves marked
+on it, each in its own mark colour (the move played amber, a better one blue):
+a ring round the factory (or the centre's group, and the marker) and round each
+tile the take would lift, and on the mover's panel a ring round the pattern-line
+and floor spaces the tiles would fill (or, tiling a grey wall, the line and the
+wall space).  What the move would set off — wall tiling at the round's end,
+points, penalties — is not drawn.  A later move's ring goes further out round a
+source it shares and further in within a target it shares.
+
 >>> from engines import GAMES
 >>> state = GAMES["azul"].new(players=4, seed=3).play("f1 yellow 1")
 >>> picture = render_azul(state, players=("Ana", "Bo", "Cy", "Dee"), last_move=True)

@@ -29,6 +29,13 @@ mover's weight.  The badge and the pill sit clear of the piece's weight, which
 they never cover.  A caption that does not fit on one line wraps to a second
 one and the board moves down to make room.
 
+A review's board (``marks=``) shows the position before a move with moves marked
+on it, each in its own mark colour (the move played amber, a better one blue):
+the same outlines, an arrow running between the two pieces' weights (the piece
+has not left yet) and a merged or collided badge where it would meet a piece.
+What the move would remove or change (ghosts, ``±1``) is not drawn.  A later
+move on a cell an earlier one outlines rings the piece there instead.
+
 >>> from engines import GAMES
 >>> state = GAMES["summer"].new(size=3, weights=[1, 2, 3], black_weights=[3, 1, 2], terrain=["...", "+-+", "..."])
 >>> state = state.play("c1-b2")
