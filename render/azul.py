@@ -29,6 +29,15 @@ that scores stop at 0.  During a
 grey-wall tiling the line to tile and its legal wall spaces are outlined in amber
 with their column numbers.
 
+A review's board (``marks=``) shows the position before a move with moves marked
+on it, each in its own mark colour (the move played amber, a better one blue):
+a ring round the factory (or the centre's group, and the marker) and round each
+tile the take would lift, and on the mover's panel a ring round the pattern-line
+and floor spaces the tiles would fill (or, tiling a grey wall, the line and the
+wall space).  What the move would set off — wall tiling at the round's end,
+points, penalties — is not drawn.  A later move's ring goes further out round a
+source it shares and further in within a target it shares.
+
 >>> from engines import GAMES
 >>> state = GAMES["azul"].new(players=4, seed=3).play("f1 yellow 1")
 >>> picture = render_azul(state, players=("Ana", "Bo", "Cy", "Dee"), last_move=True)
@@ -563,14 +572,19 @@ def _draw_panel(
     theme: Theme,
     locale: str = "en",
     fit: bool = True,
+    choices: bool = True,
 ) -> None:
-    """Draw one player's panel: tiles, name, score, tags, and the marks of the last ply."""
+    """Draw one player's panel: tiles, name, score, tags, and the marks of the last ply.
+
+    With ``choices``, a grey-wall line to tile shows the wall spaces it may go to (a picture of moves
+    proposed on it marks those moves instead).
+    """
     dx, dy = lay.panel_left, lay.panel_tops[player]
     kind = _panel_kind(state, player)
     card.paste(panel_base(kind, state.grey_wall, theme), (dx, dy))
     draw = ImageDraw.Draw(card)
     marks = board_marks(state, player, event) if event is not None else Marks()
-    if state.phase == TILING and state.turn == player:
+    if choices and state.phase == TILING and state.turn == player:
         _draw_wall_choices(draw, lay.panel, state, dx, dy, theme)
     _draw_tiles(card, lay.panel, state.boards[player], dx, dy, theme)
     _draw_column(card, draw, lay.panel, state, player, name, kind, marks, dx, dy, theme, locale, fit)
@@ -813,43 +827,66 @@ def _draw_table(
             _paste(card, tile_sprite(colour, size, theme), box)
 
     # The centre: the marker first while it is there, then one group per colour, in colour order.
-    x0, y0, x1, y1 = lay.centre_box
+    _, y0, x1, y1 = lay.centre_box
     mid = (y0 + y1) // 2
     tile = size - 2
     count_font = theme.font_coordinate
-    x = x0 + 12 + _label_pill("c", theme).width + 16
     from_centre = take is not None and take[0].source == CENTRE
     marker_here = state.marker < 0 and state.outcome() is None
     # A ghost marker only while the real one is not back for a new round.
     ghost_marker = from_centre and take is not None and take[1].marker and not marker_here
-    if marker_here or ghost_marker:
-        box = (x, mid - tile // 2, x + tile, mid + tile // 2)
-        _paste(card, ghost_marker_sprite(tile, theme) if ghost_marker else marker_sprite(tile, theme), box)
+    counts = list(state.centre)
+    ghost_colour = take[0].colour if from_centre and take is not None else -1
+    if take is not None and ghost_colour >= 0:
+        counts[ghost_colour] = take[1].taken  # all of that colour went: the centre has none of it now
+    marker_box, groups = centre_places(lay, counts, marker_here or ghost_marker, theme)
+    if marker_box is not None:
+        _paste(card, ghost_marker_sprite(tile, theme) if ghost_marker else marker_sprite(tile, theme), marker_box)
         if ghost_marker:
-            _ring(draw, [box], theme, grow=4, width=2)
-        x += tile + 14
-    for colour in range(5):
-        count = state.centre[colour]
-        ghost = from_centre and take is not None and take[0].colour == colour
-        if ghost and take is not None:
-            count = take[1].taken  # all of that colour went: the centre has none of it now
-        elif not count:
-            continue
-        text = f"×{count}"
-        box = (x, mid - tile // 2, x + tile, mid + tile // 2)
-        _paste(card, (ghost_sprite if ghost else tile_sprite)(colour, tile, theme), box)
+            _ring(draw, [marker_box], theme, grow=4, width=2)
+    for colour, text, box in groups:
+        ghost = colour == ghost_colour
+        _paste(
+            card, (ghost_sprite if ghost else tile_sprite)(colour, tile, theme), (box[0], box[1], box[0] + tile, box[3])
+        )
         ink = _blend(DISC_FILL, theme.text, 0.5) if ghost else theme.text
-        draw_text(draw, (x + tile + 4, mid + 1), text, count_font, ink, anchor="lm")
-        end = x + tile + 4 + math.ceil(text_width(text, count_font))
+        draw_text(draw, (box[0] + tile + 4, mid + 1), text, count_font, ink, anchor="lm")
         if ghost:
-            _ring(draw, [(box[0], box[1], end, box[3])], theme, grow=5, width=2)
-        x = end + 16
+            _ring(draw, [box], theme, grow=5, width=2)
     # The bag and the lid, in small print at the right end of the centre's tray.
     small = NUMBER_FONT - 2
     bag = pgettext(locale, "board", "bag {n}", n=state.bag_count)
     lid = pgettext(locale, "board", "lid {n}", n=state.lid_count)
     draw_text(draw, (x1 - 22, mid - 2), bag, small, theme.text, anchor="rs")
     draw_text(draw, (x1 - 22, mid + 2), lid, small, theme.text, anchor="rt")
+
+
+def centre_places(
+    lay: Layout, counts: Sequence[int], marker: bool, theme: Theme
+) -> tuple[Box | None, list[tuple[int, str, Box]]]:
+    """Return where the centre's parts go: the marker's box, and a ``(colour, count text, box)`` per group.
+
+    The marker comes first (if ``marker``), then each colour with tiles in ``counts``, in colour order; a
+    group's box holds its tile and its count.
+    """
+    x0, y0, _, y1 = lay.centre_box
+    mid = (y0 + y1) // 2
+    tile = lay.factory_tile - 2
+    count_font = theme.font_coordinate
+    x = x0 + 12 + _label_pill("c", theme).width + 16
+    marker_box = None
+    if marker:
+        marker_box = (x, mid - tile // 2, x + tile, mid + tile // 2)
+        x += tile + 14
+    groups = []
+    for colour, count in enumerate(counts):
+        if not count:
+            continue
+        text = f"×{count}"
+        end = x + tile + 4 + math.ceil(text_width(text, count_font))
+        groups.append((colour, text, (x, mid - tile // 2, end, mid + tile // 2)))
+        x = end + 16
+    return marker_box, groups
 
 
 class CardTexts(NamedTuple):
@@ -895,8 +932,9 @@ def _compose(
     locale: str = "en",
     *,
     whole: bool = True,
+    proposals: Sequence[tuple[AzulEvent, Theme]] = (),
 ) -> Image.Image:
-    """Draw one card for ``state``, marking ``event`` (or nothing).
+    """Draw one card for ``state``, marking ``event`` (or nothing), and the moves ``proposals`` would make.
 
     The status and the caption each take one line; one that does not fit even a little smaller wraps to more
     lines, and the card grows by what they need (see :func:`layout`), so nothing they say is cut.  The palette's
@@ -910,12 +948,82 @@ def _compose(
     card = static_card(state.players, theme, locale, extra).copy()
     _draw_table(card, lay, state, event, theme, locale)
     for player in range(state.players):
-        _draw_panel(card, lay, state, player, names[player], event, theme, locale, whole)
+        _draw_panel(card, lay, state, player, names[player], event, theme, locale, whole, not proposals)
     draw_status(card, status, lay.status_top, theme)
     draw = ImageDraw.Draw(card)
     top = lay.last_top + (status_lines - 1) * (theme.font_small + 2)
     draw_lines(draw, lines, (lay.width / 2, top), size, room, theme.text_muted)
+    if proposals:
+        _draw_proposals(card, lay, state, proposals, theme)
     return card
+
+
+# -- moves marked on the position before them (a review's played and better moves, a hint) -------------------------
+
+# How much further out (a source) or in (a target) a later move's rings go where an earlier one's are.
+SOURCE_STEP = 9
+TARGET_STEP = 8
+
+
+def _draw_proposals(
+    card: Image.Image, lay: Layout, state: AzulState, proposals: Sequence[tuple[AzulEvent, Theme]], card_theme: Theme
+) -> None:
+    """Mark moves on the position before them, each in its theme's mark colour (a review's played and better move).
+
+    A take rings its source (the factory, or the colour's group in the centre and the marker) and each tile
+    it would take, and on the mover's panel the pattern-line and floor spaces the tiles would fill; a grey-wall
+    tiling rings the line and the wall space.  What the move would then set off (wall tiling at the round's
+    end, points, penalties) is not drawn: it has not happened.  Where a later move's ring would lie on an
+    earlier one's, it goes further out around a source and further in within a target, so both stay seen.
+    """
+    draw = ImageDraw.Draw(card)
+    seen: dict[tuple[object, ...], int] = {}  # each ringed place: how many rings it has
+
+    def ring(key: tuple[object, ...], boxes: Sequence[Box], theme: Theme, grow: int, width: int, step: int) -> None:
+        count = seen.get(key, 0)
+        seen[key] = count + 1
+        _ring(draw, boxes, theme, grow=grow + step * count, width=width)
+
+    for event, theme in proposals:
+        move = event.move
+        if move is None:
+            continue
+        dx, dy = lay.panel_left, lay.panel_tops[event.player]
+        panel = lay.panel
+        if move.source == WALL:
+            spaces = [_shift(box, dx, dy) for box in panel.lines[move.line - 1]]
+            ring(("line", move.line), spaces, theme, 5, 3, -TARGET_STEP)
+            wall = _shift(panel.wall[move.line - 1][move.column - 1], dx, dy)
+            ring(("wall", move.line, move.column), [wall], theme, 4, 2, -TARGET_STEP)
+            continue
+        if move.source == CENTRE:
+            marker_box, groups = centre_places(
+                lay, state.centre, state.marker < 0 and state.outcome() is None, card_theme
+            )
+            for colour, _, box in groups:
+                if colour == move.colour:
+                    ring(("centre", colour), [box], theme, 5, 2, SOURCE_STEP)
+            if marker_box is not None and event.marker:
+                ring(("marker",), [marker_box], theme, 4, 2, SOURCE_STEP)
+        else:
+            count = seen.get(("factory", move.source), 0)
+            seen[("factory", move.source)] = count + 1
+            cx, cy = lay.factories[move.source - 1]
+            disc = ring_sprite(lay.disc + 10 + 2 * SOURCE_STEP * count, 4, theme)
+            card.paste(disc, (cx - disc.width // 2, cy - disc.height // 2), disc)
+            _paste_label(card, lay, move.source, theme)
+            tiles = state.factories[move.source - 1]
+            colours = [colour for colour in range(5) for _ in range(tiles[colour])]
+            boxes = factory_tile_boxes(lay, move.source)
+            for index, (colour, box) in enumerate(zip(colours, boxes, strict=False)):
+                if colour == move.colour:
+                    ring(("tile", move.source, index), [box], theme, 3, 2, -TARGET_STEP)
+        if event.to_line:
+            spaces = [_shift(panel.lines[move.line - 1][i], dx, dy) for i in event.line_spaces()]
+            ring(("line", move.line), spaces, theme, 5, 3, -TARGET_STEP)
+        floor = event.floor_spaces()
+        if floor:
+            ring(("floor",), [_shift(panel.floor[i], dx, dy) for i in floor], theme, 4, 2, -TARGET_STEP)
 
 
 def _sample_states() -> list[AzulState]:
@@ -1007,14 +1115,19 @@ def render_azul(
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
+    marks: Sequence[tuple[AzulEvent, Theme]] = (),
 ) -> Picture:
-    """Draw an Azul position (see the module docstring for what the card shows)."""
+    """Draw an Azul position (see the module docstring for what the card shows).
+
+    ``marks`` are moves to show on this position, each as the event it would make and the theme whose mark
+    colour draws it (a review's played and better moves): where the tiles come from and where they would go.
+    """
     theme = azul_theme(theme)
     names = tuple(
         display_name(players[i] if players and i < len(players) else "", seat(locale, i)) for i in range(state.players)
     )
     event = state.last if last_move else None
-    return Picture(_compose(state, names, event, theme, locale), palette(theme))
+    return Picture(_compose(state, names, event, theme, locale, proposals=marks), palette(theme))
 
 
 # -- the gallery (render.gallery finds this by the game's name) ------------------------------------------------------

@@ -29,6 +29,13 @@ mover's weight.  The badge and the pill sit clear of the piece's weight, which
 they never cover.  A caption that does not fit on one line wraps to a second
 one and the board moves down to make room.
 
+A review's board (``marks=``) shows the position before a move with moves marked
+on it, each in its own mark colour (the move played amber, a better one blue):
+the same outlines, an arrow running between the two pieces' weights (the piece
+has not left yet) and a merged or collided badge where it would meet a piece.
+What the move would remove or change (ghosts, ``±1``) is not drawn.  A later
+move on a cell an earlier one outlines rings the piece there instead.
+
 >>> from engines import GAMES
 >>> state = GAMES["summer"].new(size=3, weights=[1, 2, 3], black_weights=[3, 1, 2], terrain=["...", "+-+", "..."])
 >>> state = state.play("c1-b2")
@@ -50,7 +57,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 import i18n
-from engines.summer import DESTROYED, MERGED, MOVED, SEATS, SummerState, owner_of
+from engines.summer import DESTROYED, MERGED, MOVED, SEATS, SummerEvent, SummerState, owner_of
 from i18n.catalog import pgettext
 from i18n.summer import header_facts
 from render.draw import (
@@ -644,15 +651,25 @@ def _rows(
     return rows
 
 
-def _outline_cell(draw: ImageDraw.ImageDraw, board: Board, cell: int, width: int, theme: Theme) -> None:
-    """Outline a cell with the amber last-move ring edged in a dark line."""
+def _outline_cell(draw: ImageDraw.ImageDraw, board: Board, cell: int, width: int, theme: Theme, inset: int = 0) -> None:
+    """Outline a cell with the amber last-move ring edged in a dark line, ``inset`` pixels further in."""
     if not board.hexagonal:
         rank, file = divmod(cell, board.size)
-        outline_box(draw, board.grid.box(file, rank), theme, width, inset=4)
+        outline_box(draw, board.grid.box(file, rank), theme, width, inset=4 + inset)
         return
-    for colour, shrink, line in ((theme.mark_edge, 4 + width / 2, width + 4), (theme.mark, 4 + width / 2, width)):
+    shrink = 4 + inset + width / 2
+    for colour, line in ((theme.mark_edge, width + 4), (theme.mark, width)):
         points = board.hexagon(cell, shrink)
         draw.line([*points, points[0], points[1]], fill=colour, width=round(line), joint="curve")
+
+
+def _arrow(card: Image.Image, board: Board, frm: int, to: int, theme: Theme) -> None:
+    """Draw a move's arrow from the centre of ``frm`` up to the edge of the piece landing on ``to``."""
+    start, end = board.centers[frm], board.centers[to]
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    back = board.radius * 0.8 / math.hypot(dx, dy)
+    tip = (round(end[0] - dx * back), round(end[1] - dy * back))
+    paste_arrow(card, start, tip, max(6, board.pitch // 11), theme)
 
 
 def _compose(
@@ -667,8 +684,9 @@ def _compose(
     board_values: Sequence[int],
     marks: Sequence[Marks],
     locale: str = "en",
+    proposals: Sequence[Proposal] = (),
 ) -> Image.Image:
-    """Draw one card: header, status, caption, the pieces and the marks."""
+    """Draw one card: header, status, caption, the pieces and the marks (and any moves proposed on it)."""
     extra = text_extra(caption, theme)
     lay = layout(size, hexagonal, theme, extra)
     board = lay.board
@@ -691,12 +709,9 @@ def _compose(
     # Marks under the pieces: outlines at the cell edges, and the arrow up to the edge of the landing piece.
     for mark in marks:
         _outline_cell(draw, board, mark.frm, max(3, board.pitch // 40), theme)
-        start, end = centers[mark.frm], centers[mark.to]
-        dx, dy = end[0] - start[0], end[1] - start[1]
-        back = board.radius * 0.8 / math.hypot(dx, dy)
-        tip = (round(end[0] - dx * back), round(end[1] - dy * back))
-        paste_arrow(card, start, tip, max(6, board.pitch // 11), theme)
+        _arrow(card, board, mark.frm, mark.to, theme)
         _outline_cell(draw, board, mark.to, max(4, board.pitch // 20), theme)
+    _draw_proposals(card, board, proposals)
 
     chips = (chip_sprite(False, chip_px, theme), chip_sprite(True, chip_px, theme))
     # Where the cell's ±1 was just applied, its pill replaces the chip.
@@ -724,7 +739,130 @@ def _compose(
             text = "+1" if mark.modifier > 0 else f"{MINUS}1"
             pill = pill_sprite(text, pill_px, theme.mark, theme.mark_edge, theme.mark_edge, theme)
             paste_centered(card, pill, mark_spot(board, mark.to, weight, piece_px, pill.size, -1, below))
+    _draw_proposals_over(card, board, proposals, board_values, piece_px, badge_px)
     return card
+
+
+# -- moves marked on the position before them (a review's played and better moves, a hint) ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """A move drawn on the position before it, in its own mark colours: its cells, arrow and badge.
+
+    ``badge`` says what would happen on the target (merged with an own piece, or collided with one of the
+    other side's); ``shared_from`` / ``shared_to`` say an earlier proposal already outlines that cell, so
+    this one rings the piece there instead.
+    """
+
+    frm: int
+    to: int
+    badge: str | None
+    theme: Theme
+    shared_from: bool = False
+    shared_to: bool = False
+
+
+def proposals_of(marks: Sequence[tuple[SummerEvent, Theme]]) -> tuple[Proposal, ...]:
+    """Return the proposals for ``(event, mark theme)`` pairs: each event is what a move would do from here.
+
+    Only what holds before the move is drawn: where the piece goes and whether it meets a piece there.  Its
+    ±1 (the cell's chip shows it) and what it would remove are left out, since the pieces still stand.
+    """
+    proposals: list[Proposal] = []
+    for event, mark_theme in marks:
+        frm, to = event.move
+        badge = None if event.resident == 0 else BADGE_MERGED if event.onto_own else BADGE_COLLIDED
+        cells = {cell for earlier in proposals for cell in (earlier.frm, earlier.to)}
+        proposals.append(Proposal(frm, to, badge, mark_theme, frm in cells, to in cells))
+    return tuple(proposals)
+
+
+@functools.cache
+def ring_sprite(diameter: int, width: int, theme: Theme) -> Image.Image:
+    """Return a mark-coloured ring edged in dark lines, ``diameter`` across, hollow: drawn around a piece."""
+    unit = 100 / diameter  # one output pixel in box units
+    outer = 50 - unit / 2
+    layers = [
+        Layer((Ellipse(50, 50, outer, outer),), theme.mark_edge),
+        Layer((Ellipse(50, 50, outer - 2 * unit, outer - 2 * unit),), theme.mark),
+        Layer((Ellipse(50, 50, outer - (2 + width) * unit, outer - (2 + width) * unit),), theme.mark_edge),
+        # Painting transparency cuts the hole: the piece shows through.
+        Layer((Ellipse(50, 50, outer - (4 + width) * unit, outer - (4 + width) * unit),), (0, 0, 0, 0)),
+    ]
+    return paint_sprite(diameter, layers, theme.supersample)
+
+
+def _draw_proposals(card: Image.Image, board: Board, proposals: Sequence[Proposal]) -> None:
+    """Draw the proposals' cell outlines under the pieces (a cell an earlier one outlines is left to it)."""
+    draw = ImageDraw.Draw(card)
+    thin, thick = max(3, board.pitch // 40), max(4, board.pitch // 20)
+    for proposal in proposals:
+        if not proposal.shared_from:
+            _outline_cell(draw, board, proposal.frm, thin, proposal.theme)
+        if not proposal.shared_to:
+            _outline_cell(draw, board, proposal.to, thick, proposal.theme)
+
+
+# Where a badge may go on a piece, as mark_spot's (side, below): up right, down right, down left (up left
+# holds the cell's chip).
+BADGE_SPOTS = ((1, False), (1, True), (-1, True))
+
+
+def _draw_proposals_over(
+    card: Image.Image, board: Board, proposals: Sequence[Proposal], board_values: Sequence[int], piece_px: int,
+    badge_px: int,
+) -> None:  # fmt: skip
+    """Draw over the pieces: a ring round a piece on a cell an earlier proposal outlines, the arrows, the badges.
+
+    The moving piece still stands on its cell, so each arrow runs between the two pieces' weights, clear of
+    them; a badge goes to the corner of its piece furthest from the arrows there.
+    """
+    centers = board.centers
+    for proposal in proposals:
+        ring = ring_sprite(piece_px + 6, max(3, board.pitch // 40), proposal.theme)
+        for cell, shared in ((proposal.frm, proposal.shared_from), (proposal.to, proposal.shared_to)):
+            if shared:
+                paste_centered(card, ring, centers[cell])
+    width = max(6, board.pitch // 11)
+    for proposal in proposals:
+        (x0, y0), (x1, y1) = centers[proposal.frm], centers[proposal.to]
+        length = math.hypot(x1 - x0, y1 - y0)
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        start = _clear_of_weight(abs(board_values[proposal.frm]), piece_px, ux, uy) + width + 2
+        end = length - _clear_of_weight(abs(board_values[proposal.to]), piece_px, ux, uy) - 2
+        start, end = max(start, board.radius * 0.45), min(end, length - board.radius * 0.3)
+        tail = (round(x0 + ux * start), round(y0 + uy * start))
+        tip = (round(x0 + ux * end), round(y0 + uy * end))
+        paste_arrow(card, tail, tip, width, proposal.theme)
+    taken: set[tuple[int, int, bool]] = set()
+    for proposal in proposals:
+        if proposal.badge is None:
+            continue
+        cell = proposal.to
+        x, y = centers[cell]
+        # The directions the arrows leave this cell in, towards their other end.
+        ways = [centers[p.frm if p.to == cell else p.to] for p in proposals if cell in (p.frm, p.to)]
+        ways = [(wx - x, wy - y) for wx, wy in ways]
+
+        def crowding(spot: tuple[int, bool], ways: list[tuple[int, int]] = ways) -> float:
+            side, below = spot
+            return max(((side * wx + (1 if below else -1) * wy) / math.hypot(wx, wy) for wx, wy in ways), default=0)
+
+        free = [spot for spot in BADGE_SPOTS if (cell, *spot) not in taken] or list(BADGE_SPOTS)
+        side, below = min(free, key=crowding)
+        taken.add((cell, side, below))
+        badge = badge_sprite(proposal.badge, badge_px, proposal.theme)
+        weight = abs(board_values[cell])
+        paste_centered(card, badge, mark_spot(board, cell, weight, piece_px, badge.size, side, below))
+
+
+def _clear_of_weight(weight: int, diameter: int, ux: float, uy: float) -> float:
+    """Return how far from a piece's centre a line in direction ``(ux, uy)`` leaves the box of its weight."""
+    half_width, half_height = weight_box(weight, diameter)
+    across = half_width / abs(ux) if ux else math.inf
+    up = half_height / abs(uy) if uy else math.inf
+    return min(across, up)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -796,11 +934,16 @@ def render_summer(
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
+    marks: Sequence[tuple[SummerEvent, Theme]] = (),
 ) -> Picture:
-    """Draw a Summer position (see the module docstring for what the card shows)."""
+    """Draw a Summer position (see the module docstring for what the card shows).
+
+    ``marks`` are moves to show on this position, each as the event it would make and the theme whose mark
+    colour draws it (a review's played and better moves): outlines, an arrow and a badge, as for a last ply.
+    """
     names = tuple(display_name(players[i] if players and i < len(players) else "", _seat(i)) for i in (0, 1))
     hexagonal = state.shape == "hex"
-    marks = marks_of(state) if last_move else None
+    last = marks_of(state) if last_move else None
     gains = goal_gains(state) if last_move else (0, 0)
     image = _compose(
         state.size,
@@ -812,8 +955,9 @@ def render_summer(
         status_text(state, status_names(names, theme), locale),
         last_move_text(state, caption_names(names, theme), locale) if last_move else "",
         state.board,
-        [marks] if marks is not None else [],
+        [last] if last is not None else [],
         locale,
+        proposals_of(marks),
     )
     return Picture(image, palette(state.size, hexagonal, theme))
 
