@@ -120,7 +120,8 @@ def render_marked(
     picture = renderer(
         before, players=tuple(players), last_move=False, theme=theme, locale=locale_for(locale), marks=tuple(marks)
     )
-    return encode_png(Picture(picture.image, None), theme)
+    # An adaptive palette of the most colours a PNG palette holds: the board's own has no blue marks.
+    return encode_png(Picture(picture.image, None), replace(theme, png_colours=256))
 
 
 @functools.cache

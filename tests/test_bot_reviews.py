@@ -13,7 +13,7 @@ from bot.core.reviews import moves_to_judge
 from bot.delivery.workers import WorkerPool
 from engines import GAMES
 from tests.bot_world import ANA, BO, CY, World, only
-from tests.harness import GUILD_ID
+from tests.harness import GUILD_ID, option, settle
 from tests.test_bot_replay import finished_match
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -71,18 +71,26 @@ async def test_analyse_posts_a_graph_summaries_and_the_costliest_moves_then_keep
 
 async def test_the_result_and_the_replay_carry_an_analyse_button_that_works(world: World) -> None:
     channel = 912
-    light, _ = await world.start_pond(channel, variant="mini")
-    calls = await world.command(light, channel, "pond", "resign", "")
-    record = await world.bot.store.matches.finished_matches(GUILD_ID, channel_id=channel, limit=1)
-    match_id = record[0].id
+    match_id = await finished_match(world, channel, "pond", 2, {"variant": "mini"}, seed=2)
+    await world.bot.announcer.resume(everything=True)  # the moves were played through the service: post them
     button = f"tabula:analyse:{match_id}"
-    results = [c for c in calls + world.recorder.calls if button in c.custom_ids]
-    assert results, "the result message carries Analyse"
+    assert any(button in c.custom_ids for c in world.recorder.calls), "the result message carries Analyse"
     replay = only(await world.command(CY, channel, "history", "", match=match_id), "followup")
     assert button in replay.custom_ids
     pressed = await world.discord.press(BO, channel, button)
     assert pressed[0].kind == "defer"
     assert any(c.kind == "edit-original" and f"review-{match_id}.png" in c.files for c in pressed)
+
+
+async def test_a_game_without_moves_has_nothing_to_review(world: World) -> None:
+    channel = 921
+    light, _ = await world.start_pond(channel, variant="mini")
+    await world.command(light, channel, "pond", "resign")
+    record = (await world.bot.store.matches.finished_matches(GUILD_ID, channel_id=channel, limit=1))[0]
+    calls = await world.command(CY, channel, "analyse", "", match=record.id)
+    said = [c for c in calls if c.kind == "edit-original"]
+    assert said and "nothing to review" in said[-1].payload["content"]  # type: ignore[index]
+    assert await world.bot.store.reviews.get(record.id) is None
 
 
 async def test_a_review_shows_its_progress_and_goes_on_after_a_restart(world: World) -> None:
@@ -113,12 +121,14 @@ async def test_two_askers_share_one_review(world: World) -> None:
     match_id = await finished_match(world, 914, "pond", 2, {"variant": "mini"}, seed=3)
     counting = CountingWorkers(world.bot.reviews.maker.workers)
     world.bot.reviews.maker.workers = counting
-    first, second = await asyncio.gather(
-        world.command(ANA, 914, "analyse", "", match=match_id), world.command(BO, 914, "analyse", "", match=match_id)
-    )
+    start = len(world.recorder.calls)
+    for person in (ANA, BO):  # both asks arrive before either is answered
+        payload = world.discord.command_payload(person, 914, "analyse", "", [option("match", match_id, kind=4)])
+        world.bot._connection.parse_interaction_create(payload)
+    await settle()
     assert counting.judged == await moves_of(world, match_id)
-    for calls in (first, second):
-        assert any(c.kind == "edit-original" and f"review-{match_id}.png" in c.files for c in calls)
+    reviews = [c for c in world.recorder.calls[start:] if c.kind == "edit-original" and c.files]
+    assert len(reviews) == 2 and all(f"review-{match_id}.png" in c.files for c in reviews)
 
 
 async def test_analyse_refuses_what_it_cannot_review_and_changes_nothing(world: World) -> None:
@@ -134,8 +144,9 @@ async def test_analyse_refuses_what_it_cannot_review_and_changes_nothing(world: 
 
 async def test_analyse_offers_the_askers_finished_games(world: World) -> None:
     mine = await finished_match(world, 916, "pond", 2, {"variant": "mini"})
-    offered = await world.discord.autocomplete(ANA, 916, "analyse", "", [{"name": "match", "value": "", "type": 4}])
-    assert str(mine) in " ".join(offered) or mine in offered
+    offered = await world.discord.autocomplete(ANA, 916, "analyse", "", [option("match", "", kind=4, focused=True)])
+    assert offered == [mine]
+    assert await world.discord.autocomplete(CY, 916, "analyse", "", [option("match", "", kind=4, focused=True)]) == []
 
 
 # -- hints -------------------------------------------------------------------------------------------------------
@@ -146,7 +157,7 @@ async def test_a_hint_in_a_practice_game_is_private_and_drawn(world: World) -> N
     await world.command(ANA, channel, "pond", "start", difficulty="easy", variant="mini")
     record = (await world.bot.store.matches.open_matches_at(channel))[0]
     assert not record.rated
-    calls = await world.command(ANA, channel, "pond", "hint", "")
+    calls = await world.command(ANA, channel, "pond", "hint")
     assert calls[0].kind == "defer" and calls[0].ephemeral
     answer = only(calls, "followup")
     assert answer.ephemeral and "`" in answer.payload["content"] and "%" in answer.payload["content"]  # type: ignore[index]
@@ -157,11 +168,11 @@ async def test_a_hint_in_a_practice_game_is_private_and_drawn(world: World) -> N
 
 async def test_hints_are_refused_between_people_and_when_the_server_turned_them_off(world: World) -> None:
     await world.start_pond(918, variant="mini")
-    between = only(await world.command(ANA, 918, "pond", "hint", ""), "reply")
+    between = only(await world.command(ANA, 918, "pond", "hint"), "reply")
     assert between.ephemeral and "between people" in between.payload["data"]["content"]  # type: ignore[index]
     await world.command(ANA, 919, "pond", "start", difficulty="easy", variant="mini")
     await world.bot.store.settings.change(GUILD_ID, hints=False)
-    off = only(await world.command(ANA, 919, "pond", "hint", ""), "reply")
+    off = only(await world.command(ANA, 919, "pond", "hint"), "reply")
     assert off.ephemeral and "off" in off.payload["data"]["content"]  # type: ignore[index]
 
 
