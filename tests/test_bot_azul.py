@@ -475,7 +475,7 @@ def test_labelled_choices_keep_discords_limits() -> None:
 def test_azul_has_the_commands_players_expect() -> None:
     group = next(c for c in TabulaBot(Settings()).command_payload() if c["name"] == "azul")
     subs = {o["name"]: o for o in group["options"]}
-    assert set(subs) == {"start", "take", "wall", "board", "resign", "rules", "claim", "cancel"}
+    assert set(subs) == {"start", "take", "wall", "board", "resign", "rules", "claim", "cancel", "hint"}
     start = {o["name"]: o for o in subs["start"]["options"]}
     assert list(start) == [
         "opponent",
