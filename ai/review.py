@@ -271,7 +271,7 @@ def judge(state: GameState, played: Any, *, iterations: int, seed: int = 0) -> J
     return Judgement(
         ply=state.ply,
         player=mover,
-        played=state.move_text(played),
+        played=state.move_text(played_child.move),
         best=state.move_text(best_child.move),
         before=before,
         after=after,
