@@ -37,12 +37,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai import choose_move, search_seed, warm_up
-from ai.review import BLUNDER, Judgement, Review, judge, judge_saved, review_game, review_iterations
+from ai.review import (
+    BLUNDER,
+    Judgement,
+    Review,
+    final_rewards,
+    judge,
+    judge_saved,
+    review_game,
+    review_iterations,
+)
 from bench.tournament import wilson
 from engines import GAMES
 from engines.base import GameState
 
-# The games the default mode reviews: (game, options, plies to review; None: the whole game).
+# The games the default mode reviews: (game, options, plies: the first game from the seed on that lasts at least
+# this many plies, its first ``plies`` reviewed; None: the seed's own game, all of it).
 REVIEWED: tuple[tuple[str, dict[str, Any], int | None], ...] = (
     ("pond", {}, 60),
     ("azul", {}, None),
@@ -96,6 +106,15 @@ def play(
     return played
 
 
+def long_game(game: str, options: dict[str, Any], plies: int | None, seed: int, tries: int = 200) -> Played:
+    """Return the first easy-against-easy game from ``seed`` on lasting ``plies`` plies, cut there (None: any)."""
+    for attempt in range(seed, seed + tries):
+        played = play(game, ("easy", "easy"), attempt, options, plies)
+        if plies is None or len(played.moves) >= plies:
+            return played
+    raise ValueError(f"No game of {game} in {tries} seeds lasted {plies} plies.")
+
+
 def review_on_worker(pool: ProcessPoolExecutor, game: str, played: Played, iterations: int, seed: int) -> Review:
     """Review ``played`` one position per call on ``pool``, as the bot does, and return the review."""
     judged = []
@@ -104,11 +123,7 @@ def review_on_worker(pool: ProcessPoolExecutor, game: str, played: Played, itera
         future = pool.submit(judge_saved, game, state.to_json(), move, iterations, search_seed(seed, state.ply))
         judged.append(Judgement.from_json(future.result()))
     finished = len(played.states) > len(played.moves)
-    final = None
-    if finished:
-        from ai.review import final_rewards
-
-        final = final_rewards(played.states[-1])
+    final = final_rewards(played.states[-1]) if finished else None
     return Review(game, played.states[0].players, iterations, tuple(judged), final)
 
 
@@ -152,7 +167,7 @@ def speed(games: list[str] | None = None, seed: int = 11) -> list[dict[str, Any]
         for game, options, plies in REVIEWED:
             if games and game not in games:
                 continue
-            played = play(game, ("easy", "easy"), seed, options, plies)
+            played = long_game(game, options, plies, seed)
             budget = review_iterations(game)
             started = time.perf_counter()
             review = review_on_worker(pool, game, played, budget, seed)

@@ -60,7 +60,7 @@ def made(ply: int, player: int, loss: float, *, played: str = "a", best: str = "
     return Judgement(ply, player, played, best, (0.6, 0.4) if player == 0 else (0.4, 0.6), after, 0.6, 0.6 - loss, 5)
 
 
-# -- determinism and losses -----------------------------------------------------------------------------------------
+# -- determinism and losses ----------------------------------------------------------------------------------------
 
 
 def test_the_same_seed_gives_the_same_review_and_another_seed_may_differ() -> None:
@@ -95,13 +95,29 @@ def test_verdict_thresholds_are_ordered_and_inclusive() -> None:
     assert verdict_of(INACCURACY - 1e-9) is None and verdict_of(0.0) is None
 
 
-# -- blunders in tactical positions: each bad move hands the game away at once ----------------------------------------
+# -- blunders in tactical positions: each bad move hands the game away at once ---------------------------------------
 
 # Pond (mini): light to move at ply 18; "place b4" lets dark score its last piece at once.
-POND_MOVES = (
-    "place d4,place d3,place d2,place a2,place d1,place b1,place d3,place b2,place b3,place d4,place c1,place a1,"
-    "place c1,move b2 b1,move c1 c2,move a2 a3,place a2,place d2"
-).split(",")
+POND_MOVES = [
+    "place d4",
+    "place d3",
+    "place d2",
+    "place a2",
+    "place d1",
+    "place b1",
+    "place d3",
+    "place b2",
+    "place b3",
+    "place d4",
+    "place c1",
+    "place a1",
+    "place c1",
+    "move b2 b1",
+    "move c1 c2",
+    "move a2 a3",
+    "place a2",
+    "place d2",
+]
 # Summer (4×4, seed 3): White to move at ply 8; "d3-d4" lets Black win at once.
 SUMMER_MOVES = ["b1-a1", "b4-a3", "d1-c2", "c4-d3", "c1-c2", "a4-b3", "c2-d3", "b3-a2"]
 # Querni: blue's 1-4 in a chain, red's 1-3 in a chain (red removes them all next turn if blue lets it).
@@ -202,7 +218,7 @@ def test_a_losing_move_is_also_a_turning_point_of_the_review() -> None:
     assert review.summary(state.to_move or 0).blunders == 1
 
 
-# -- the stored form ----------------------------------------------------------------------------------------------------
+# -- the stored form ---------------------------------------------------------------------------------------------------
 
 
 def test_a_review_survives_json_and_its_numbers_are_rounded_once() -> None:
@@ -234,7 +250,7 @@ def test_judge_saved_is_judge_from_a_saved_position() -> None:
         judge_saved("chess", state.to_json(), "d3-d4", 200, 7)
 
 
-# -- the summary, the costliest moves and the turning points ------------------------------------------------------------
+# -- the summary, the costliest moves and the turning points -----------------------------------------------------------
 
 
 def test_summary_costliest_and_turning_points_add_up() -> None:
@@ -278,7 +294,7 @@ def test_a_move_named_differently_from_the_best_that_is_as_good_loses_nothing() 
     assert same.loss == 0.0
 
 
-# -- hints, forced moves, three and four players, the end of a game ----------------------------------------------------
+# -- hints, forced moves, three and four players, the end of a game ---------------------------------------------------
 
 
 def test_a_hint_is_the_searchs_move_with_its_chance() -> None:
@@ -295,11 +311,37 @@ def test_a_hint_is_the_searchs_move_with_its_chance() -> None:
 
 
 def test_a_forced_move_is_judged_without_loss() -> None:
-    moves = (
-        "place a4,place b4,move a4 a3,place c2,place b1,place b2,move a3 a4,move c2 d2,move b1 c1,place c4,place c3,"
-        "place a3,move c1 d1,place a2,place c1,move d2 c2,place d2,place b1,move c1 c2,move b4 d4,place c2,place d2,"
-        "move d1 c1,place b2,place a2,move b1 a1,move a4 c4,place a4,place c2"
-    ).split(",")
+    moves = [
+        "place a4",
+        "place b4",
+        "move a4 a3",
+        "place c2",
+        "place b1",
+        "place b2",
+        "move a3 a4",
+        "move c2 d2",
+        "move b1 c1",
+        "place c4",
+        "place c3",
+        "place a3",
+        "move c1 d1",
+        "place a2",
+        "place c1",
+        "move d2 c2",
+        "place d2",
+        "place b1",
+        "move c1 c2",
+        "move b4 d4",
+        "place c2",
+        "place d2",
+        "move d1 c1",
+        "place b2",
+        "place a2",
+        "move b1 a1",
+        "move a4 c4",
+        "place a4",
+        "place c2",
+    ]
     state = replay("pond", moves, variant="mini", seed=0)
     assert [state.move_text(move) for move in state.legal_moves()] == ["move a1 b1"]
     judged = judge(state, "move a1 b1", iterations=200, seed=3)
