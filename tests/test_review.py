@@ -405,3 +405,29 @@ def test_nothing_to_judge_is_refused() -> None:
         judge(over, None, iterations=10)
     with pytest.raises(ValueError):
         review_game([state], [], iterations=10)
+
+
+# -- bench.analysis in miniature ---------------------------------------------------------------------------------------
+
+
+def test_a_review_on_a_worker_process_is_the_review_in_process() -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from bench.analysis import long_game, review_on_worker
+
+    played = long_game("pond", {"variant": "mini"}, 8, 30)
+    assert len(played.moves) == 8 and len(played.states) == 8
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        on_worker = review_on_worker(pool, "pond", played, 40, 6)
+    in_process = review_game(played.states, played.moves, iterations=40, seed=6)
+    assert on_worker.to_json() == in_process.to_json()
+
+
+def test_the_honesty_check_counts_what_it_says() -> None:
+    from bench.analysis import honesty, honesty_line
+
+    row = honesty("querni", count=2, fraction=0.05, samples=1, hard_iterations=30)
+    assert row["games"] == 2 and row["review_iterations"] == 25 and row["hard_moves_checked"] == 2
+    assert 0 <= row["easy_worse"] <= 2 and row["ci_low"] <= row["share"] <= row["ci_high"]
+    assert row["hard_moves_blunders"] <= row["hard_moves_checked"]
+    assert "querni" in honesty_line(row)
