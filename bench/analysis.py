@@ -18,6 +18,14 @@ called blunders (goal 0) and mistakes, and the largest loss.
     python -m bench.analysis [--game pond] [--json]
     python -m bench.analysis --honesty [--games 50] [--fraction 0.25] [--samples 2] [--game querni]
 
+Measured on the shared 2-core machine (2026-12-02, another benchmark on the other core): a review on one
+worker at the default budget took Pond (60 plies, 2000 playouts) 46.5 s, 0.77 s a position; Azul (57 plies,
+3000) 12.8 s, 0.22 s; Querni (24 plies, 500) 9.7 s, 0.40 s; Summer 6×6 (36 plies, 2000) 20.1 s, 0.56 s.
+Honesty, 50 games each, hard at 1000 playouts, at a quarter of the review budget: easy lost more than hard
+in 50/50 games of every game (100 %, Wilson [93, 100]); hard's own moves judged: 0 blunders and 0 mistakes
+in 150 per game (worst losses: Querni 0.066, Pond 0.103, Azul 0.000, Summer 0.029).  At the full budget:
+Querni 50/50 [93, 100], 0 blunders in 150 (worst 0.057).
+
 The turn path's p99 while reviews run (the issue's third figure) is measured with
 :func:`running_reviews`, which keeps reviews going in worker processes while the caller's body runs.
 """
