@@ -8,12 +8,13 @@ finished match); many matches in few channels, each opening its own thread while
 arrive; the same turn path on SQLite and PostgreSQL side by side, and two shard
 processes sharing one PostgreSQL, one killed and restarted; the replay step buttons' answer
 time while 100 matches are played; Swiss pairing time by field size and a whole simulated Swiss
-event with a restart in the middle (issue 30, ``bench.tournament_event``);
+event with a restart in the middle (issue 30, ``bench.tournament_event``); the computer's review of a
+game of each (issue 31, ``bench.analysis``);
 and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
 ``--quick`` runs a reduced version in under a minute on two cores: it leaves out the
-tournament and the heavy scenarios (PostgreSQL, shards, replay buttons), which
-``python -m bench --only postgres --only shards --only buttons`` runs alone.
+tournament and the heavy scenarios (PostgreSQL, shards, replay buttons, reviews), which
+``python -m bench --only postgres --only shards --only buttons --only analysis`` runs alone.
 """
 
 from __future__ import annotations
@@ -177,6 +178,17 @@ def events(quick: bool) -> list[dict[str, Any]]:
     return [*rows, event]
 
 
+def analysis(quick: bool) -> list[dict[str, Any]]:
+    """The computer's review of one game of each (issue 31, ``bench.analysis``); ``--quick`` reviews Querni only."""
+    from bench import analysis as review
+
+    section("the computer's review of a game, one worker at the default budget (goal: < 60 s a game)")
+    rows = review.speed(["querni"] if quick else None)
+    for row in rows:
+        print(review.speed_line(row))
+    return rows
+
+
 def tournament(quick: bool) -> list[dict[str, Any]]:
     try:
         module = importlib.import_module("bench.tournament")
@@ -190,7 +202,7 @@ def tournament(quick: bool) -> list[dict[str, Any]]:
 
 
 # Left out of ``--quick`` (each takes 15-40 s on two cores); ``--only NAME`` still runs them.
-HEAVY = ("postgres", "shards", "buttons", "tournament")
+HEAVY = ("postgres", "shards", "buttons", "analysis", "tournament")
 
 SUITES = {
     "engines": engines,
@@ -203,6 +215,7 @@ SUITES = {
     "shards": shards,
     "buttons": replay_buttons,
     "events": events,
+    "analysis": analysis,
     "tournament": tournament,
 }
 
