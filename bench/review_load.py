@@ -81,6 +81,7 @@ async def scenario(folder: Path, seconds: float, reviews: bool, run: int) -> dic
         row["reviewed_moves"] = moves
         for job in jobs:
             job.cancel()
+        maker.close()
         await asyncio.gather(*jobs, return_exceptions=True)
         row["with_reviews"] = reviews
         return row
@@ -97,8 +98,8 @@ async def measure(seconds: float, rounds: int) -> dict[str, Any]:
             order = (False, True) if run % 2 == 0 else (True, False)
             for reviews in order:
                 rows.append(await scenario(Path(folder), seconds, reviews, run))
-    without = statistics.median(r["p99_ms"] for r in rows if not r["with_reviews"])
-    with_ = statistics.median(r["p99_ms"] for r in rows if r["with_reviews"])
+    without = round(statistics.median(r["p99_ms"] for r in rows if not r["with_reviews"]), 1)
+    with_ = round(statistics.median(r["p99_ms"] for r in rows if r["with_reviews"]), 1)
     return {
         "rows": rows,
         "p99_ms_without": without,

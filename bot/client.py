@@ -354,6 +354,7 @@ class TabulaBot(discord.Client):
             finished, cut = await self.drain.wait(budget, *computers)
             self.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
             self.computer.close()
+            self.reviews.maker.close()  # reviews in progress stop; what they judged is kept
             await asyncio.gather(
                 asyncio.to_thread(self.renderer.workers.stop), asyncio.to_thread(self.computer.workers.stop)
             )

@@ -135,6 +135,13 @@ class ReviewMaker:
             if progress is not None and progress in job.listeners:
                 job.listeners.remove(progress)
 
+    def close(self) -> None:
+        """Stop the reviews being made (the bot stops): what was judged so far is kept for the next ask."""
+        for job in list(self._jobs.values()):
+            if job.task is not None:
+                job.task.cancel()
+        self._jobs.clear()
+
     def _forget(self, match_id: int, job: _Job) -> None:
         if self._jobs.get(match_id) is job:
             del self._jobs[match_id]
