@@ -24,7 +24,9 @@ worker at the default budget took Pond (60 plies, 2000 playouts) 46.5 s, 0.77 s 
 Honesty, 50 games each, hard at 1000 playouts, at a quarter of the review budget: easy lost more than hard
 in 50/50 games of every game (100 %, Wilson [93, 100]); hard's own moves judged: 0 blunders and 0 mistakes
 in 150 per game (worst losses: Querni 0.066, Pond 0.103, Azul 0.000, Summer 0.029).  At the full budget:
-Querni 50/50 [93, 100], 0 blunders in 150 (worst 0.057).
+the same in every game, 50/50 [93, 100] and 0 blunders or mistakes in 150 (worst losses: Querni 0.057, Pond
+0.055, Azul 0.039, Summer 0.041; mean loss easy/hard: Querni 0.061/0.002, Pond 0.043/0.003, Azul 0.015/0.001,
+Summer 0.034/0.002).
 
 The turn path's p99 while reviews run (the issue's third figure) is measured with
 :func:`running_reviews`, which keeps reviews going in worker processes while the caller's body runs.
