@@ -21,6 +21,8 @@ called blunders (goal 0) and mistakes, and the largest loss.
 Measured on the shared 2-core machine (2026-12-02, another benchmark on the other core): a review on one
 worker at the default budget took Pond (60 plies, 2000 playouts) 46.5 s, 0.77 s a position; Azul (57 plies,
 3000) 12.8 s, 0.22 s; Querni (24 plies, 500) 9.7 s, 0.40 s; Summer 6×6 (36 plies, 2000) 20.1 s, 0.56 s.
+On the same machine at rest: Pond 18.2 s (0.30 s a position), Azul 13.7 s, Querni 8.7 s, Summer 16.3 s;
+the graph 6.9–8.3 ms and 15–21 KB.
 Honesty, 50 games each, hard at 1000 playouts, at a quarter of the review budget: easy lost more than hard
 in 50/50 games of every game (100 %, Wilson [93, 100]); hard's own moves judged: 0 blunders and 0 mistakes
 in 150 per game (worst losses: Querni 0.066, Pond 0.103, Azul 0.000, Summer 0.029).  At the full budget:
