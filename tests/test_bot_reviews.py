@@ -13,7 +13,7 @@ from bot.core.reviews import moves_to_judge
 from bot.delivery.workers import WorkerPool
 from engines import GAMES
 from tests.bot_world import ANA, BO, CY, World, only
-from tests.harness import GUILD_ID, option, settle
+from tests.harness import GUILD_ID, SERVER_ERROR, TIMEOUT, option, settle
 from tests.test_bot_replay import finished_match
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -210,3 +210,24 @@ def test_every_game_reviews_and_hints_through_the_same_worker_functions() -> Non
         judged, png = hint_and_board(state, ["Ana", "Bo", "Cy", "Dee"][: state.players], "en", 1, 30)
         assert png.startswith(PNG_MAGIC), name
         assert Judgement.from_json(judged).best in {state.move_text(m) for m in state.legal_moves()}
+
+
+async def test_a_review_whose_progress_message_cannot_be_edited_is_posted_anew(world: World) -> None:
+    match_id = await finished_match(world, 922, "pond", 2, {"variant": "mini"}, seed=5)
+    world.recorder.fail("edit-original", SERVER_ERROR, times=50)
+    calls = await world.command(ANA, 922, "analyse", "", match=match_id)
+    posted = [c for c in calls if c.kind == "followup" and f"review-{match_id}.png" in c.files]
+    assert len(posted) == 1 and f"#{match_id}" in posted[0].payload["content"]  # type: ignore[index]
+
+
+async def test_a_review_that_could_not_be_posted_is_shown_at_once_when_asked_again(world: World) -> None:
+    match_id = await finished_match(world, 923, "pond", 2, {"variant": "mini"}, seed=6)
+    world.recorder.fail("edit-original", TIMEOUT, times=50)
+    world.recorder.fail("followup", SERVER_ERROR, times=1)
+    await world.command(ANA, 923, "analyse", "", match=match_id)
+    stored = await world.bot.store.reviews.get(match_id)
+    assert stored is not None and stored.complete  # made and kept, although Discord took none of it
+    world.recorder.heal()
+    world.bot.reviews.maker.workers = CountingWorkers(world.bot.reviews.maker.workers, refuse=True)
+    again = await world.command(ANA, 923, "analyse", "", match=match_id)
+    assert any(c.kind == "edit-original" and f"review-{match_id}.png" in c.files for c in again)

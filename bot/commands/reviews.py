@@ -215,10 +215,17 @@ class Reviews:
         lines = [title]
         lines += [summary_line(review, seat, escape_name(names[seat]), language) for seat in range(len(names))]
         lines.append(f"-# {thresholds_text(language)}")
-        graph_file = discord.File(io.BytesIO(graph), filename=f"review-{record.id}.png", description=alt[:1024])
-        await interaction.edit_original_response(
-            content=formatting.clip("\n".join(lines)), attachments=[graph_file], allowed_mentions=NO_MENTIONS
-        )
+        content = formatting.clip("\n".join(lines))
+        try:
+            graph_file = discord.File(io.BytesIO(graph), filename=f"review-{record.id}.png", description=alt[:1024])
+            await interaction.edit_original_response(
+                content=content, attachments=[graph_file], allowed_mentions=NO_MENTIONS
+            )
+        except (discord.HTTPException, TimeoutError, OSError) as failed:
+            # The progress message is gone or cannot be edited (deleted, a Discord hiccup): post the review anew.
+            log.info("the review of game %s replaces no progress message (%s); posting it anew", record.id, failed)
+            graph_file = discord.File(io.BytesIO(graph), filename=f"review-{record.id}.png", description=alt[:1024])
+            await interaction.followup.send(content=content, file=graph_file, allowed_mentions=NO_MENTIONS)
         states = {state.ply: state for state in rebuilt.states}
         for seat, name in enumerate(names):
             costly = review.costliest(seat)
