@@ -259,7 +259,19 @@ def test_labelled_choices_keep_discords_limits() -> None:
 def test_querni_has_the_commands_players_expect() -> None:
     querni = next(c for c in TabulaBot(Settings()).command_payload() if c["name"] == "querni")
     subs = {o["name"]: o for o in querni["options"]}
-    assert set(subs) == {"start", "move", "remove", "pass", "board", "resign", "rules", "claim", "cancel", "draw", "hint"}
+    assert set(subs) == {
+        "start",
+        "move",
+        "remove",
+        "pass",
+        "board",
+        "resign",
+        "rules",
+        "claim",
+        "cancel",
+        "draw",
+        "hint",
+    }
     move = {o["name"]: o for o in subs["move"]["options"]}
     assert list(move) == ["from", "to", "remove"]
     assert move["from"]["required"] and move["to"]["required"] and not move["remove"]["required"]
