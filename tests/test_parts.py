@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
+import inspect
 from collections.abc import Iterator, Mapping
 from enum import StrEnum
 from pathlib import Path
@@ -58,6 +59,8 @@ def missing_parts(name: str) -> list[str]:
     try:
         if renderer_for(name).__module__ != spec.module("render"):
             missing.append("render: render_<name> is not the game's own")
+        if "marks" not in inspect.signature(renderer_for(name)).parameters:
+            missing.append("render: render_<name> takes no marks= (a review's and a hint's moves)")
     except NoRenderer as error:
         missing.append(f"render: {error}")
     if modules["render"] is not None:

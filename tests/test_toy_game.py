@@ -97,6 +97,29 @@ def test_the_computer_plays_toy_with_its_knowledge(toy: None) -> None:
     assert state.parse_move(text) in state.legal_moves()
 
 
+def test_the_computer_reviews_toy_and_draws_its_moves(toy: None) -> None:
+    from ai.review import review_game
+    from bot.commands.reviews import draw_marked, draw_review, hint_and_board
+
+    state = SPEC.new(seed=3, stones=10)
+    states, moves = [state], []
+    for move in (1, 3, 2, 1, 3):  # 10 stones: taking 1 first hands the opponent the win (2 leaves 8)
+        moves.append(state.move_text(move))
+        state = state.play(move)
+        states.append(state)
+    review = review_game(states, moves, iterations=200, seed=1)
+    first = review.judgements[0]
+    assert first.best == "take 2" and first.verdict in {"mistake", "blunder"}
+    assert review.final is not None and review.summary(0).moves == 3
+    graph, alt = draw_review(review.to_json(), ["Ana", "Bo"], "en")
+    assert graph.startswith(PNG) and "Ana" in alt
+    plain = render(states[0], players=["Ana", "Bo"], last_move=False)
+    marked = draw_marked(states[0], first.played, first.best, ["Ana", "Bo"], "en")
+    assert marked.startswith(PNG) and marked != plain
+    suggestion, board = hint_and_board(states[0], ["Ana", "Bo"], "en", 1, 200)
+    assert suggestion["best"] == "take 2" and board.startswith(PNG)
+
+
 def test_toy_shows_in_the_gallery(toy: None) -> None:
     from render.gallery import boards, scenes
 

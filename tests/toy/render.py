@@ -11,7 +11,7 @@ import i18n
 from render.draw import Picture, draw_status, new_card, status_height
 from render.text import draw_text
 from render.theme import DEFAULT_THEME, Theme
-from tests.toy.engine import ToyState
+from tests.toy.engine import ToyEvent, ToyState
 
 if TYPE_CHECKING:
     from render.gallery import Showcase
@@ -26,8 +26,13 @@ def render_toy(
     last_move: bool = True,
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
+    marks: Sequence[tuple[ToyEvent, Theme]] = (),
 ) -> Picture:
-    """Draw the pile (the stones just taken outlined, when ``last_move``) under the status line."""
+    """Draw the pile (the stones just taken outlined, when ``last_move``) under the status line.
+
+    ``marks`` (a review's or a hint's moves, each with the theme of its colour): the stones each move would
+    take are ringed in that theme's mark colour, the second ring inside the first.
+    """
     status = i18n.status_text(state, players, locale)
     top = theme.padding + status_height(theme.width, status, theme) + theme.padding
     per_row = (theme.width - 2 * theme.padding) // (STONE + 6)
@@ -45,6 +50,12 @@ def render_toy(
             draw.ellipse(box, fill=theme.text)
         else:  # just taken: an outline where it lay
             draw.ellipse(box, outline=theme.text_muted, width=3)
+    for number, (event, mark_theme) in enumerate(marks):
+        grow = 4 - 7 * number  # the first ring around the stone, the next one inside it
+        for index in range(max(0, state.stones - event.took), state.stones):
+            x = theme.padding + (index % per_row) * (STONE + 6)
+            y = top + (index // per_row) * (STONE + 6)
+            draw.ellipse((x - grow, y - grow, x + STONE + grow, y + STONE + grow), outline=mark_theme.mark, width=3)
     taken = " · ".join(f"{name} {count}" for name, count in zip(players, state.taken, strict=True))
     draw_text(draw, (theme.width / 2, height - theme.padding), taken, theme.font_body, theme.text, anchor="mb")
     return Picture(image)
