@@ -4,8 +4,7 @@ Default mode: a 60-ply Pond game, a 2-player Azul game, a Querni game and a 6×6
 played by the easy level against itself, are reviewed position by position on ONE worker process
 (``ai.review.judge_saved`` in a ``ProcessPoolExecutor(max_workers=1)``, as the bot runs it) at each
 game's default budget (``REVIEW_ITERATIONS``).  Reported: seconds per game (goal < 60 s) and per
-position; and, when ``render/review.py`` exists, the evaluation graph's render time and PNG size
-(goal < 50 ms, < 80 KB).
+position; and the evaluation graph's render time and PNG size (goal < 50 ms, < 80 KB).
 
 ``--honesty`` (item 4 of the issue): in every game, ``--games`` (50) games of the easy level against
 the hard level, seats alternating on each deal, hard at a fixed :data:`HARD_ITERATIONS` playouts a
@@ -30,20 +29,16 @@ the same in every game, 50/50 [93, 100] and 0 blunders or mistakes in 150 (worst
 0.055, Azul 0.039, Summer 0.041; mean loss easy/hard: Querni 0.061/0.002, Pond 0.043/0.003, Azul 0.015/0.001,
 Summer 0.034/0.002).
 
-The turn path's p99 while reviews run (the issue's third figure) is measured with
-:func:`running_reviews`, which keeps reviews going in worker processes while the caller's body runs.
+The turn path's p99 while reviews run (the issue's third figure) is measured by :mod:`bench.review_load`, with the
+reviews made as the bot makes them.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib
 import json
 import random
-import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -139,36 +134,18 @@ def review_on_worker(pool: ProcessPoolExecutor, game: str, played: Played, itera
     return Review(game, played.states[0].players, iterations, tuple(judged), final)
 
 
-def _graph_renderer() -> Any:
-    """Return render/review.py's graph function if that module exists (another part of issue 31), else None."""
-    try:
-        module = importlib.import_module("render.review")
-    except ImportError:
-        return None
-    for name in ("render_review_graph", "render_graph", "render_review", "graph"):
-        function = getattr(module, name, None)
-        if callable(function):
-            return function
-    return None
-
-
 def graph_timing(review: Review, repeat: int = 20) -> dict[str, Any]:
-    """Time render/review.py's graph of ``review`` (median ms, PNG KB), or say why it was not measured."""
-    renderer = _graph_renderer()
-    if renderer is None:
-        return {"graph": "skipped: render/review.py (or its graph function) is not there yet"}
+    """Time the review's evaluation graph (:func:`render.review.render_review_graph`): median ms and PNG KB."""
+    from render.review import render_review_graph
+
     names = [f"Player {seat + 1}" for seat in range(review.players)]
     times = []
-    try:
-        for _ in range(repeat):
-            started = time.perf_counter()
-            png = renderer(review, players=names)
-            times.append(time.perf_counter() - started)
-    except TypeError as error:
-        return {"graph": f"skipped: render/review.py's {renderer.__name__} takes other arguments ({error})"}
-    data = png if isinstance(png, bytes) else getattr(png, "png", b"")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        png = render_review_graph(review, players=names)
+        times.append(time.perf_counter() - started)
     times.sort()
-    return {"graph_median_ms": round(1000 * times[len(times) // 2], 1), "graph_kb": round(len(data) / 1024, 1)}
+    return {"graph_median_ms": round(1000 * times[len(times) // 2], 1), "graph_kb": round(len(png) / 1024, 1)}
 
 
 def speed(games: list[str] | None = None, seed: int = 11) -> list[dict[str, Any]]:
@@ -273,49 +250,11 @@ def honesty_line(row: dict[str, Any]) -> str:
 def speed_line(row: dict[str, Any]) -> str:
     """Return one line of the speed table."""
     options = " ".join(f"{k}={v}" for k, v in row["options"].items()) or "default"
-    graph = row.get("graph") or f"graph {row['graph_median_ms']} ms, {row['graph_kb']} KB"
+    graph = f"graph {row['graph_median_ms']} ms, {row['graph_kb']} KB"
     return (
         f"{row['game']:<7} {options:<8} {row['plies']:>3} plies at {row['iterations']} playouts: "
         f"{row['seconds']:6.1f} s ({row['seconds_per_position']:.3f} s a position); {graph}"
     )
-
-
-def _review_forever(stop: threading.Event, pool: ProcessPoolExecutor, game: str, seed: int, done: list[int]) -> None:
-    played = play(game, ("easy", "easy"), seed)
-    budget = review_iterations(game)
-    while not stop.is_set():
-        for index, move in enumerate(played.moves):
-            if stop.is_set():
-                return
-            state = played.states[index]
-            pool.submit(judge_saved, game, state.to_json(), move, budget, state.ply).result()
-            done[0] += 1
-
-
-@contextlib.contextmanager
-def running_reviews(count: int = 2, game: str = "pond") -> Iterator[list[int]]:
-    """Keep ``count`` reviews of ``game`` going, each in its own worker process, while the body runs.
-
-    For the turn path's p99 "while two reviews run" (the lead's part of bench.load): wrap the measured
-    run in ``with running_reviews(2) as done:``; ``done[0]`` counts the positions judged meanwhile.
-    """
-    stop = threading.Event()
-    done = [0]
-    pools = [ProcessPoolExecutor(max_workers=1) for _ in range(count)]
-    threads = [
-        threading.Thread(target=_review_forever, args=(stop, pool, game, 100 + i, done), daemon=True)
-        for i, pool in enumerate(pools)
-    ]
-    for thread in threads:
-        thread.start()
-    try:
-        yield done
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join()
-        for pool in pools:
-            pool.shutdown()
 
 
 def main() -> None:
@@ -340,8 +279,6 @@ def main() -> None:
         for row in speed(args.game):
             print(speed_line(row), flush=True)
             rows.append(row)
-        if _graph_renderer() is None:
-            print("graph: not measured (render/review.py is not there yet)")
     if args.json:
         print(json.dumps(rows, indent=2))
 
