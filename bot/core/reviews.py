@@ -94,19 +94,6 @@ class ReviewMaker:
         """Playouts per position a review of ``game`` spends."""
         return self.iterations if self.iterations is not None else review_iterations(game)
 
-    async def stored(self, match_id: int, states: Sequence[GameState], plies: Sequence[object]) -> Review | None:
-        """The match's complete review, if one was made at today's budget."""
-        kept = await self.store.get(match_id)
-        budget = self.budget(states[0].game)
-        if kept is None or not kept.complete or kept.budget != budget:
-            return None
-        return assemble(states, plies, budget, [Judgement.from_json(item) for item in kept.judgements])
-
-    def running(self, match_id: int) -> bool:
-        """Whether a review of ``match_id`` is being made now."""
-        job = self._jobs.get(match_id)
-        return job is not None and job.task is not None and not job.task.done()
-
     async def review(
         self,
         match_id: int,
@@ -115,15 +102,21 @@ class ReviewMaker:
         plies: Sequence[object],
         progress: Progress | None = None,
     ) -> Review:
-        """Return the match's review: the stored one, or one made now (``progress`` hears how far it got)."""
-        found = await self.stored(match_id, states, plies)
-        if found is not None:
-            return found
+        """Return the match's review: the stored one, or one made now (``progress`` hears how far it got).
+
+        A review stored at today's budget is read once here: complete, it is the answer; cut short, the review
+        goes on from its last judgement.
+        """
+        budget = self.budget(states[0].game)
+        kept = await self.store.get(match_id)
+        judged = [] if kept is None or kept.budget != budget else [Judgement.from_json(j) for j in kept.judgements]
+        if kept is not None and kept.complete and judged:
+            return assemble(states, plies, budget, judged)
         job = self._jobs.get(match_id)
         if job is None or job.task is None or job.task.done():
             job = _Job()
             self._jobs[match_id] = job
-            job.task = asyncio.ensure_future(self._make(match_id, seed, list(states), list(plies), job))
+            job.task = asyncio.ensure_future(self._make(match_id, seed, list(states), list(plies), judged, job))
             job.task.add_done_callback(lambda _: self._forget(match_id, job))
         if progress is not None:
             job.listeners.append(progress)
@@ -146,14 +139,20 @@ class ReviewMaker:
         if self._jobs.get(match_id) is job:
             del self._jobs[match_id]
 
-    async def _make(self, match_id: int, seed: int, states: list[GameState], plies: list[object], job: _Job) -> Review:
+    async def _make(
+        self,
+        match_id: int,
+        seed: int,
+        states: list[GameState],
+        plies: list[object],
+        judged: list[Judgement],
+        job: _Job,
+    ) -> Review:
+        """Judge the moves after those ``judged`` already (a review cut short), storing as it goes."""
         game = states[0].game
         budget = self.budget(game)
         todo = moves_to_judge(states, plies)
-        kept = await self.store.get(match_id)
-        judged: list[Judgement] = []
-        if kept is not None and kept.budget == budget:
-            judged = [Judgement.from_json(item) for item in kept.judgements][: len(todo)]
+        judged = judged[: len(todo)]
         job.total = len(todo)
         self._tell(job, len(judged))
         for number, position in enumerate(todo[len(judged) :], start=len(judged) + 1):
