@@ -5,8 +5,8 @@ Defined once here, for the parts that are handed one another by the composition 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 
@@ -20,6 +20,16 @@ if TYPE_CHECKING:
 
 BOARD_FILE = "board.png"  # the file name of every board picture Tabula attaches
 NO_MENTIONS = discord.AllowedMentions.none()  # edits and replies never ping anyone
+T = TypeVar("T")
+
+
+class Workers(Protocol):
+    """Runs a picklable function off the event loop (:class:`bot.delivery.workers.WorkerPool`): ``urgent`` work
+    passes the ordinary calls waiting, ``background`` work runs beside them at the lowest priority."""
+
+    async def run(
+        self, function: Callable[..., T], *args: Any, urgent: bool = False, background: bool = False
+    ) -> T: ...
 
 
 class Renderer(Protocol):

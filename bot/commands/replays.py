@@ -24,14 +24,14 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import discord
 
 import i18n
 from bot.commands.views import analyse_button, routed_view
 from bot.core.refusals import Refusal
-from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages
+from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages, Workers
 from bot.storage.records import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.text.escaping import escape_name
 from engines import GameState
@@ -41,7 +41,6 @@ from i18n.catalog import DEFAULT, pgettext
 from i18n.describe import alt_text
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 CACHE_SIZE = 32  # matches whose positions stay rebuilt
 BOARD_CACHE_SIZE = 128  # boards drawn (about 30 KB each): the ones just shown and the next ones
@@ -53,12 +52,6 @@ MAX_PLY = 999_999
 
 # (interaction, match ID, ply, step) -> the work of showing that ply in place of the pressed message's board
 StepHandler = Callable[[discord.Interaction[Any], int, int, str], Awaitable[None]]
-
-
-class Workers(Protocol):
-    """Runs a picklable function off the event loop (:class:`bot.delivery.workers.WorkerPool`)."""
-
-    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T: ...
 
 
 class Matches(Protocol):

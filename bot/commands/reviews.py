@@ -21,7 +21,7 @@ import io
 import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -32,7 +32,7 @@ from bot.commands.ui import user_language
 from bot.core.computer_seats import computer_level
 from bot.core.refusals import Refusal
 from bot.core.reviews import ReviewMaker
-from bot.shared import BOARD_FILE, NO_MENTIONS, Languages
+from bot.shared import BOARD_FILE, NO_MENTIONS, Languages, Workers
 from bot.storage.records import MatchRecord
 from bot.storage.settings_store import GuildSettings
 from bot.text import formatting
@@ -41,14 +41,9 @@ from engines import GAMES, GameState
 from i18n.catalog import gettext
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 PROGRESS_SECONDS = 3.0  # the progress message is edited at most this often
 MATCH_MAX = 2**53
-
-
-class Workers(Protocol):
-    async def run(self, function: Callable[..., T], *args: Any, urgent: bool = False) -> T: ...
 
 
 class Settings(Protocol):

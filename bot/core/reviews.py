@@ -19,28 +19,20 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from ai import search_seed
 from ai.review import Judgement, Review, final_rewards, judge_saved, review_iterations
+from bot.shared import Workers
 from bot.storage.review_store import StoredReview
 from engines import GameState
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 SAVE_EVERY = 8  # positions judged between two writes of a review in progress
 
 # (positions judged, positions to judge) -> None: how a review in progress reports itself
 Progress = Callable[[int, int], Any]
-
-
-class Workers(Protocol):
-    """Runs a picklable function in a worker process (:class:`bot.delivery.workers.WorkerPool`)."""
-
-    async def run(
-        self, function: Callable[..., T], *args: Any, urgent: bool = False, background: bool = False
-    ) -> T: ...
 
 
 class ReviewStore(Protocol):
