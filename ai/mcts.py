@@ -208,8 +208,7 @@ def search(
         if memory is not None:
             memory.take(key, state, 0)  # the kept tree would lead nowhere useful now
         return SearchResult(moves[0], 0, ((moves[0], 0, 0.0),), False)
-    depth = know.max_rollout_plies if know.rollout_depth is None else min(know.rollout_depth, know.max_rollout_plies)
-    tree = _Tree(know, rng, depth, clock, deadline)
+    tree = _Tree(know, rng, clock, deadline)
     # The tree holds no reference cycles, so reference counting frees it all.  The
     # cyclic collector would stop the search for tens of milliseconds to walk
     # thousands of young nodes, breaking tight time budgets, so it is paused until
@@ -323,16 +322,17 @@ class _Tree:
         self,
         know: Knowledge[Any],
         rng: Rng,
-        depth: int,
-        clock: Clock | None,
-        deadline: float | None,
+        clock: Clock | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.know = know
         self.rng = rng
         self.exploration = know.exploration
         self.prior_weight = know.prior_weight
         self.widening = know.widening
-        self.depth = depth
+        # A rollout's length: the knowledge's depth (to the end when None), never beyond its cap.
+        cap = know.max_rollout_plies
+        self.depth = cap if know.rollout_depth is None else min(know.rollout_depth, cap)
         self.clock = clock
         self.deadline = deadline
 

@@ -249,8 +249,7 @@ def judge(state: GameState, played: Any, *, iterations: int, seed: int = 0) -> J
         raise ValueError("The game is over: there is no move to judge.")
     level = LEVELS["hard"].for_game(state.game)
     know = knowledge_for(state.game, level.tuning, generic=not level.knowledge)
-    depth = know.max_rollout_plies if know.rollout_depth is None else min(know.rollout_depth, know.max_rollout_plies)
-    tree = _Tree(know, Rng(seed), depth, None, None)
+    tree = _Tree(know, Rng(seed))
     root = Node(None, state, -1, 0.0)
     for _ in range(iterations if len(moves) > 1 else 0):
         tree.iterate(root)
