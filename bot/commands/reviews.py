@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from ai import search_seed
 from ai.review import Judgement, Review
 from bot.commands.replays import Rebuilt, Replays
 from bot.commands.ui import user_language
@@ -283,7 +284,7 @@ class Reviews:
             raise Refusal("A hint is for your own turn: wait until it is your move.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         names = [s.name for s in record.players]
-        seed = record.seed ^ (state.ply * 7919 + 17)
+        seed = search_seed(record.seed, state.ply)  # the seed the computer's own move here would search with
         found, png = await self.computer_workers.run(
             hint_and_board, state, names, language, seed, self.maker.iterations
         )
