@@ -33,9 +33,8 @@ from bot.commands.ui import user_language
 from bot.core.computer_seats import computer_level
 from bot.core.refusals import Refusal
 from bot.core.reviews import ReviewMaker
-from bot.shared import BOARD_FILE, NO_MENTIONS, Languages, Workers
+from bot.shared import BOARD_FILE, NO_MENTIONS, Languages, ServerSettings, Workers
 from bot.storage.records import MatchRecord
-from bot.storage.settings_store import GuildSettings
 from bot.text import formatting
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
@@ -45,10 +44,6 @@ log = logging.getLogger(__name__)
 
 PROGRESS_SECONDS = 3.0  # the progress message is edited at most this often
 MATCH_MAX = 2**53
-
-
-class Settings(Protocol):
-    async def get(self, guild_id: int) -> GuildSettings: ...
 
 
 class Matches(Protocol):
@@ -132,7 +127,7 @@ class Reviews:
         render_workers: Workers,
         computer_workers: Workers,
         languages: Languages,
-        settings: Settings,
+        settings: ServerSettings,
         matches: Matches,
         service: Running,
         clock: Callable[[], float] = time.monotonic,
