@@ -28,6 +28,7 @@ from discord import app_commands
 
 from ai import search_seed
 from ai.review import Judgement, Review
+from bot.commands.ladder import outcome_line
 from bot.commands.replays import Rebuilt, Replays
 from bot.commands.ui import user_language
 from bot.core.computer_seats import computer_level
@@ -244,8 +245,6 @@ class Reviews:
 
     async def choices(self, interaction: discord.Interaction[Any], typed: str) -> list[app_commands.Choice[int]]:
         """Autocomplete of ``match:``: the asker's finished games in this server, newest first."""
-        from bot.commands.ladder import outcome_line
-
         records = await self.matches.finished_matches(interaction.guild_id or 0, user_id=interaction.user.id, limit=25)
         language = user_language(interaction)
         found = []
