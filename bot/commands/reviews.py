@@ -40,6 +40,7 @@ from bot.text import formatting
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
 from i18n.catalog import gettext
+from i18n.review import costly_move_line, summary_line, thresholds_text
 
 log = logging.getLogger(__name__)
 
@@ -192,8 +193,6 @@ class Reviews:
         self, interaction: discord.Interaction[Any], rebuilt: Rebuilt, review: Review, language: str
     ) -> None:
         """Turn the progress message into the review, then post each player's costliest moves."""
-        from i18n.review import costly_move_line, summary_line, thresholds_text
-
         names = rebuilt.names
         record = rebuilt.record
         graph, alt = await self.render_workers.run(draw_review, review.to_json(), names, language)
