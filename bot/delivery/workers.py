@@ -29,6 +29,7 @@ import ctypes
 import functools
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -197,12 +198,20 @@ class WorkerPool:
         pools = [pool for pool in (self._pool, self._urgent, self._background) if pool is not None]
         self._pool = self._urgent = self._background = None
         processes = [process for pool in pools for process in (getattr(pool, "_processes", None) or {}).values()]
+        # Each pool's thread joins (reaps) the processes it started; ``shutdown`` forgets it, so keep it first.
+        threads = [thread for pool in pools if (thread := getattr(pool, "_executor_manager_thread", None))]
         for pool in pools:
             pool.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + timeout
-        for process in processes:
-            process.join(max(0.0, deadline - time.monotonic()))
-        for process in processes:
-            if process.is_alive():
-                process.kill()  # cannot be ignored: wait for it to be reaped (a loaded machine may take seconds)
-                process.join(5.0)
+        # A process has exited when its sentinel is ready. ``is_alive()`` is not a safe test here: the executor's
+        # own thread reaps the same processes, and a process it is reaping still reads as alive for a moment.
+        running = {process.sentinel: process for process in processes}
+        while running and time.monotonic() < deadline:
+            for sentinel in multiprocessing.connection.wait(list(running), max(0.0, deadline - time.monotonic())):
+                running.pop(sentinel)  # type: ignore[call-overload]
+        for process in running.values():
+            process.kill()  # cannot be ignored: wait for it to end (a loaded machine may take seconds)
+        if running:
+            multiprocessing.connection.wait(list(running), 5.0)
+        for thread in threads:
+            thread.join(max(1.0, deadline - time.monotonic()))
