@@ -27,9 +27,10 @@ async def test_concurrent_matches_through_the_whole_turn_path_replay_exactly(tmp
 
 
 async def test_reminders_and_endings_falling_due_while_moves_arrive_are_each_handled_once() -> None:
-    row = await due_while_moving(matches=5, idle=12, seconds=2.5, offered=50.0, turn_seconds=0.8)
-    # Every idle match's turn ended (1.6 s in; Azul for three plays on), and reminders were posted (0.6 s in,
-    # in a window of 0.2 s that a sweep slowed by a busy machine may miss: no reminder after the deadline).
+    row = await due_while_moving(matches=5, idle=12, seconds=4.5, offered=50.0, turn_seconds=2.0)
+    # Every idle match's turn ended (4 s in; Azul for three plays on), and reminders were posted (1.5 s in, in a
+    # window of 0.5 s before the deadline, after which none is sent: two sweeps of every 0.25 s even on a busy
+    # machine; a window of 0.2 s was missed once in CI).
     # Inside, the run checked each reminder was posted exactly once and nothing is left to deliver.
     assert row["idle_turns_ended"] >= 12 and row["reminders_posted"] >= 1
     assert row["replayed_matches"] >= 17 and row["moves"] > 5
