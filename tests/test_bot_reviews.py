@@ -193,7 +193,7 @@ def _busy_then_niceness(seconds: float) -> int:
 async def test_background_work_runs_beside_the_live_work_at_the_lowest_priority() -> None:
     pool = WorkerPool("test", 1)
     try:
-        review = asyncio.ensure_future(pool.run(_busy_then_niceness, 2.0, background=True))
+        review = asyncio.ensure_future(pool.run(_busy_then_niceness, 3.0, background=True))
         live = await pool.run(_busy_then_niceness, 0.0)  # answered while the review still runs
         assert not review.done() and live == 0
         assert await review == 19
