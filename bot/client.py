@@ -217,6 +217,7 @@ class TabulaBot(discord.Client):
             clock=clock,
             turn_seconds=self.service.turn_seconds_for,
             departed=Members(self.http).departed,  # who left the server, asked before each round
+            workers=self.computer.workers,  # Swiss pairing of a big field: its own process, not the bot's
         )
         self.event_posts = EventPosts(self.events, store.matches, self.announcer, self, store.settings)
         self.service.finished = self.event_posts.match_finished

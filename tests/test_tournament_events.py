@@ -13,6 +13,7 @@ from bot.core import tournament_formats as f
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
+from bot.delivery.workers import WorkerPool
 from bot.storage import MatchStatus, MatchStore
 from bot.storage.tournament_store import EventStatus
 
@@ -150,6 +151,62 @@ async def test_a_swiss_event_runs_from_sign_up_to_the_winner(bot: Bot, players: 
     await check_final(bot, event_id)
     pairs = [frozenset(p.players) for p in await bot.store.tournaments.pairings(event_id) if not p.bye]
     assert len(pairs) == len(set(pairs)), "a repeat pairing"
+
+
+def as_played(pairing: Any) -> f.Played:
+    result = pairing.result or {}
+    places = tuple(result["places"]) if "places" in result else None
+    return f.Played(pairing.round, pairing.players, places, tuple(result.get("scores", ())), bool(result.get("void")))
+
+
+class Recording:
+    """Workers that run each call in a real worker process and note how it was asked for."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.pool = pool
+        self.calls: list[tuple[str, bool]] = []
+
+    async def run(self, function: Any, *args: Any, urgent: bool = False, background: bool = False) -> Any:
+        self.calls.append((getattr(function, "func", function).__name__, background))
+        return await self.pool.run(function, *args, urgent=urgent, background=background)
+
+
+async def test_swiss_rounds_are_paired_in_a_worker_process_as_they_would_be_in_the_bot(database: str) -> None:
+    """Pairing a big field is seconds to minutes of pure Python: the bot pairs in its workers' background process,
+    never in its own interpreter, and the pairings are the same as in a thread."""
+    pool = WorkerPool("test", 1)
+    workers = Recording(pool)
+    store = await MatchStore.open(database)
+    try:
+        clock = Clock()
+        matches = MatchService(store.matches, extras=store.extras, clock=clock, rng=random.Random(3))
+        events = TournamentService(
+            store.tournaments, forfeit=matches.withdraw, clock=clock, rng=random.Random(4), workers=workers
+        )
+        bot = Bot(store, clock)
+        bot.matches, bot.events = matches, events
+        event_id = await new_event(bot, 7)
+        await events.start(event_id, ORGANISER, can_manage=True)
+        await play_out(bot, event_id, random.Random(7))
+        await check_final(bot, event_id)
+        rounds = (await events.event(event_id)).rounds
+        assert workers.calls == [("pair_two_player", True)] * rounds
+        assert pool.pids(), "no worker process paired"
+        # The same field and results paired in a thread: the same tables, round by round.
+        entrants = await store.tournaments.entrants(event_id)
+        numbers = {e.user_id: e.number for e in entrants}
+        played = await store.tournaments.pairings(event_id)
+        for number in range(2, rounds + 1):
+            by_round = [
+                [(p.players, f.seat_points(f.SWISS, as_played(p))) for p in played if p.round == earlier]
+                for earlier in range(1, number)
+            ]
+            history, met = f.two_player_history(numbers, by_round)
+            tables = f.pair_two_player(f.SWISS, numbers, list(numbers), history, met, number, rounds)
+            assert sorted(tables) == sorted(p.players for p in played if p.round == number)
+    finally:
+        pool.stop()
+        await store.close()
 
 
 async def test_a_double_round_robin_meets_everyone_twice(bot: Bot) -> None:

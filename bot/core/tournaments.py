@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import time
@@ -28,6 +29,7 @@ from bot.core import tournament_formats as formats
 from bot.core.computer_seats import computer_level, mentions_for
 from bot.core.refusals import Refusal
 from bot.core.service import Turn
+from bot.shared import Workers
 from bot.storage.database import StaleMatch
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, Seat
 from bot.storage.tournament_store import Entrant, Event, EventFormat, EventStatus, Pairing, Tournaments
@@ -62,11 +64,14 @@ class TournamentService:
         rng: random.Random | None = None,
         turn_seconds: Callable[[int], Any] | None = None,
         departed: Callable[[int, Sequence[int]], Awaitable[set[int]]] | None = None,
+        workers: Workers | None = None,
     ) -> None:
         """``forfeit(match_id, user_id)`` ends a withdrawing player's running game (the match service's);
         ``departed(guild_id, user_ids)`` names those who left the server (asked before each round is paired:
-        they are withdrawn and not paired again)."""
+        they are withdrawn and not paired again); ``workers`` pair Swiss rounds in another process (a big
+        field takes seconds to minutes of pure Python, which in a thread would hold the bot's interpreter)."""
         self.store = store
+        self._workers = workers
         self._departed = departed
         self.clock = clock
         self._forfeit = forfeit
@@ -314,9 +319,13 @@ class TournamentService:
                 games = [_played_one(p) for p in played if p.round == number]
                 by_round.append([(g.players, formats.seat_points(event.format, g)) for g in games])
             history, met = formats.two_player_history(numbers, by_round)
-            tables = await asyncio.to_thread(
+            pair = functools.partial(
                 formats.pair_two_player, event.format, numbers, playing, history, met, round_number, total
             )
+            if self._workers is not None:  # beside live work, at the lowest priority: never ahead of a move
+                tables = await self._workers.run(pair, background=True)
+            else:
+                tables = await asyncio.to_thread(pair)
         byes = {t[0]: {"places": [1], "scores": [0], "bye": True} for t in tables if len(t) == 1}
         return await self.store.open_round(event, round_number, tables, byes, self.clock(), **changes)
 
