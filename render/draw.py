@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import functools
-import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageChops, ImageDraw
 
+from render.png import palette_png
 from render.text import clean_text, draw_text, ellipsize, fit_size, text_width, wrap
 from render.theme import RGB, Theme
 
@@ -575,13 +575,11 @@ def palette_from_cards(cards: Sequence[Image.Image], theme: Theme) -> Image.Imag
 
 
 def encode_png(picture: Picture, theme: Theme) -> bytes:
-    """Map the picture to its palette (or an adaptive one) and return PNG bytes; deterministic."""
+    """Map the picture to its palette (or an adaptive one) and return PNG bytes (:mod:`render.png`); deterministic."""
     if picture.palette is not None:
         quantised = picture.image.quantize(palette=picture.palette, dither=Image.Dither.NONE)
     else:
         quantised = picture.image.quantize(
             colors=theme.png_colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
-    out = io.BytesIO()
-    quantised.save(out, format="PNG", optimize=False, compress_level=theme.png_compress_level)
-    return out.getvalue()
+    return palette_png(quantised, theme.png_deflate_level)
