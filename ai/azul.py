@@ -230,7 +230,10 @@ KNOWLEDGE = AzulKnowledge
 
 # Where the levels' own budgets do not fit Azul (see ai.LEVELS), set by paired tournaments (bench.tournament):
 # a playout teaches the search more here than in Pond, so medium needs fewer of them.
-LEVEL_SETTINGS: dict[str, dict[str, Any]] = {"medium": {"iterations": 100}}
+LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
+    "medium": {"iterations": 100},
+    "hard": {"tuning": (("implicit_weight", 0.5), ("widening", 0.25))},
+}
 
 # Playouts per position when the computer reviews a finished game (ai.review): about 0.2–0.5 s a position on
 # one core of a small machine, so a whole game is reviewed in well under a minute.

@@ -101,8 +101,16 @@ class Knowledge(Generic[S]):
     # Whether :meth:`priors` wants the position after every move (the search then computes them once
     # per node and reuses them for the children, so a lookahead costs nothing extra).
     priors_use_children: bool = False
+    # Whether the search keeps the positions it made for :meth:`priors` until it expands their moves
+    # (False: it drops them at once and plays a move again when expanding it, so a tree that expands
+    # few of its moves, under progressive widening, holds and frees far fewer positions).
+    keep_children: bool = True
     # Whether :meth:`horizon` is worth calling at all (it is called on every ply of a rollout).
     has_horizon: bool = False
+    # Implicit minimax backups: a node's value in selection mixes this share of the max^n value of
+    # :meth:`child_values` backed up through the tree with ``1 -`` it of the playouts' mean.  0 (the
+    # default) is plain UCT on the means; above 0 needs :attr:`priors_use_children`.
+    implicit_weight: float = 0.0
     # Whether :meth:`rollout_move` overrides the uniform choice.
     has_rollout_policy: bool = False
 
@@ -121,10 +129,14 @@ class Knowledge(Generic[S]):
         """Value each child for the mover: its result when the game ended there, else :meth:`evaluate`."""
         player = state.to_move  # type: ignore[attr-defined]
         assert player is not None
+        return [value[player] for value in self.child_values(children, players)]
+
+    def child_values(self, children: Sequence[S], players: int) -> list[Reward]:
+        """Value each position for every player: its result when the game ended there, else :meth:`evaluate`."""
         out = []
         for child in children:
             outcome = child.outcome()  # type: ignore[attr-defined]
-            out.append((reward_from_outcome(outcome, players) if outcome is not None else self.evaluate(child))[player])
+            out.append(reward_from_outcome(outcome, players) if outcome is not None else self.evaluate(child))
         return out
 
     def priors(self, state: S, moves: Sequence[Any], children: Sequence[S] | None) -> list[float] | None:

@@ -60,8 +60,10 @@ class Node:
     """One position in the tree, reached by ``move`` from its parent."""
 
     __slots__ = (
+        "best_untried",
         "children",
         "exact",
+        "implicit",
         "move",
         "mover",
         "next_states",
@@ -69,6 +71,7 @@ class Node:
         "state",
         "total",
         "untried",
+        "values",
         "visits",
     )
 
@@ -85,6 +88,11 @@ class Node:
         self.next_states: list[GameState] | None = None
         # The settled value: a finished game's, a horizon's evaluation, or the solver's.
         self.exact: Reward | None = None
+        # Implicit minimax (when the knowledge asks for it): the max^n value of the evaluations below,
+        # the evaluation of every move's position (by index), and the best of those not yet children.
+        self.implicit: Reward | None = None
+        self.values: list[Reward] | None = None
+        self.best_untried: Reward | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +338,7 @@ class _Tree:
         self.exploration = know.exploration
         self.prior_weight = know.prior_weight
         self.widening = know.widening
+        self.implicit_weight = know.implicit_weight
         # A rollout's length: the knowledge's depth (to the end when None), never beyond its cap.
         cap = know.max_rollout_plies
         self.depth = cap if know.rollout_depth is None else min(know.rollout_depth, cap)
@@ -356,7 +365,12 @@ class _Tree:
             if untried and (self.widening <= 0.0 or len(node.children) < self._width(node.visits)):
                 child = self._expand(node)
                 path.append(child)
-                reward = child.exact if child.exact is not None else self._rollout(child.state)
+                if child.exact is not None:
+                    reward = child.exact
+                elif not self.depth and child.implicit is not None:
+                    reward = child.implicit  # the evaluation, already made when its parent was opened
+                else:
+                    reward = self._rollout(child.state)
                 break
             node = self._select(node)
             path.append(node)
@@ -365,6 +379,8 @@ class _Tree:
             if visited.mover >= 0:
                 visited.total += reward[visited.mover]
         self._solve(path)
+        if self.implicit_weight > 0.0:
+            _back_implicit(path)
         return reward
 
     def child_for(self, node: Node, move: Any) -> Node:
@@ -408,7 +424,14 @@ class _Tree:
         else:
             order = sorted(range(len(moves)), key=lambda i: (priors[i], keys[i]))
             node.untried = [(priors[i], i, moves[i]) for i in order]
-        node.next_states = children
+        node.next_states = children if know.keep_children else None
+        if self.implicit_weight > 0.0 and children is not None:
+            values = know.child_values(children, state.players)
+            player = state.to_move
+            assert player is not None
+            node.values = values
+            node.best_untried = max(values, key=lambda value: value[player])
+            node.implicit = node.best_untried
 
     def _expand(self, node: Node) -> Node:
         """Make the best untried move of ``node`` into a child."""
@@ -424,14 +447,20 @@ class _Tree:
         assert mover is not None
         child = Node(move, after, mover, prior)
         node.children.append(child)
+        values = node.values
+        if values is not None:
+            child.implicit = values[index]
+            node.best_untried = max((values[i] for _, i, _ in node.untried), key=lambda v: v[mover], default=None)
         outcome = after.outcome()
         if outcome is not None:
             child.exact = reward_from_outcome(outcome, after.players)
             child.untried = []
         elif self.know.has_horizon and self.know.horizon(after):
             # Beyond a horizon lies chance the player cannot see: the evaluation is all we know.
-            child.exact = self.know.evaluate(after)
+            child.exact = values[index] if values is not None else self.know.evaluate(after)
             child.untried = []
+        if child.exact is not None and values is not None:
+            child.implicit = child.exact
         return child
 
     def _select(self, node: Node) -> Node:
@@ -439,6 +468,7 @@ class _Tree:
         log_n = math.log(node.visits + 1)
         c = self.exploration
         w = self.prior_weight
+        a = self.implicit_weight
         best = node.children[0]
         best_score = -math.inf
         for child in node.children:
@@ -446,6 +476,9 @@ class _Tree:
             if child.exact is not None:
                 # A settled child needs no exploration: its value is its score.
                 score = child.exact[child.mover]
+            elif a > 0.0 and child.implicit is not None:
+                value = (1.0 - a) * child.total / n + a * child.implicit[child.mover]
+                score = value + c * math.sqrt(log_n / n) + w * child.prior / (n + 1)
             else:
                 score = child.total / n + c * math.sqrt(log_n / n) + w * child.prior / (n + 1)
             if score > best_score:
@@ -492,6 +525,25 @@ class _Tree:
                 return
             else:
                 parent.exact = max(parent.children, key=lambda c: c.exact[player] if c.exact else 0.0).exact
+
+
+def _back_implicit(path: list[Node]) -> None:
+    """Back the max^n value of the evaluations up ``path`` (implicit minimax): each node takes its mover's best."""
+    for node in reversed(path):
+        if node.exact is not None:
+            node.implicit = node.exact
+            continue
+        if node.untried is None:
+            continue  # not opened yet: its value is its own evaluation
+        player = node.state.to_move
+        assert player is not None
+        best = node.best_untried
+        for child in node.children:
+            value = child.implicit
+            if value is not None and (best is None or value[player] > best[player]):
+                best = value
+        if best is not None:
+            node.implicit = best
 
 
 def _final_choice(root: Node, temperature: float, rng: Rng) -> Any:
