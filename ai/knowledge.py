@@ -109,7 +109,7 @@ class Knowledge(Generic[S]):
     has_horizon: bool = False
     # Implicit minimax backups: a node's value in selection mixes this share of the max^n value of
     # :meth:`child_values` backed up through the tree with ``1 -`` it of the playouts' mean.  0 (the
-    # default) is plain UCT on the means; above 0 needs :attr:`priors_use_children`.
+    # default) is plain UCT on the means; above 0 needs :meth:`move_values`.
     implicit_weight: float = 0.0
     # Whether :meth:`rollout_move` overrides the uniform choice.
     has_rollout_policy: bool = False
@@ -130,6 +130,15 @@ class Knowledge(Generic[S]):
         player = state.to_move  # type: ignore[attr-defined]
         assert player is not None
         return [value[player] for value in self.child_values(children, players)]
+
+    def move_values(self, state: S, moves: Sequence[Any], children: Sequence[S] | None) -> list[Reward] | None:
+        """Value the position after each move for every player (for implicit minimax), or None if unknown.
+
+        ``children`` holds those positions when :attr:`priors_use_children` is set, else None.
+        """
+        if children is None:
+            return None
+        return self.child_values(children, state.players)  # type: ignore[attr-defined]
 
     def child_values(self, children: Sequence[S], players: int) -> list[Reward]:
         """Value each position for every player: its result when the game ended there, else :meth:`evaluate`."""

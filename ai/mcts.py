@@ -425,8 +425,8 @@ class _Tree:
             order = sorted(range(len(moves)), key=lambda i: (priors[i], keys[i]))
             node.untried = [(priors[i], i, moves[i]) for i in order]
         node.next_states = children if know.keep_children else None
-        if self.implicit_weight > 0.0 and children is not None:
-            values = know.child_values(children, state.players)
+        values = know.move_values(state, moves, children) if self.implicit_weight > 0.0 else None
+        if values is not None:
             player = state.to_move
             assert player is not None
             node.values = values
