@@ -12,12 +12,24 @@
   proportion to how near each row, column and colour is to completion (in full
   once the game is about to end).  Players are compared pairwise through a
   logistic, so two to four players all work.
-* Priors: the evaluation one ply ahead (the search reuses those positions as
-  its children); a small exploration constant, as moves differ by little.
+* Priors: the evaluation one ply ahead; a small exploration constant, as moves
+  differ by little.  Easy and medium play the positions to value them (the
+  search reuses them as its children); hard values a take without playing it,
+  from the mover's board after it (a take changes nothing else until the
+  round ends, and equal takes from different factories share one value): the
+  same values, five to eight times cheaper.
 * No rollouts: a new leaf is valued by the evaluation itself, which knows the
   round's tiling already.  (A rollout policy is here for tuning with
   ``rollout_depth``: the best of a few random takes by the tiles they would
   drop to the floor.)
+* Hard (issue 32, item 6; see ``LEVEL_SETTINGS``): a round's first moves offer
+  50 to 90 takes, most of them poor, so hard widens progressively (only the best-valued
+  moves of a young node compete, more as it is visited) and backs up the
+  max^n value of the evaluations (implicit minimax) beside the mean, so that a
+  line is judged by the opponent's best reply rather than by the average of
+  all of them.  Its tree, holding no unplayed positions, is cheap to free, so
+  it stops nearer its deadline.  Measured against the hard of before (paired
+  deals, two players): MEASURED_FIGURES.
 
 >>> from engines import azul
 >>> state = azul.new(players=2, seed=16, first_player=0)
@@ -327,7 +339,9 @@ KNOWLEDGE = AzulKnowledge
 # a playout teaches the search more here than in Pond, so medium needs fewer of them.
 LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
     "medium": {"iterations": 100},
-    "hard": {"tuning": (("implicit_weight", 0.5), ("widening", 0.25), ("priors_use_children", False))},
+    "hard": {
+        "tuning": (("implicit_weight", 0.5), ("widening", 0.15), ("priors_use_children", False), ("free_cost", 6e-6))
+    },
 }
 
 # Playouts per position when the computer reviews a finished game (ai.review): about 0.2–0.5 s a position on

@@ -105,6 +105,10 @@ class Knowledge(Generic[S]):
     # (False: it drops them at once and plays a move again when expanding it, so a tree that expands
     # few of its moves, under progressive widening, holds and frees far fewer positions).
     keep_children: bool = True
+    # What freeing the tree is first assumed to cost per playout, in seconds, before the search has
+    # measured it (None: the search's default, ``ai.mcts.DEFAULT_FREE_COST``, shared by every tree of the
+    # game); the search stops that much before its deadline for every playout it will drop.
+    free_cost: float | None = None
     # Whether :meth:`horizon` is worth calling at all (it is called on every ply of a rollout).
     has_horizon: bool = False
     # Implicit minimax backups: a node's value in selection mixes this share of the max^n value of

@@ -9,6 +9,11 @@ The search needs only ``legal_moves()``, ``play()``, ``to_move``, ``outcome()``,
   compete, more as it is visited).
 * Rewards are max^n vectors, one float per player: each node keeps the total
   reward of the player who moved into it, so each player maximises their own.
+* Implicit minimax backups (when the knowledge sets ``implicit_weight``, after
+  Lanctot et al. 2014): a node opened with the evaluation of every move's
+  position keeps the max^n value of those evaluations, backed up through the
+  tree, and selection mixes it with the playouts' mean.  It pays where the
+  evaluation is good and a mean over weak replies misleads (Azul).
 * Simulation: a rollout of at most ``rollout_depth`` plies (the game's rollout
   policy), then the game's evaluation; finished games are scored from
   ``Outcome.places``.
@@ -236,7 +241,9 @@ def search(
             return result
         # Freeing the tree takes time in proportion to its size (every node holds a position), so the
         # search stops early enough for freeing what it will drop to fit in the budget.
-        cost = _FREE_COST.get(state.game, DEFAULT_FREE_COST)
+        # A knowledge that names its own first guess grows trees of another shape: it keeps its own measure.
+        free_key: Hashable = state.game if know.free_cost is None else (state.game, know.free_cost)
+        cost = _FREE_COST.get(free_key, DEFAULT_FREE_COST if know.free_cost is None else know.free_cost)
         result = _run(root, tree, iterations, temperature, rng, deadline, reused, cost, memory is not None)
         grown = clock()
         # What is freed: the moves not chosen (and trees the memory pushes out); the chosen one is kept.
@@ -251,7 +258,7 @@ def search(
         freed = clock()
         if dropped_visits >= MEASURE_FREE_FROM:
             # Remember the worst recent cost, forgetting slowly, so one quick free does not shorten the margin.
-            _FREE_COST[state.game] = max((freed - grown) / dropped_visits, cost * FREE_COST_DECAY)
+            _FREE_COST[free_key] = max((freed - grown) / dropped_visits, cost * FREE_COST_DECAY)
         return result
     finally:
         if collecting:
@@ -273,7 +280,7 @@ def _chosen(root: Node, move: Any) -> Node:
 
 
 # What freeing a game's tree cost per playout (a playout adds at most one node), in this process.
-_FREE_COST: dict[str, float] = {}
+_FREE_COST: dict[Hashable, float] = {}
 # The cost assumed before any measurement (measured: 5 to 15 microseconds, 25 on a busy machine).
 DEFAULT_FREE_COST = 25e-6
 FREE_COST_DECAY = 0.95
