@@ -340,7 +340,13 @@ KNOWLEDGE = AzulKnowledge
 LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
     "medium": {"iterations": 100},
     "hard": {
-        "tuning": (("implicit_weight", 0.5), ("widening", 0.15), ("priors_use_children", False), ("free_cost", 6e-6))
+        "tuning": (
+            ("implicit_weight", 0.5),
+            ("widening", 0.15),
+            ("widen_past_settled", True),
+            ("priors_use_children", False),
+            ("free_cost", 6e-6),
+        )
     },
 }
 

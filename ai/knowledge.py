@@ -93,6 +93,10 @@ class Knowledge(Generic[S]):
     # Progressive widening: a node may have ``2 + widening * sqrt(visits)`` children, the best
     # priors first; 0 expands every move before revisiting any (plain UCT).
     widening: float = 0.0
+    # Under widening, whether a node whose selection falls on a settled child (a solved line) expands its
+    # next move instead: revisiting the settled child teaches nothing, and only a node with every move
+    # expanded can be settled itself.
+    widen_past_settled: bool = False
     # Random plies played from a new leaf before :meth:`evaluate` is trusted; None plays to the end.
     rollout_depth: int | None = None
     # A rollout never runs longer than this, whatever ``rollout_depth`` says (a game with a generous

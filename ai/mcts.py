@@ -346,6 +346,7 @@ class _Tree:
         self.prior_weight = know.prior_weight
         self.widening = know.widening
         self.implicit_weight = know.implicit_weight
+        self.widen_past_settled = know.widen_past_settled
         # A rollout's length: the knowledge's depth (to the end when None), never beyond its cap.
         cap = know.max_rollout_plies
         self.depth = cap if know.rollout_depth is None else min(know.rollout_depth, cap)
@@ -369,7 +370,12 @@ class _Tree:
                     break
             untried = node.untried
             assert untried is not None
-            if untried and (self.widening <= 0.0 or len(node.children) < self._width(node.visits)):
+            expand = bool(untried) and (self.widening <= 0.0 or len(node.children) < self._width(node.visits))
+            if not expand:
+                chosen = self._select(node)
+                # A settled child teaches the search nothing more: widen instead (so the node can be settled too).
+                expand = bool(untried) and self.widen_past_settled and chosen.exact is not None
+            if expand:
                 child = self._expand(node)
                 path.append(child)
                 if child.exact is not None:
@@ -379,7 +385,7 @@ class _Tree:
                 else:
                     reward = self._rollout(child.state)
                 break
-            node = self._select(node)
+            node = chosen
             path.append(node)
         for visited in path:
             visited.visits += 1

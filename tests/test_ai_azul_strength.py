@@ -15,7 +15,13 @@ from engines import azul
 from engines.rng import Rng
 
 # Today's hard in Azul (before issue 32, item 6): every new setting switched off.
-TODAY = (("implicit_weight", 0.0), ("widening", 0.0), ("priors_use_children", True))
+TODAY = (
+    ("implicit_weight", 0.0),
+    ("widening", 0.0),
+    ("widen_past_settled", False),
+    ("priors_use_children", True),
+    ("free_cost", None),
+)
 
 
 def positions(count: int, seed: int, wall: str = "colour") -> list[azul.AzulState]:
@@ -105,7 +111,8 @@ def test_implicit_minimax_backs_up_the_movers_best_value() -> None:
 
 def test_hard_turns_the_new_search_on_and_the_switches_restore_todays_moves() -> None:
     tuning = dict(LEVELS["hard"].for_game("azul").tuning)
-    assert tuning["implicit_weight"] > 0 and tuning["widening"] > 0 and tuning["priors_use_children"] is False
+    assert tuning["implicit_weight"] > 0 and tuning["widening"] > 0 and tuning["widen_past_settled"] is True
+    assert tuning["priors_use_children"] is False and tuning["free_cost"] < 25e-6
     assert LEVELS["medium"].for_game("azul").tuning == () and LEVELS["easy"].for_game("azul").tuning == ()
     # Moves today's hard chose (recorded before the change): 300 playouts a move, seed 100 * game + ply.
     recorded = ["f2 white 1", "f5 red 1", "f3 red 2", "f1 blue 2", "f4 yellow 3", "c red 3"]
@@ -117,3 +124,18 @@ def test_hard_turns_the_new_search_on_and_the_switches_restore_todays_moves() ->
         plain = search(state, iterations=300, seed=ply, knowledge=knowledge_for("azul"))
         assert state.move_text(found.move) == state.move_text(plain.move) == text
         state = state.play(found.move)
+
+
+def test_widening_past_settled_lines_settles_a_rounds_last_moves() -> None:
+    state = azul.new(players=2, seed=0)
+    rng = random.Random(0)
+    while len(state.legal_moves()) > 12 or state.ply < 4:
+        state = state.play(rng.choice(state.legal_moves()))
+    settings = (("widening", 0.15), ("implicit_weight", 0.5), ("priors_use_children", False))
+    narrow = search(state, iterations=3000, seed=1, knowledge=knowledge_for("azul", settings))
+    assert not narrow.solved, "widening alone never expands the moves a settled line hides"
+    wide = search(
+        state, iterations=3000, seed=1, knowledge=knowledge_for("azul", (*settings, ("widen_past_settled", True)))
+    )
+    today = search(state, iterations=3000, seed=1, knowledge=knowledge_for("azul"))
+    assert wide.solved and today.solved and wide.iterations <= today.iterations
