@@ -105,10 +105,6 @@ class Knowledge(Generic[S]):
     # Whether :meth:`priors` wants the position after every move (the search then computes them once
     # per node and reuses them for the children, so a lookahead costs nothing extra).
     priors_use_children: bool = False
-    # Whether the search keeps the positions it made for :meth:`priors` until it expands their moves
-    # (False: it drops them at once and plays a move again when expanding it, so a tree that expands
-    # few of its moves, under progressive widening, holds and frees far fewer positions).
-    keep_children: bool = True
     # What freeing the tree is first assumed to cost per playout, in seconds, before the search has
     # measured it (None: the search's default, ``ai.mcts.DEFAULT_FREE_COST``, shared by every tree of the
     # game); the search stops that much before its deadline for every playout it will drop.
@@ -116,8 +112,8 @@ class Knowledge(Generic[S]):
     # Whether :meth:`horizon` is worth calling at all (it is called on every ply of a rollout).
     has_horizon: bool = False
     # Implicit minimax backups: a node's value in selection mixes this share of the max^n value of
-    # :meth:`child_values` backed up through the tree with ``1 -`` it of the playouts' mean.  0 (the
-    # default) is plain UCT on the means; above 0 needs :meth:`move_values`.
+    # :meth:`move_values` backed up through the tree with ``1 -`` it of the playouts' mean.  0 (the
+    # default) is plain UCT on the means.
     implicit_weight: float = 0.0
     # Whether :meth:`rollout_move` overrides the uniform choice.
     has_rollout_policy: bool = False

@@ -437,7 +437,7 @@ class _Tree:
         else:
             order = sorted(range(len(moves)), key=lambda i: (priors[i], keys[i]))
             node.untried = [(priors[i], i, moves[i]) for i in order]
-        node.next_states = children if know.keep_children else None
+        node.next_states = children
         values = know.move_values(state, moves, children) if self.implicit_weight > 0.0 else None
         if values is not None:
             player = state.to_move
