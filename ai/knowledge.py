@@ -93,6 +93,10 @@ class Knowledge(Generic[S]):
     # Progressive widening: a node may have ``2 + widening * sqrt(visits)`` children, the best
     # priors first; 0 expands every move before revisiting any (plain UCT).
     widening: float = 0.0
+    # Under widening, whether a node whose selection falls on a settled child (a solved line) expands its
+    # next move instead: revisiting the settled child teaches nothing, and only a node with every move
+    # expanded can be settled itself.
+    widen_past_settled: bool = False
     # Random plies played from a new leaf before :meth:`evaluate` is trusted; None plays to the end.
     rollout_depth: int | None = None
     # A rollout never runs longer than this, whatever ``rollout_depth`` says (a game with a generous
@@ -101,8 +105,16 @@ class Knowledge(Generic[S]):
     # Whether :meth:`priors` wants the position after every move (the search then computes them once
     # per node and reuses them for the children, so a lookahead costs nothing extra).
     priors_use_children: bool = False
+    # What freeing the tree is first assumed to cost per playout, in seconds, before the search has
+    # measured it (None: the search's default, ``ai.mcts.DEFAULT_FREE_COST``, shared by every tree of the
+    # game); the search stops that much before its deadline for every playout it will drop.
+    free_cost: float | None = None
     # Whether :meth:`horizon` is worth calling at all (it is called on every ply of a rollout).
     has_horizon: bool = False
+    # Implicit minimax backups: a node's value in selection mixes this share of the max^n value of
+    # :meth:`move_values` backed up through the tree with ``1 -`` it of the playouts' mean.  0 (the
+    # default) is plain UCT on the means.
+    implicit_weight: float = 0.0
     # Whether :meth:`rollout_move` overrides the uniform choice.
     has_rollout_policy: bool = False
 
@@ -121,10 +133,23 @@ class Knowledge(Generic[S]):
         """Value each child for the mover: its result when the game ended there, else :meth:`evaluate`."""
         player = state.to_move  # type: ignore[attr-defined]
         assert player is not None
+        return [value[player] for value in self.child_values(children, players)]
+
+    def move_values(self, state: S, moves: Sequence[Any], children: Sequence[S] | None) -> list[Reward] | None:
+        """Value the position after each move for every player (for implicit minimax), or None if unknown.
+
+        ``children`` holds those positions when :attr:`priors_use_children` is set, else None.
+        """
+        if children is None:
+            return None
+        return self.child_values(children, state.players)  # type: ignore[attr-defined]
+
+    def child_values(self, children: Sequence[S], players: int) -> list[Reward]:
+        """Value each position for every player: its result when the game ended there, else :meth:`evaluate`."""
         out = []
         for child in children:
             outcome = child.outcome()  # type: ignore[attr-defined]
-            out.append((reward_from_outcome(outcome, players) if outcome is not None else self.evaluate(child))[player])
+            out.append(reward_from_outcome(outcome, players) if outcome is not None else self.evaluate(child))
         return out
 
     def priors(self, state: S, moves: Sequence[Any], children: Sequence[S] | None) -> list[float] | None:

@@ -9,6 +9,11 @@ The search needs only ``legal_moves()``, ``play()``, ``to_move``, ``outcome()``,
   compete, more as it is visited).
 * Rewards are max^n vectors, one float per player: each node keeps the total
   reward of the player who moved into it, so each player maximises their own.
+* Implicit minimax backups (when the knowledge sets ``implicit_weight``, after
+  Lanctot et al. 2014): a node opened with the evaluation of every move's
+  position keeps the max^n value of those evaluations, backed up through the
+  tree, and selection mixes it with the playouts' mean.  It pays where the
+  evaluation is good and a mean over weak replies misleads (Azul).
 * Simulation: a rollout of at most ``rollout_depth`` plies (the game's rollout
   policy), then the game's evaluation; finished games are scored from
   ``Outcome.places``.
@@ -60,8 +65,10 @@ class Node:
     """One position in the tree, reached by ``move`` from its parent."""
 
     __slots__ = (
+        "best_untried",
         "children",
         "exact",
+        "implicit",
         "move",
         "mover",
         "next_states",
@@ -69,6 +76,7 @@ class Node:
         "state",
         "total",
         "untried",
+        "values",
         "visits",
     )
 
@@ -85,6 +93,11 @@ class Node:
         self.next_states: list[GameState] | None = None
         # The settled value: a finished game's, a horizon's evaluation, or the solver's.
         self.exact: Reward | None = None
+        # Implicit minimax (when the knowledge asks for it): the max^n value of the evaluations below,
+        # the evaluation of every move's position (by index), and the best of those not yet children.
+        self.implicit: Reward | None = None
+        self.values: list[Reward] | None = None
+        self.best_untried: Reward | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +241,9 @@ def search(
             return result
         # Freeing the tree takes time in proportion to its size (every node holds a position), so the
         # search stops early enough for freeing what it will drop to fit in the budget.
-        cost = _FREE_COST.get(state.game, DEFAULT_FREE_COST)
+        # A knowledge that names its own first guess grows trees of another shape: it keeps its own measure.
+        free_key: Hashable = state.game if know.free_cost is None else (state.game, know.free_cost)
+        cost = _FREE_COST.get(free_key, DEFAULT_FREE_COST if know.free_cost is None else know.free_cost)
         result = _run(root, tree, iterations, temperature, rng, deadline, reused, cost, memory is not None)
         grown = clock()
         # What is freed: the moves not chosen (and trees the memory pushes out); the chosen one is kept.
@@ -243,7 +258,7 @@ def search(
         freed = clock()
         if dropped_visits >= MEASURE_FREE_FROM:
             # Remember the worst recent cost, forgetting slowly, so one quick free does not shorten the margin.
-            _FREE_COST[state.game] = max((freed - grown) / dropped_visits, cost * FREE_COST_DECAY)
+            _FREE_COST[free_key] = max((freed - grown) / dropped_visits, cost * FREE_COST_DECAY)
         return result
     finally:
         if collecting:
@@ -265,7 +280,7 @@ def _chosen(root: Node, move: Any) -> Node:
 
 
 # What freeing a game's tree cost per playout (a playout adds at most one node), in this process.
-_FREE_COST: dict[str, float] = {}
+_FREE_COST: dict[Hashable, float] = {}
 # The cost assumed before any measurement (measured: 5 to 15 microseconds, 25 on a busy machine).
 DEFAULT_FREE_COST = 25e-6
 FREE_COST_DECAY = 0.95
@@ -330,6 +345,8 @@ class _Tree:
         self.exploration = know.exploration
         self.prior_weight = know.prior_weight
         self.widening = know.widening
+        self.implicit_weight = know.implicit_weight
+        self.widen_past_settled = know.widen_past_settled
         # A rollout's length: the knowledge's depth (to the end when None), never beyond its cap.
         cap = know.max_rollout_plies
         self.depth = cap if know.rollout_depth is None else min(know.rollout_depth, cap)
@@ -353,18 +370,30 @@ class _Tree:
                     break
             untried = node.untried
             assert untried is not None
-            if untried and (self.widening <= 0.0 or len(node.children) < self._width(node.visits)):
+            expand = bool(untried) and (self.widening <= 0.0 or len(node.children) < self._width(node.visits))
+            if not expand:
+                chosen = self._select(node)
+                # A settled child teaches the search nothing more: widen instead (so the node can be settled too).
+                expand = bool(untried) and self.widen_past_settled and chosen.exact is not None
+            if expand:
                 child = self._expand(node)
                 path.append(child)
-                reward = child.exact if child.exact is not None else self._rollout(child.state)
+                if child.exact is not None:
+                    reward = child.exact
+                elif not self.depth and child.implicit is not None:
+                    reward = child.implicit  # the evaluation, already made when its parent was opened
+                else:
+                    reward = self._rollout(child.state)
                 break
-            node = self._select(node)
+            node = chosen
             path.append(node)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
                 visited.total += reward[visited.mover]
         self._solve(path)
+        if self.implicit_weight > 0.0:
+            _back_implicit(path)
         return reward
 
     def child_for(self, node: Node, move: Any) -> Node:
@@ -409,6 +438,13 @@ class _Tree:
             order = sorted(range(len(moves)), key=lambda i: (priors[i], keys[i]))
             node.untried = [(priors[i], i, moves[i]) for i in order]
         node.next_states = children
+        values = know.move_values(state, moves, children) if self.implicit_weight > 0.0 else None
+        if values is not None:
+            player = state.to_move
+            assert player is not None
+            node.values = values
+            node.best_untried = max(values, key=lambda value: value[player])
+            node.implicit = node.best_untried
 
     def _expand(self, node: Node) -> Node:
         """Make the best untried move of ``node`` into a child."""
@@ -424,14 +460,20 @@ class _Tree:
         assert mover is not None
         child = Node(move, after, mover, prior)
         node.children.append(child)
+        values = node.values
+        if values is not None:
+            child.implicit = values[index]
+            node.best_untried = max((values[i] for _, i, _ in node.untried), key=lambda v: v[mover], default=None)
         outcome = after.outcome()
         if outcome is not None:
             child.exact = reward_from_outcome(outcome, after.players)
             child.untried = []
         elif self.know.has_horizon and self.know.horizon(after):
             # Beyond a horizon lies chance the player cannot see: the evaluation is all we know.
-            child.exact = self.know.evaluate(after)
+            child.exact = values[index] if values is not None else self.know.evaluate(after)
             child.untried = []
+        if child.exact is not None and values is not None:
+            child.implicit = child.exact
         return child
 
     def _select(self, node: Node) -> Node:
@@ -439,6 +481,7 @@ class _Tree:
         log_n = math.log(node.visits + 1)
         c = self.exploration
         w = self.prior_weight
+        a = self.implicit_weight
         best = node.children[0]
         best_score = -math.inf
         for child in node.children:
@@ -446,6 +489,9 @@ class _Tree:
             if child.exact is not None:
                 # A settled child needs no exploration: its value is its score.
                 score = child.exact[child.mover]
+            elif a > 0.0 and child.implicit is not None:
+                value = (1.0 - a) * child.total / n + a * child.implicit[child.mover]
+                score = value + c * math.sqrt(log_n / n) + w * child.prior / (n + 1)
             else:
                 score = child.total / n + c * math.sqrt(log_n / n) + w * child.prior / (n + 1)
             if score > best_score:
@@ -492,6 +538,25 @@ class _Tree:
                 return
             else:
                 parent.exact = max(parent.children, key=lambda c: c.exact[player] if c.exact else 0.0).exact
+
+
+def _back_implicit(path: list[Node]) -> None:
+    """Back the max^n value of the evaluations up ``path`` (implicit minimax): each node takes its mover's best."""
+    for node in reversed(path):
+        if node.exact is not None:
+            node.implicit = node.exact
+            continue
+        if node.untried is None:
+            continue  # not opened yet: its value is its own evaluation
+        player = node.state.to_move
+        assert player is not None
+        best = node.best_untried
+        for child in node.children:
+            value = child.implicit
+            if value is not None and (best is None or value[player] > best[player]):
+                best = value
+        if best is not None:
+            node.implicit = best
 
 
 def _final_choice(root: Node, temperature: float, rng: Rng) -> Any:

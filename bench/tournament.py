@@ -94,8 +94,9 @@ def parse_level(text: str) -> Level:
 
     A name that is a :class:`Level` field changes the level (``budget`` takes
     ``time`` or ``iterations``); ``GAME.FIELD`` changes a field in one game
-    only; any other name changes the game's knowledge (see ``ai.knowledge``).
-    Values are numbers, ``none``, ``true`` or ``false``.
+    only; any other name changes the game's knowledge (see ``ai.knowledge``), on top
+    of the tuning a game gives the base level.  Values are numbers, ``none``,
+    ``true`` or ``false``.
 
     >>> level = parse_level("m50=medium,querni.iterations=50,querni.temperature=0.5")
     >>> level.for_game("querni").iterations, level.for_game("querni").temperature, level.for_game("pond").iterations
@@ -119,7 +120,15 @@ def parse_level(text: str) -> Level:
         elif key in fields:
             level = replace(level, **{key: value})
         else:
-            level = replace(level, tuning=(*level.tuning, (key, value)))
+            # A knowledge setting goes on top of the level's own tuning, and of a game's (LEVEL_SETTINGS).
+            setting_pair = (key, value)
+            per_game = tuple(
+                (which, kept_field, (*kept_value, setting_pair))
+                if kept_field == "tuning"
+                else (which, kept_field, kept_value)
+                for which, kept_field, kept_value in level.per_game
+            )
+            level = replace(level, tuning=(*level.tuning, setting_pair), per_game=per_game)
     return level
 
 
