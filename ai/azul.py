@@ -178,26 +178,6 @@ def _points(summaries: Sequence[Summary], left: Sequence[int]) -> tuple[float, .
     return tuple(out)
 
 
-def _after_take(board: azul.Board, colour: int, line: int, taken: int, took_marker: bool) -> azul.Board:
-    """Return the mover's board after a take of ``taken`` tiles of ``colour`` into ``line`` (as the engine plays it)."""
-    floor = board.floor
-    if took_marker and len(floor) < azul.FLOOR_SPACES:
-        floor += (azul.MARKER,)
-    line_colours, line_counts = board.line_colours, board.line_counts
-    to_line = 0
-    if line != azul.FLOOR:
-        row = line - 1
-        start = line_counts[row]
-        to_line = min(taken, line - start)
-        if to_line:
-            line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
-            line_counts = (*line_counts[:row], start + to_line, *line_counts[row + 1 :])
-    to_floor = min(taken - to_line, azul.FLOOR_SPACES - len(floor))
-    if to_floor:
-        floor += (colour,) * to_floor
-    return azul.Board(board.score, line_colours, line_counts, board.wall, floor, board.free)
-
-
 def expected_points(state: azul.AzulState, cache: SummaryCache | None = None) -> tuple[float, ...]:
     """Estimate each player's final points from the position (see the module docstring).
 
@@ -282,7 +262,7 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
                 key = (colour, line, taken, took_marker)
                 value = known.get(key)
                 if value is None:
-                    after = _after_take(board, colour, line, taken, took_marker)
+                    after, _, _ = azul.board_after_take(board, colour, line, taken, took_marker)
                     mine = list(summaries)
                     mine[player] = _summary(after, grey, True, cache, bonuses)
                     value = known[key] = self._reward(_points(mine, left), left)

@@ -849,34 +849,14 @@ class AzulState:
             factories = (*factories[: source - 1], EMPTY5, *factories[source:])
 
         board = self.boards[player]
-        floor = board.floor
-        floor_start = len(floor)
+        floor_start = len(board.floor)
         held = took_marker and floor_start >= FLOOR_SPACES
-        if took_marker and not held:
-            floor += (MARKER,)
-        line_colours, line_counts = board.line_colours, board.line_counts
-        if line == FLOOR:
-            to_line = line_start = 0
-        else:
-            row = line - 1
-            line_start = line_counts[row]
-            to_line = line - line_start
-            if taken < to_line:
-                to_line = taken
-            if to_line:
-                line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
-                line_counts = (*line_counts[:row], line_start + to_line, *line_counts[row + 1 :])
-        dropped = taken - to_line
-        to_floor = FLOOR_SPACES - len(floor)
-        if dropped < to_floor:
-            to_floor = dropped
-        to_lid = dropped - to_floor
-        if to_floor:
-            floor += (colour,) * to_floor
+        line_start = 0 if line == FLOOR else board.line_counts[line - 1]
+        board, to_line, to_floor = board_after_take(board, colour, line, taken, took_marker)
+        to_lid = taken - to_line - to_floor
         lid = self.lid
         if to_lid:
             lid = (*lid[:colour], lid[colour] + to_lid, *lid[colour + 1 :])
-        board = _tuple_new(Board, (board.score, line_colours, line_counts, board.wall, floor, board.free))
         boards = (*self.boards[:player], board, *self.boards[player + 1 :])
         # An AzulEvent with every field given (the end-of-round fields empty), built without its keyword constructor.
         event = _tuple_new(
@@ -1040,6 +1020,34 @@ class AzulState:
             "result": None if self.result is None else self.result.to_json(),
             "last": None if self.last is None else self.last.to_json(),
         }
+
+
+def board_after_take(board: Board, colour: int, line: int, taken: int, took_marker: bool) -> tuple[Board, int, int]:
+    """Return the mover's board after taking ``taken`` tiles of ``colour`` into ``line`` (or the floor), with
+    the first-player marker when ``took_marker``; and how many tiles went to the line and to the floor (the rest
+    go to the lid).  The marker goes to the floor unless it is full; tiles past the floor's spaces go to the lid.
+    """
+    floor = board.floor
+    if took_marker and len(floor) < FLOOR_SPACES:
+        floor += (MARKER,)
+    line_colours, line_counts = board.line_colours, board.line_counts
+    to_line = 0
+    if line != FLOOR:
+        row = line - 1
+        line_start = line_counts[row]
+        to_line = line - line_start
+        if taken < to_line:
+            to_line = taken
+        if to_line:
+            line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
+            line_counts = (*line_counts[:row], line_start + to_line, *line_counts[row + 1 :])
+    dropped = taken - to_line
+    to_floor = FLOOR_SPACES - len(floor)
+    if dropped < to_floor:
+        to_floor = dropped
+    if to_floor:
+        floor += (colour,) * to_floor
+    return _tuple_new(Board, (board.score, line_colours, line_counts, board.wall, floor, board.free)), to_line, to_floor
 
 
 def _next_active(player: int, players: int, left: tuple[int, ...]) -> int:

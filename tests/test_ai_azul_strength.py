@@ -7,7 +7,7 @@ import random
 import pytest
 
 from ai import LEVELS, analyse
-from ai.azul import AzulKnowledge, _after_take, _points, _summary
+from ai.azul import AzulKnowledge, _points, _summary
 from ai.knowledge import knowledge_for
 from ai.mcts import Node, _Tree, search
 from bench.tournament import parse_level
@@ -55,12 +55,14 @@ def test_a_take_leaves_the_board_the_engine_leaves() -> None:
         for move in state.legal_moves():
             source, colour, line, _ = move
             taken = (state.centre if source == azul.CENTRE else state.factories[source - 1])[colour]
-            after = _after_take(
+            after, to_line, to_floor = azul.board_after_take(
                 state.boards[state.turn], colour, line, taken, source == azul.CENTRE and state.marker < 0
             )
             played = state.play(move)
-            if played.last is not None and not played.last.round_ended:
+            last = played.last
+            if last is not None and not last.round_ended:
                 assert after == played.boards[state.turn]
+                assert (to_line, to_floor) == (last.to_line, last.to_floor)
 
 
 def test_the_round_evaluation_matches_a_hand_count() -> None:
