@@ -25,6 +25,7 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -159,6 +160,21 @@ class Handle(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One statement of :meth:`Database.batch`: its SQL (``?`` placeholders), parameters, and if it must find a row."""
+
+    sql: str
+    params: Sequence[Any] = ()
+    #: No row back (a version-checked ``UPDATE … RETURNING`` that found the version changed): the whole batch is
+    #: rolled back and :meth:`Database.batch` returns ``None``.
+    required: bool = False
+
+
+class _Refused(Exception):
+    """A required step of a batch found no row: roll the transaction back."""
+
+
 class Database(ABC):
     """The shared database: reads in one round trip, writes in one transaction, on either backend."""
 
@@ -183,6 +199,25 @@ class Database(ABC):
     @abstractmethod
     async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement that is a transaction by itself."""
+
+    async def batch(self, steps: Sequence[Step]) -> list[list[Row]] | None:
+        """Run ``steps`` in order in one transaction; return each one's rows.
+
+        For a write whose statements are all known beforehand (a move, its log row, its announcements): a
+        backend may send them together.  A :attr:`Step.required` step that returns no row rolls everything back
+        and the result is ``None``.
+        """
+        try:
+            async with self.transaction() as db:
+                found = []
+                for step in steps:
+                    rows = await db.execute_fetchall(step.sql, step.params)
+                    if step.required and not rows:
+                        raise _Refused()
+                    found.append(rows)
+                return found
+        except _Refused:
+            return None
 
     @abstractmethod
     async def schema_version(self) -> int:
@@ -272,6 +307,16 @@ class SQLiteDatabase(Database):
         async with self.lock:
             await self._handle.execute(sql, params)
 
+    async def batch(self, steps: Sequence[Step]) -> list[list[Row]] | None:
+        """The whole transaction in one hand-off to aiosqlite's thread: one wake-up of the loop, not one a statement."""
+        async with self.lock:
+            self.round_trips += 1
+            try:
+                # aiosqlite runs every call as a function queued to its thread; _execute queues our own one.
+                return await self.connection._execute(_run_batch, self.connection._conn, steps)
+            except sqlite3.IntegrityError as error:
+                raise IntegrityError(str(error)) from error
+
     async def schema_version(self) -> int:
         """``PRAGMA user_version``: SQLite's own place for it."""
         async with self.lock:
@@ -292,3 +337,22 @@ class SQLiteDatabase(Database):
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+def _run_batch(connection: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Row]] | None:
+    """:meth:`SQLiteDatabase.batch` in aiosqlite's thread: ``BEGIN IMMEDIATE``, the steps, ``COMMIT``."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        found = []
+        for step in steps:
+            rows = connection.execute(step.sql, step.params).fetchall()
+            if step.required and not rows:
+                connection.execute("ROLLBACK")
+                return None
+            found.append(rows)
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return found
