@@ -3,7 +3,10 @@ from the read that found it, on both backends."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -130,3 +133,54 @@ async def test_a_match_read_without_a_pairing_needs_no_query_for_it_and_an_event
     assert got is not None and got.status == MatchStatus.ACTIVE
     assert await fresh.matches.running_matches_of(GUILD, event_game.players[0])
     assert await fresh.tournaments.pairing_of_match(event_game.match_id) == event_game
+
+
+async def announced_moves(store: MatchStore, count: int) -> list[int]:
+    """A running match with ``count`` moves, each with its announcement in the outbox; their IDs."""
+    service = MatchService(store.matches, rng=random.Random(5), clock=lambda: 1000.0)
+    asked = await service.challenge(
+        guild_id=GUILD, channel_id=43, game="pond", challenger=ANA, opponents=[BO], options={}
+    )
+    answer = await service.answer(asked.record.id, BO, True)
+    record, state = answer.record, answer.state
+    assert state is not None
+    ids = []
+    for _ in range(count):
+        move = state.move_text(state.legal_moves()[0])
+        state = state.play(move)
+        press = {"kind": TurnKind.MOVE, "seat": 0, "user_id": ANA.user_id, "now": 1000.0}
+        record, announced = await store.matches.append(
+            record, text=move, announce=[Notice(NoticeKind.TURN)], state=state.to_json(), **press
+        )
+        ids += [a.id for a in announced]
+    return ids
+
+
+async def test_announcements_delivered_together_leave_the_outbox_in_fewer_statements(store: MatchStore) -> None:
+    ids = await announced_moves(store, 6)
+    counted = store.database.round_trips
+    await asyncio.gather(*(store.matches.mark_delivered(i) for i in ids))
+    # The first DELETE goes alone; the five delivered while it was on its way leave in one more.
+    assert store.database.round_trips - counted == 2
+    pending = {a.id for a in await store.matches.pending_announcements()}
+    assert not pending & set(ids)
+
+
+async def test_when_a_delete_fails_the_announcements_waiting_for_it_still_leave(
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = await announced_moves(store, 4)
+    write = store.database.write
+    failures = iter([True, True])
+
+    async def failing(sql: str, params: Sequence[Any] = ()) -> None:
+        if next(failures, False):
+            raise OSError("connection lost")
+        await write(sql, params)
+
+    monkeypatch.setattr(store.database, "write", failing)
+    results = await asyncio.gather(*(store.matches.mark_delivered(i) for i in ids), return_exceptions=True)
+    # The first alone and the batch of the other three both failed: each of those three goes again alone.
+    assert [type(r) for r in results] == [OSError, OSError, type(None), type(None)]
+    pending = {a.id for a in await store.matches.pending_announcements()}
+    assert pending & set(ids) == {ids[0], ids[1]}
