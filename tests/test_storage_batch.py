@@ -184,3 +184,43 @@ async def test_when_a_delete_fails_the_announcements_waiting_for_it_still_leave(
     assert [type(r) for r in results] == [OSError, OSError, type(None), type(None)]
     pending = {a.id for a in await store.matches.pending_announcements()}
     assert pending & set(ids) == {ids[0], ids[1]}
+
+
+async def test_a_transaction_on_sqlite_sends_its_begin_with_its_first_statement(store: MatchStore) -> None:
+    """SQLite: n statements cost n + 1 hand-offs (BEGIN rides with the first, then COMMIT); none cost nothing."""
+    database = store.database
+    counted = database.round_trips
+    async with database.transaction():
+        pass
+    empty = database.round_trips - counted
+    counted = database.round_trips
+    async with database.transaction() as db:
+        await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("batch-a", "1"))
+        await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("batch-b", "2"))
+    two = database.round_trips - counted
+    assert (empty, two) == ((0, 3) if database.dialect == "sqlite" else (2, 4))
+    assert await meta(store) == {"batch-a": "1", "batch-b": "2"}
+
+
+async def test_a_transaction_that_fails_or_is_cancelled_leaves_nothing_and_no_transaction_open(
+    store: MatchStore,
+) -> None:
+    with pytest.raises(IntegrityError):
+        async with store.database.transaction() as db:
+            await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("batch-a", "1"))
+            await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("batch-a", "2"))
+    entered = asyncio.Event()
+
+    async def stopped_midway() -> None:
+        async with store.database.transaction() as db:
+            await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("batch-b", "1"))
+            entered.set()
+            await asyncio.sleep(10)
+
+    task = asyncio.create_task(stopped_midway())
+    await entered.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await store.set_meta("batch-c", "1")  # a new transaction starts cleanly
+    assert await meta(store) == {"batch-c": "1"}

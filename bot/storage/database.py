@@ -233,38 +233,62 @@ class Database(ABC):
 
 
 class _SQLiteHandle:
-    """The aiosqlite connection as a :class:`Handle`, with SQLite's integrity errors made neutral."""
+    """The aiosqlite connection as a :class:`Handle`, with SQLite's integrity errors made neutral.
 
-    __slots__ = ("connection", "database")
+    Each statement is one function queued to aiosqlite's thread; the first statement of a transaction takes its
+    ``BEGIN IMMEDIATE`` along (one hand-off, one wake-up of the loop, not two).
+    """
+
+    __slots__ = ("begin", "connection", "database")
 
     def __init__(self, connection: aiosqlite.Connection, database: Database) -> None:
         self.connection = connection
         self.database = database
+        self.begin = False  # a transaction is open on our side, its BEGIN not sent yet
+
+    async def _run(self, how: str, sql: str, params: Any) -> Any:
+        self.database.round_trips += 1
+        begin, self.begin = self.begin, False  # once queued, the BEGIN runs even if this task is cancelled
+        try:
+            # aiosqlite runs every call as a function queued to its thread; _execute queues our own one.
+            return await self.connection._execute(_statement, self.connection._conn, begin, how, sql, params)
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        self.database.round_trips += 1
-        try:
-            return list(await self.connection.execute_fetchall(sql, params))  # type: ignore[arg-type]
-        except sqlite3.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
+        rows: list[Row] = await self._run("rows", sql, params)
+        return rows
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        self.database.round_trips += 1
-        try:
-            cursor = await self.connection.execute(sql, params)
-        except sqlite3.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
-        return int(cursor.rowcount)
+        return int(await self._run("count", sql, params))
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
-        self.database.round_trips += 1
-        try:
-            await self.connection.executemany(sql, seq_of_params)
-        except sqlite3.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
+        await self._run("many", sql, list(seq_of_params))
 
     async def serialize(self, key: str) -> None:
         return None  # every transaction of the one process already runs alone (BEGIN IMMEDIATE)
+
+
+def _statement(connection: sqlite3.Connection, begin: bool, how: str, sql: str, params: Any) -> Any:
+    """One statement in aiosqlite's thread, after ``BEGIN IMMEDIATE`` if ``begin``: its rows, or rows changed."""
+    if begin:
+        connection.execute("BEGIN IMMEDIATE")
+    if how == "many":
+        connection.executemany(sql, params)
+        return None
+    cursor = connection.execute(sql, params)
+    return cursor.fetchall() if how == "rows" else cursor.rowcount
+
+
+def _end(connection: sqlite3.Connection, sql: str) -> None:
+    """``COMMIT`` or ``ROLLBACK`` in aiosqlite's thread; none is left open (its ``BEGIN`` may have failed)."""
+    try:
+        if sql == "COMMIT" or connection.in_transaction:
+            connection.execute(sql)
+    except BaseException:
+        if connection.in_transaction:  # a COMMIT that failed: the next transaction must not start inside it
+            connection.execute("ROLLBACK")
+        raise
 
 
 class SQLiteDatabase(Database):
@@ -279,16 +303,25 @@ class SQLiteDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Handle]:
-        """Hold the lock for one ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error)."""
+        """Hold the lock for one ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error).
+
+        The ``BEGIN`` goes with the first statement (:class:`_SQLiteHandle`); a block that ran none sends nothing.
+        """
         async with self.lock:
-            self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
-            await self.connection.execute("BEGIN IMMEDIATE")
+            handle = self._handle
+            handle.begin = True  # sent with the first statement; none at all: no transaction to end
             try:
-                yield self._handle
+                yield handle
             except BaseException:
-                await self.connection.execute("ROLLBACK")
+                if not handle.begin:
+                    self.round_trips += 1
+                    await self.connection._execute(_end, self.connection._conn, "ROLLBACK")
                 raise
-            await self.connection.execute("COMMIT")
+            finally:
+                began, handle.begin = not handle.begin, False
+            if began:
+                self.round_trips += 1
+                await self.connection._execute(_end, self.connection._conn, "COMMIT")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Handle]:
