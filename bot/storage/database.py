@@ -25,6 +25,7 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -159,6 +160,21 @@ class Handle(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One statement of :meth:`Database.batch`: its SQL (``?`` placeholders), parameters, and if it must find a row."""
+
+    sql: str
+    params: Sequence[Any] = ()
+    #: No row back (a version-checked ``UPDATE … RETURNING`` that found the version changed): the whole batch is
+    #: rolled back and :meth:`Database.batch` returns ``None``.
+    required: bool = False
+
+
+class _Refused(Exception):
+    """A required step of a batch found no row: roll the transaction back."""
+
+
 class Database(ABC):
     """The shared database: reads in one round trip, writes in one transaction, on either backend."""
 
@@ -184,6 +200,25 @@ class Database(ABC):
     async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement that is a transaction by itself."""
 
+    async def batch(self, steps: Sequence[Step]) -> list[list[Row]] | None:
+        """Run ``steps`` in order in one transaction; return each one's rows.
+
+        For a write whose statements are all known beforehand (a move, its log row, its announcements): a
+        backend may send them together.  A :attr:`Step.required` step that returns no row rolls everything back
+        and the result is ``None``.
+        """
+        try:
+            async with self.transaction() as db:
+                found = []
+                for step in steps:
+                    rows = await db.execute_fetchall(step.sql, step.params)
+                    if step.required and not rows:
+                        raise _Refused()
+                    found.append(rows)
+                return found
+        except _Refused:
+            return None
+
     @abstractmethod
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -198,38 +233,62 @@ class Database(ABC):
 
 
 class _SQLiteHandle:
-    """The aiosqlite connection as a :class:`Handle`, with SQLite's integrity errors made neutral."""
+    """The aiosqlite connection as a :class:`Handle`, with SQLite's integrity errors made neutral.
 
-    __slots__ = ("connection", "database")
+    Each statement is one function queued to aiosqlite's thread; the first statement of a transaction takes its
+    ``BEGIN IMMEDIATE`` along (one hand-off, one wake-up of the loop, not two).
+    """
+
+    __slots__ = ("begin", "connection", "database")
 
     def __init__(self, connection: aiosqlite.Connection, database: Database) -> None:
         self.connection = connection
         self.database = database
+        self.begin = False  # a transaction is open on our side, its BEGIN not sent yet
+
+    async def _run(self, how: str, sql: str, params: Any) -> Any:
+        self.database.round_trips += 1
+        begin, self.begin = self.begin, False  # once queued, the BEGIN runs even if this task is cancelled
+        try:
+            # aiosqlite runs every call as a function queued to its thread; _execute queues our own one.
+            return await self.connection._execute(_statement, self.connection._conn, begin, how, sql, params)
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(str(error)) from error
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        self.database.round_trips += 1
-        try:
-            return list(await self.connection.execute_fetchall(sql, params))  # type: ignore[arg-type]
-        except sqlite3.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
+        rows: list[Row] = await self._run("rows", sql, params)
+        return rows
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        self.database.round_trips += 1
-        try:
-            cursor = await self.connection.execute(sql, params)
-        except sqlite3.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
-        return int(cursor.rowcount)
+        return int(await self._run("count", sql, params))
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
-        self.database.round_trips += 1
-        try:
-            await self.connection.executemany(sql, seq_of_params)
-        except sqlite3.IntegrityError as error:
-            raise IntegrityError(str(error)) from error
+        await self._run("many", sql, list(seq_of_params))
 
     async def serialize(self, key: str) -> None:
         return None  # every transaction of the one process already runs alone (BEGIN IMMEDIATE)
+
+
+def _statement(connection: sqlite3.Connection, begin: bool, how: str, sql: str, params: Any) -> Any:
+    """One statement in aiosqlite's thread, after ``BEGIN IMMEDIATE`` if ``begin``: its rows, or rows changed."""
+    if begin:
+        connection.execute("BEGIN IMMEDIATE")
+    if how == "many":
+        connection.executemany(sql, params)
+        return None
+    cursor = connection.execute(sql, params)
+    return cursor.fetchall() if how == "rows" else cursor.rowcount
+
+
+def _end(connection: sqlite3.Connection, sql: str) -> None:
+    """``COMMIT`` or ``ROLLBACK`` in aiosqlite's thread; none is left open (its ``BEGIN`` may have failed)."""
+    try:
+        if sql == "COMMIT" or connection.in_transaction:
+            connection.execute(sql)
+    except BaseException:
+        if connection.in_transaction:  # a COMMIT that failed: the next transaction must not start inside it
+            connection.execute("ROLLBACK")
+        raise
 
 
 class SQLiteDatabase(Database):
@@ -244,16 +303,25 @@ class SQLiteDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Handle]:
-        """Hold the lock for one ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error)."""
+        """Hold the lock for one ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error).
+
+        The ``BEGIN`` goes with the first statement (:class:`_SQLiteHandle`); a block that ran none sends nothing.
+        """
         async with self.lock:
-            self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
-            await self.connection.execute("BEGIN IMMEDIATE")
+            handle = self._handle
+            handle.begin = True  # sent with the first statement; none at all: no transaction to end
             try:
-                yield self._handle
+                yield handle
             except BaseException:
-                await self.connection.execute("ROLLBACK")
+                if not handle.begin:
+                    self.round_trips += 1
+                    await self.connection._execute(_end, self.connection._conn, "ROLLBACK")
                 raise
-            await self.connection.execute("COMMIT")
+            finally:
+                began, handle.begin = not handle.begin, False
+            if began:
+                self.round_trips += 1
+                await self.connection._execute(_end, self.connection._conn, "COMMIT")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Handle]:
@@ -271,6 +339,16 @@ class SQLiteDatabase(Database):
     async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
         async with self.lock:
             await self._handle.execute(sql, params)
+
+    async def batch(self, steps: Sequence[Step]) -> list[list[Row]] | None:
+        """The whole transaction in one hand-off to aiosqlite's thread: one wake-up of the loop, not one a statement."""
+        async with self.lock:
+            self.round_trips += 1
+            try:
+                # aiosqlite runs every call as a function queued to its thread; _execute queues our own one.
+                return await self.connection._execute(_run_batch, self.connection._conn, steps)
+            except sqlite3.IntegrityError as error:
+                raise IntegrityError(str(error)) from error
 
     async def schema_version(self) -> int:
         """``PRAGMA user_version``: SQLite's own place for it."""
@@ -292,3 +370,22 @@ class SQLiteDatabase(Database):
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+def _run_batch(connection: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Row]] | None:
+    """:meth:`SQLiteDatabase.batch` in aiosqlite's thread: ``BEGIN IMMEDIATE``, the steps, ``COMMIT``."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        found = []
+        for step in steps:
+            rows = connection.execute(step.sql, step.params).fetchall()
+            if step.required and not rows:
+                connection.execute("ROLLBACK")
+                return None
+            found.append(rows)
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return found

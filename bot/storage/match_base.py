@@ -26,6 +26,10 @@ _COLUMNS = (
     "message_id, result, created_at, updated_at, finished_at, rated, thread_mode, thread_id, archive_at, "
     "moved, moved_version, followups, end_reason"
 )
+# Read after the columns by the queries that find a command's match: whether the match is an event game.  A match
+# is linked to its pairing in the transaction that creates it and never linked later, so a committed match read
+# without a pairing is never an event game (:meth:`MatchesBase.known_ordinary`).
+_EVENT_FLAG = "EXISTS (SELECT 1 FROM tournament_pairings AS e WHERE e.match_id = {alias}id)"
 _OUTBOX_COLUMNS = (
     "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
     "error, message_id, created_at"
@@ -34,6 +38,8 @@ _BUSY = N_("This channel already has a game or a pending challenge.")
 # A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
 # (it may still be on its way), and a restart delivers every pending one regardless.
 GRACE_SECONDS = 60.0
+# Match IDs kept as known to be no event game (8 bytes and a set slot each).
+ORDINARY_KEPT = 20_000
 
 
 def _decode(row: Sequence[Any]) -> MatchRecord:
@@ -108,6 +114,18 @@ _ENCODERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def _update_sql(changes: dict[str, Any], now: float, record: MatchRecord) -> tuple[str, tuple[Any, ...]]:
+    """The version-checked ``UPDATE … RETURNING`` that applies ``changes`` to ``record``, and its parameters."""
+    unknown = set(changes) - set(_ENCODERS)
+    if unknown:
+        raise ValueError(f"cannot change {sorted(unknown)}")
+    assignments = ", ".join(f"{name} = ?" for name in changes)
+    values = [_ENCODERS[name](value) for name, value in changes.items()]
+    sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
+    sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
+    return sql, (*values, now, record.id, record.version)
+
+
 class MatchesBase:
     """The matches store's shared part: its state, reading one match, announcing (on a shared database)."""
 
@@ -124,6 +142,9 @@ class MatchesBase:
         # The longest turn (deadline - updated_at) a running match may have: an upper bound that lets the
         # reminder queries search the deadline index instead of every running match.  None: not read yet.
         self.longest_turn: float | None = None
+        # Matches read with no tournament pairing (see _EVENT_FLAG): the first move of each then needs no
+        # query to learn that it is no event game.  Bounded: forgetting one costs that query again.
+        self._ordinary: set[int] = set()
 
     def _due(self, *times: float | None) -> None:
         if self.on_due is not None:
@@ -171,24 +192,40 @@ class MatchesBase:
     async def _fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
         return [_decode(row) for row in await self.database.rows(sql, params)]
 
+    async def _fetch_flagged(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+        """Like :meth:`_fetch_all` for a query whose last column is :data:`_EVENT_FLAG`: noting the ordinary ones."""
+        found = []
+        for row in await self.database.rows(sql, params):
+            record = _decode(row)
+            if not row[-1]:
+                self._note_ordinary(record.id)
+            found.append(record)
+        return found
+
+    def _note_ordinary(self, match_id: int) -> None:
+        if len(self._ordinary) >= ORDINARY_KEPT:
+            self._ordinary.clear()
+        self._ordinary.add(match_id)
+
+    def known_ordinary(self, match_id: int) -> bool:
+        """Whether the match is known to be no event game (read so with it), so its pairing needs no query."""
+        return match_id in self._ordinary
+
     async def get(self, match_id: int) -> MatchRecord | None:
         """Return the match with this ID, whatever its status."""
         if not 0 < match_id < 2**63:  # SQLite integers are 64-bit; anything else is no match at all
             return None
-        return await self._fetch_one(f"SELECT {_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        found = await self._fetch_flagged(
+            f"SELECT {_COLUMNS}, {_EVENT_FLAG.format(alias='matches.')} FROM matches WHERE id = ?", (match_id,)
+        )
+        return found[0] if found else None
 
     async def _update(self, db: Handle, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
         changes = dict(changes)
         now = changes.pop("now", record.updated_at)
-        unknown = set(changes) - set(_ENCODERS)
-        if unknown:
-            raise ValueError(f"cannot change {sorted(unknown)}")
-        assignments = ", ".join(f"{name} = ?" for name in changes)
-        values = [_ENCODERS[name](value) for name, value in changes.items()]
-        sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
-        sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
+        sql, params = _update_sql(changes, now, record)
         try:
-            rows = list(await db.execute_fetchall(sql, (*values, now, record.id, record.version)))
+            rows = list(await db.execute_fetchall(sql, params))
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if not rows:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import N_, POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, dump
+from bot.storage.database import N_, POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, Step, dump
 from bot.storage.match_base import (
     _BUSY,
     _COLUMNS,
@@ -25,6 +25,7 @@ from bot.storage.match_base import (
     _decode,
     _decode_announcement,
     _players_json,
+    _update_sql,
 )
 from bot.storage.outbox_store import Outbox
 from bot.storage.places_store import Places
@@ -145,9 +146,11 @@ class Matches(Outbox, Places):
                 )
                 record = _decode(next(iter(rows)))
                 self._due_for(record)
-                return record
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
+        # Committed: an event's games are opened by the event, never challenged (see MatchesBase.known_ordinary).
+        self._note_ordinary(record.id)
+        return record
 
     async def update(self, record: MatchRecord, **changes: Any) -> MatchRecord:
         """Apply ``changes`` to the match if it is still at ``record.version``; return the new record.
@@ -187,8 +190,10 @@ class Matches(Outbox, Places):
         (ratings) runs inside the same transaction.
         """
         finishing = changes.get("status") == MatchStatus.FINISHED
-        if self.database.dialect == POSTGRESQL and record.status == MatchStatus.ACTIVE and not finishing and announce:
-            return await self._append_at_once(record, kind, seat, user_id, text, now, announce, changes)
+        if record.status == MatchStatus.ACTIVE and not finishing:
+            if self.database.dialect == POSTGRESQL and announce:
+                return await self._append_at_once(record, kind, seat, user_id, text, now, announce, changes)
+            return await self._append_batched(record, kind, seat, user_id, text, now, announce, changes)
         async with self.database.transaction() as db:
             updated = await self._update(db, record, {**changes, "now": now})
             if updated.status == MatchStatus.FINISHED and record.status != MatchStatus.FINISHED:
@@ -201,6 +206,64 @@ class Matches(Outbox, Places):
             seq = int(next(iter(rows))[0])
             announced = await self._announce(db, updated, seq, announce, now)
             return updated, announced
+
+    async def _append_batched(
+        self,
+        record: MatchRecord,
+        kind: TurnKind,
+        seat: int,
+        user_id: int,
+        text: str,
+        now: float,
+        announce: Sequence[Notice],
+        changes: dict[str, Any],
+    ) -> tuple[MatchRecord, list[Announcement]]:
+        """:meth:`append` for a running match that goes on, as one :meth:`~Database.batch` (SQLite: one hand-off).
+
+        Every statement is known beforehand: the log row and the announcements take the match's new version,
+        place and the move's number from the rows the earlier statements wrote.  The version-checked ``UPDATE``
+        is a required step: when the version changed nothing is written (:class:`StaleMatch`).
+        """
+        update, values = _update_sql(changes, now, record)
+        steps = [
+            Step(update, values, required=True),
+            Step(
+                "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
+                "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1 RETURNING seq",
+                (record.id, str(kind), seat, user_id, text, now),
+            ),
+        ]
+        for notice in announce:
+            steps.append(
+                Step(
+                    "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
+                    "status, attempts, next_at, created_at) "
+                    "SELECT m.id, m.channel_id, m.guild_id, ?, m.version, "
+                    "(SELECT MAX(seq) FROM moves WHERE match_id = m.id), ?, ?, ?, ?, 0, ?, ? "
+                    f"FROM matches AS m WHERE m.id = ? RETURNING {_OUTBOX_COLUMNS}",
+                    (
+                        str(notice.kind),
+                        dump(list(notice.mentions)),
+                        int(notice.board),
+                        dump(notice.detail),
+                        Delivery.PENDING,
+                        now + GRACE_SECONDS,
+                        now,
+                        record.id,
+                    ),
+                )
+            )
+        try:
+            found = await self.database.batch(steps)
+        except IntegrityError:
+            raise ChannelBusy(_BUSY) from None
+        if found is None:
+            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
+        updated = _decode(found[0][0])
+        self._due_for(updated)
+        announced = [_decode_announcement(rows[0]) for rows in found[2:]]
+        self._due(now + GRACE_SECONDS if announced else None)
+        return updated, announced
 
     async def _append_at_once(
         self,

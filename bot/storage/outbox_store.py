@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from bot.storage.database import POSTGRESQL, dump
 from bot.storage.match_base import (
     _OUTBOX_COLUMNS,
     MatchesBase,
@@ -13,8 +16,28 @@ from bot.storage.records import (
 )
 
 
+class _Delivered:
+    """Announcements delivered while a ``DELETE`` was on its way: they leave the outbox in the next one together."""
+
+    __slots__ = ("gone", "ids")
+
+    def __init__(self) -> None:
+        self.ids: list[int] = []
+        self.gone = False  # the statement that deleted them all committed
+
+
 class Outbox(MatchesBase):
     """Reading and settling the outbox of announcements."""
+
+    _delivered: _Delivered | None = None  # waiting for the next DELETE
+    _deleting_lock: asyncio.Lock | None = None
+
+    @property
+    def _deleting(self) -> asyncio.Lock:
+        """Held while a ``DELETE`` of delivered announcements is on its way (made in the running loop)."""
+        if self._deleting_lock is None:
+            self._deleting_lock = asyncio.Lock()
+        return self._deleting_lock
 
     async def announcement(self, announcement_id: int) -> Announcement | None:
         """Return one outbox row."""
@@ -42,8 +65,33 @@ class Outbox(MatchesBase):
 
     async def mark_delivered(self, announcement_id: int) -> None:
         """Record that an announcement reached the players: it leaves the outbox (one statement, its own
-        transaction).  The outbox only ever holds what is still to post, or could not be posted."""
-        await self.database.write("DELETE FROM outbox WHERE id = ?", (announcement_id,))
+        transaction).  The outbox only ever holds what is still to post, or could not be posted.
+
+        Returns once the row is gone, as ever; announcements delivered while another's ``DELETE`` is on its way
+        leave together in the next one (one statement for the lot, not one each).
+        """
+        batch = self._delivered
+        if batch is None:
+            batch = self._delivered = _Delivered()
+        batch.ids.append(announcement_id)
+        async with self._deleting:
+            if batch.gone:
+                return  # another caller sent the batch this one joined
+            if batch is self._delivered:
+                self._delivered = None  # what is delivered from now on waits for the next statement
+                ids = batch.ids
+            else:
+                ids = [announcement_id]  # its batch's sender failed: this one goes alone
+            if len(ids) == 1:
+                await self.database.write("DELETE FROM outbox WHERE id = ?", (ids[0],))
+            elif self.database.dialect == POSTGRESQL:
+                await self.database.write("DELETE FROM outbox WHERE id = ANY(?::bigint[])", (ids,))
+            else:
+                await self.database.write(
+                    "DELETE FROM outbox WHERE id IN (SELECT value FROM json_each(?))", (dump(ids),)
+                )
+            if ids is batch.ids:
+                batch.gone = True
 
     async def mark_failed(self, announcement_id: int, error: str, now: float) -> None:
         """Give up on an announcement Discord will never take (no permission, channel gone)."""

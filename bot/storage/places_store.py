@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.storage.match_base import (
     _COLUMNS,
+    _EVENT_FLAG,
     MatchesBase,
 )
 from bot.storage.records import (
@@ -23,8 +24,8 @@ class Places(MatchesBase):
 
     async def open_matches_at(self, place_id: int) -> list[MatchRecord]:
         """Return the open matches played in this channel or thread (or challenged there, no thread yet)."""
-        return await self._fetch_all(
-            f"SELECT {_COLUMNS} FROM matches WHERE status IN (?, ?) "
+        return await self._fetch_flagged(
+            f"SELECT {_COLUMNS}, {_EVENT_FLAG.format(alias='matches.')} FROM matches WHERE status IN (?, ?) "
             "AND (thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY id",
             (*OPEN_STATUSES, place_id, place_id),
         )
@@ -33,14 +34,15 @@ class Places(MatchesBase):
         """Return a player's running matches in a server (of ``game``, if given), oldest first."""
         columns = ", ".join("m." + c.strip() for c in _COLUMNS.split(","))
         sql = (
-            f"SELECT {columns} FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
+            f"SELECT {columns}, {_EVENT_FLAG.format(alias='m.')} FROM match_players AS p JOIN matches AS m "
+            "ON m.id = p.match_id "
             "WHERE p.user_id = ? AND m.guild_id = ? AND m.status = ?"
         )
         params: list[Any] = [user_id, guild_id, MatchStatus.ACTIVE]
         if game is not None:
             sql += " AND m.game = ?"
             params.append(game)
-        return await self._fetch_all(sql + " ORDER BY m.id", params)
+        return await self._fetch_flagged(sql + " ORDER BY m.id", params)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         """Record the thread Discord opened for a match, the moment it exists (once; no version bump).

@@ -87,11 +87,15 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(cls, url: str, connections: int = 10) -> PostgresDatabase:
-        """Open a pool of up to ``connections`` connections (asyncpg's errors pass through)."""
+        """Open a pool of ``connections`` connections (asyncpg's errors pass through)."""
+        size = max(1, connections)
         pool = await asyncpg.create_pool(
             url,
-            min_size=1,
-            max_size=max(1, connections),
+            # Every connection opened at once and kept: one opened on demand makes the moves waiting for it wait
+            # for a new server process too (hundreds of ms on a busy machine), at the first burst and after
+            # each idle spell (asyncpg closes idle connections above min_size after five minutes).
+            min_size=size,
+            max_size=size,
             # The just-in-time compiler only slows Tabula's short statements down (and makes p99 jump).
             server_settings={"jit": "off", "application_name": "tabula"},
             connection_class=_Connection,

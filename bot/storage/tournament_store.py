@@ -326,6 +326,10 @@ class Tournaments:
         return [_pairing(row) for row in rows]
 
     async def pairing_of_match(self, match_id: int) -> Pairing | None:
+        """The pairing whose game ``match_id`` is, or ``None`` for an ordinary match (known without a query if
+        :meth:`Matches.known_ordinary`)."""
+        if self.matches.known_ordinary(match_id):
+            return None
         rows = await self.database.rows(
             f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE match_id = ?", (match_id,)
         )
