@@ -96,7 +96,6 @@ from engines.base import (
     legacy_forfeit_code,
     load_saved,
     outcome_by_keys,
-    positional_replace,
     resolve_options,
     saved_options,
 )
@@ -1022,6 +1021,97 @@ class AzulState:
         }
 
 
+class _Draft:
+    """A state under construction: :class:`AzulState`'s slots without the frozen guard.
+
+    Every ply builds a state of 21 fields.  Set through the frozen dataclass's slot descriptors each field costs a
+    call; here they are plain attribute stores.  Once every slot is filled, assigning ``__class__`` (which Python
+    allows between classes with the same slots) makes the object the immutable :class:`AzulState` it was built as.
+    Nothing else ever sees a draft.
+    """
+
+    __slots__ = AzulState.__slots__
+
+
+_new_object = object.__new__
+
+
+def _after_take(
+    state: AzulState,
+    turn: int,
+    lid: tuple[int, ...],
+    factories: tuple[tuple[int, ...], ...],
+    centre: tuple[int, ...],
+    marker: int,
+    boards: tuple[Board, ...],
+    last: AzulEvent,
+    ply: int,
+) -> AzulState:
+    """Return ``state`` after a take that leaves tiles on the table: the table, a board, the turn and the event."""
+    new: Any = _new_object(_Draft)
+    new.players = state.players
+    new.seed = state.seed
+    new.grey_wall = state.grey_wall
+    new.first_player = state.first_player
+    new.max_rounds = state.max_rounds
+    new.round = state.round
+    new.phase = state.phase
+    new.turn = turn
+    new.starter = state.starter
+    new.rng = state.rng
+    new.bag = state.bag
+    new.lid = lid
+    new.factories = factories
+    new.centre = centre
+    new.marker = marker
+    new.boards = boards
+    new.left = state.left
+    new.result = state.result
+    new.last = last
+    new.ply = ply
+    new._legal = None
+    new.__class__ = AzulState
+    return new  # type: ignore[no-any-return]
+
+
+def _next_round(
+    state: AzulState,
+    starter: int,
+    rng: int,
+    bag: tuple[int, ...],
+    lid: tuple[int, ...],
+    factories: tuple[tuple[int, ...], ...],
+    boards: tuple[Board, ...],
+    last: AzulEvent,
+    ply: int,
+) -> AzulState:
+    """Return ``state`` at the start of its next round's factory offer, ``starter`` to move."""
+    new: Any = _new_object(_Draft)
+    new.players = state.players
+    new.seed = state.seed
+    new.grey_wall = state.grey_wall
+    new.first_player = state.first_player
+    new.max_rounds = state.max_rounds
+    new.round = state.round + 1
+    new.phase = OFFER
+    new.turn = starter
+    new.starter = starter
+    new.rng = rng
+    new.bag = bag
+    new.lid = lid
+    new.factories = factories
+    new.centre = EMPTY5
+    new.marker = -1
+    new.boards = boards
+    new.left = state.left
+    new.result = state.result
+    new.last = last
+    new.ply = ply
+    new._legal = None
+    new.__class__ = AzulState
+    return new  # type: ignore[no-any-return]
+
+
 def board_after_take(board: Board, colour: int, line: int, taken: int, took_marker: bool) -> tuple[Board, int, int]:
     """Return the mover's board after taking ``taken`` tiles of ``colour`` into ``line`` (or the floor), with
     the first-player marker when ``took_marker``; and how many tiles went to the line and to the floor (the rest
@@ -1325,22 +1415,7 @@ class _Tiling:
                 tuple([board.score for board in boards]),
                 tuple(clipped),
             )
-            return _replace(
-                state,
-                round=state.round + 1,
-                phase=OFFER,
-                turn=starter,
-                starter=starter,
-                rng=rng,
-                bag=bag,
-                lid=lid_t,
-                factories=factories,
-                centre=EMPTY5,
-                marker=-1,
-                boards=tuple(boards),
-                last=event,
-                ply=self.ply,
-            )
+            return _next_round(state, starter, rng, bag, lid_t, factories, tuple(boards), event, self.ply)
         round_end = {
             "placements": placements,
             "discards": discards,
@@ -1522,7 +1597,6 @@ _ROW_COLOURS: dict[str, int] = {}
 # _SPREAD[mask] moves colour bit k of a 5-bit mask to bit 5 * k, the layout of ``Board.free``.
 _replace = keyword_replace(AzulState)
 _set_legal = AzulState.__dict__["_legal"].__set__  # the cache's slot, as object.__setattr__ would set it
-_after_take = positional_replace(AzulState, "turn lid factories centre marker boards last ply")
 _SPREAD = tuple(sum(1 << (5 * k) for k in range(5) if mask >> k & 1) for mask in range(32))
 
 
