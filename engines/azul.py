@@ -1190,38 +1190,52 @@ def fill_factories(
     both are empty the remaining displays stay empty.  Return the displays, the
     bag, the lid and the generator's new state.
     """
-    # Rng.below inlined (the same SplitMix64 stream and rejection rule): a round draws up to 36 tiles.
+    # Rng.below inlined (the same SplitMix64 stream and rejection rule): a round draws up to 36 tiles.  The bag's
+    # counts and the display's tiles are kept in locals, one per colour: no list to index on every draw.
     state = rng & MASK
-    bag_list = list(bag)
-    lid_list = list(lid)
-    in_bag = sum(bag_list)
+    nb, ny, nr, nk, nw = bag
+    in_bag = nb + ny + nr + nk + nw
     filled: list[tuple[int, ...]] = []
     for _ in range(factories):
-        tiles = [0, 0, 0, 0, 0]
+        tb = ty = tr = tk = tw = 0
         for _ in range(FACTORY_SIZE):
             if not in_bag:
-                in_bag = sum(lid_list)
+                lb, ly, lr, lk, lw = lid
+                in_bag = lb + ly + lr + lk + lw
                 if not in_bag:
                     break
-                bag_list, lid_list = lid_list, [0, 0, 0, 0, 0]
+                nb, ny, nr, nk, nw = lid  # the lid is poured into the bag
+                lid = EMPTY5
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            z ^= z >> 31
             limit = _LIMITS[in_bag] if in_bag <= _MAX_BAG else _TWO64 - _TWO64 % in_bag
-            while True:
+            while z >= limit:  # rejected (for a bag of at most 100 tiles, about once in 10 ** 17 draws): draw again
                 state = (state + 0x9E3779B97F4A7C15) & MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
                 z ^= z >> 31
-                if z < limit:
-                    break
+            # The pick-th tile of the bag, counting through the colours in order.
             pick = z % in_bag
-            colour = 0
-            while pick >= bag_list[colour]:
-                pick -= bag_list[colour]
-                colour += 1
-            bag_list[colour] -= 1
-            tiles[colour] += 1
             in_bag -= 1
-        filled.append(tuple(tiles))
-    return tuple(filled), tuple(bag_list), tuple(lid_list), state
+            if pick < nb:
+                nb -= 1
+                tb += 1
+            elif pick < nb + ny:
+                ny -= 1
+                ty += 1
+            elif pick < nb + ny + nr:
+                nr -= 1
+                tr += 1
+            elif pick < nb + ny + nr + nk:
+                nk -= 1
+                tk += 1
+            else:
+                nw -= 1
+                tw += 1
+        filled.append((tb, ty, tr, tk, tw))
+    return tuple(filled), (nb, ny, nr, nk, nw), tuple(lid), state
 
 
 class _Tiling:
