@@ -822,11 +822,32 @@ class AzulState:
 
     def _take(self, move: AzulMove) -> AzulState:
         """Play a take; rebuild only the mover's board and the table."""
-        taken = self._check_take(move)
-        source, colour, line, _ = move
+        source, colour, line, column = move
         player = self.turn
+        board = self.boards[player]
         factories = self.factories
         centre = self.centre
+        # The usual case, a move as legal_moves gives it, is checked here; anything else goes through the full
+        # check, which names what is wrong (and lets through only what is legal after all).
+        taken = 0
+        if type(source) is int and type(colour) is int and 0 <= colour < 5 and not column:
+            if source == CENTRE:
+                taken = centre[colour]
+            elif 0 < source <= len(factories):
+                taken = factories[source - 1][colour]
+            if taken and line != FLOOR:
+                row = line - 1
+                if type(line) is not int or not 0 <= row < 5:
+                    taken = 0
+                else:
+                    held = board.line_counts[row]
+                    if held:
+                        if held >= line or board.line_colours[row] != colour:
+                            taken = 0
+                    elif not board.free >> (5 * colour + row) & 1:
+                        taken = 0
+        if not taken:
+            taken = self._check_take(move)
         marker = self.marker
         took_marker = False
         if source == CENTRE:
@@ -847,7 +868,6 @@ class AzulState:
             )
             factories = (*factories[: source - 1], EMPTY5, *factories[source:])
 
-        board = self.boards[player]
         floor_start = len(board.floor)
         held = took_marker and floor_start >= FLOOR_SPACES
         line_start = 0 if line == FLOOR else board.line_counts[line - 1]
@@ -1129,7 +1149,8 @@ def board_after_take(board: Board, colour: int, line: int, taken: int, took_mark
         if taken < to_line:
             to_line = taken
         if to_line:
-            line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
+            if not line_start:  # a part-filled line already holds this colour
+                line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
             line_counts = (*line_counts[:row], line_start + to_line, *line_counts[row + 1 :])
     dropped = taken - to_line
     to_floor = FLOOR_SPACES - len(floor)
