@@ -69,6 +69,8 @@ line 4``.  Grey-wall tiling: ``wall 3 c2``; also ``row 3 column 2``, or just
 
 from __future__ import annotations
 
+import itertools
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -160,6 +162,15 @@ EMPTY_WALL = (-1,) * 25
 # A board's ``free`` mask has bit 5 * colour + row set while that wall row may still take that colour.
 ALL_FREE = (1 << 25) - 1
 ROW_BITS = tuple(sum(1 << (5 * k + r) for k in range(5)) for r in range(5))
+# For every possible ``Board.line_counts``: the complete pattern lines (rows from 0, top first), and the counts
+# once they are emptied.
+_COMPLETE_LINES = {
+    counts: (
+        tuple(row for row in range(5) if counts[row] == row + 1),
+        tuple(0 if n == row + 1 else n for row, n in enumerate(counts)),
+    )
+    for counts in itertools.product(*(range(row + 2) for row in range(5)))
+}
 
 
 class Termination(StrEnum):
@@ -1054,6 +1065,7 @@ class _Draft:
 
 
 _new_object = object.__new__
+_SCORE = operator.attrgetter("score")  # a board's score
 
 
 def _after_take(
@@ -1182,24 +1194,32 @@ def grey_columns(wall: Sequence[int], row: int, colour: int) -> list[int]:
 
 def tile_points(wall: Sequence[int], row: int, column: int) -> int:
     """Score a tile just placed at ``row``, ``column`` (from 0) of ``wall`` (which already holds it)."""
-    base = 5 * row
-    left = column
-    while left > 0 and wall[base + left - 1] >= 0:
-        left -= 1
-    right = column
-    while right < 4 and wall[base + right + 1] >= 0:
-        right += 1
-    top = row
-    while top > 0 and wall[5 * (top - 1) + column] >= 0:
-        top -= 1
-    bottom = row
-    while bottom < 4 and wall[5 * (bottom + 1) + column] >= 0:
-        bottom += 1
-    across = right - left + 1
-    down = bottom - top + 1
-    if across == 1 and down == 1:
-        return 1
-    return (across if across > 1 else 0) + (down if down > 1 else 0)
+    # Count the run through the tile across (left, then right) and down (up, then down), by space index.
+    here = 5 * row + column
+    start = here - column
+    across = 1
+    i = here - 1
+    while i >= start and wall[i] >= 0:
+        across += 1
+        i -= 1
+    i = here + 1
+    end = start + 5
+    while i < end and wall[i] >= 0:
+        across += 1
+        i += 1
+    down = 1
+    i = here - 5
+    while i >= 0 and wall[i] >= 0:
+        down += 1
+        i -= 5
+    i = here + 5
+    while i < 25 and wall[i] >= 0:
+        down += 1
+        i += 5
+    # Alone: 1.  Otherwise each run of 2 or more counts its length.
+    if across == 1:
+        return down
+    return across if down == 1 else across + down
 
 
 def fill_factories(
@@ -1296,13 +1316,11 @@ class _Tiling:
     def place_all(self, player: int) -> None:
         """On the coloured wall, tile every complete line of ``player``, top to bottom (as :meth:`place` would)."""
         board = self.boards[player]
-        counts = board.line_counts
-        rows = [row for row in range(5) if counts[row] == row + 1]
+        rows, counts = _COMPLETE_LINES[board.line_counts]
         if not rows:
             return
         wall = list(board.wall)
         colours = list(board.line_colours)
-        counts_list = list(counts)
         score, free, lid, placements = board.score, board.free, self.lid, self.placements
         for row in rows:
             colour = colours[row]
@@ -1312,12 +1330,9 @@ class _Tiling:
             lid[colour] += row  # the line held row + 1 tiles; one went to the wall
             score += points
             colours[row] = -1
-            counts_list[row] = 0
             free &= ~(1 << (5 * colour + row))
             placements.append(_tuple_new(Placement, (player, row + 1, column + 1, colour, points)))
-        self.boards[player] = _tuple_new(
-            Board, (score, tuple(colours), tuple(counts_list), tuple(wall), board.floor, free)
-        )
+        self.boards[player] = _tuple_new(Board, (score, tuple(colours), counts, tuple(wall), board.floor, free))
 
     def discard(self, player: int, row: int) -> None:
         """Send a complete line with no legal wall space to the floor (overflow to the lid)."""
@@ -1370,7 +1385,7 @@ class _Tiling:
         chooser = self.waiting()
         placements = event.placements + tuple(self.placements)
         discards = (*event.discards, *self.discards)
-        before = tuple([board.score for board in state.boards])
+        before = tuple(map(_SCORE, state.boards))
         if chooser >= 0:
             after = tuple(board.score for board in self.boards)
             event = _with(event, placements=placements, discards=discards, before=before, after=after)
@@ -1422,7 +1437,6 @@ class _Tiling:
             free = board.free
             if not (free & row0 and free & row1 and free & row2 and free & row3 and free & row4):
                 wall_row = True  # a complete wall row: some row lacks no colour
-        active = [p for p in range(players) if p not in left]
         ending: Termination | None = None
         # Tiling only happens once the table is empty.
         factories: tuple[tuple[int, ...], ...] = (EMPTY5,) * len(state.factories)
@@ -1434,7 +1448,7 @@ class _Tiling:
             ending = Termination.ROUND_LIMIT
         else:
             factories, bag, lid_t, rng = fill_factories(bag, lid_t, rng, len(factories))
-            if all(tiles == EMPTY5 for tiles in factories):
+            if factories.count(EMPTY5) == len(factories):
                 ending = Termination.NO_TILES
         holder = self.marker if self.marker >= 0 else state.starter
         starter = _first_active_from(holder, players, left)
@@ -1447,7 +1461,7 @@ class _Tiling:
                 tuple(penalties),
                 event.bonuses,
                 before,
-                tuple([board.score for board in boards]),
+                tuple(map(_SCORE, boards)),
                 tuple(clipped),
             )
             return _next_round(state, starter, rng, bag, lid_t, factories, tuple(boards), event, self.ply)
@@ -1460,7 +1474,9 @@ class _Tiling:
             "before": before,
         }
         bonuses = [(0, 0, 0)] * players
-        for p in active:
+        for p in range(players):
+            if p in left:
+                continue
             bonuses[p] = boards[p].bonuses()
             boards[p] = boards[p]._replace(score=boards[p].score + bonus_points(bonuses[p]))
         event = _with(event, bonuses=tuple(bonuses), after=tuple(board.score for board in boards), **round_end)
