@@ -162,6 +162,20 @@ EMPTY_WALL = (-1,) * 25
 # A board's ``free`` mask has bit 5 * colour + row set while that wall row may still take that colour.
 ALL_FREE = (1 << 25) - 1
 ROW_BITS = tuple(sum(1 << (5 * k + r) for k in range(5)) for r in range(5))
+# For every possible ``Board.line_counts``: the rows (as ROW_BITS masks) of the empty pattern lines, of the
+# part-filled ones and of the full ones.
+_LINE_ROWS = {
+    counts: tuple(
+        sum(ROW_BITS[row] for row in range(5) if test(counts[row], row + 1))
+        for test in (lambda n, size: n == 0, lambda n, size: 0 < n < size, lambda n, size: n == size)
+    )
+    for counts in itertools.product(*(range(row + 2) for row in range(5)))
+}
+# For every possible ``Board.line_colours``: bit 5 * colour + row for each pattern line holding a colour.
+_LINE_COLOUR_BITS = {
+    colours: sum(1 << (5 * colour + row) for row, colour in enumerate(colours) if colour >= 0)
+    for colours in itertools.product(range(-1, 5), repeat=5)
+}
 # For every possible ``Board.line_counts``: the complete pattern lines (rows from 0, top first), and the counts
 # once they are emptied.
 _COMPLETE_LINES = {
@@ -595,35 +609,14 @@ class AzulState:
         return legal
 
     def _take_moves(self) -> tuple[AzulMove, ...]:
-        """Return every legal take, in sorted order, from precomputed move tuples (loops unrolled: the hot path)."""
+        """Return every legal take, in sorted order, from precomputed tables and move tuples (the hot path)."""
         board = self.boards[self.turn]
-        free = board.free
-        n0, n1, n2, n3, n4 = board.line_counts
-        # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles:
-        # every colour its wall row still lacks on an empty line, the line's own colour on a part-filled one.
-        accept = free & ROW_BITS[0] if n0 == 0 else 0
-        if n1 == 0 or n2 == 0 or n3 == 0 or n4 == 0:
-            accept |= free & (
-                (ROW_BITS[1] if n1 == 0 else 0)
-                | (ROW_BITS[2] if n2 == 0 else 0)
-                | (ROW_BITS[3] if n3 == 0 else 0)
-                | (ROW_BITS[4] if n4 == 0 else 0)
-            )
-        if n1 + n2 + n3 + n4:
-            c0, c1, c2, c3, c4 = board.line_colours
-            limit = 5 if OFFER_FULL_LINES else 0
-            if n0 and n0 <= limit:
-                accept |= 1 << 5 * c0
-            if n1 and n1 <= 1 + limit:
-                accept |= 1 << 5 * c1 + 1
-            if n2 and n2 <= 2 + limit:
-                accept |= 1 << 5 * c2 + 2
-            if n3 and n3 <= 3 + limit:
-                accept |= 1 << 5 * c3 + 3
-            if n4 and n4 <= 4 + limit:
-                accept |= 1 << 5 * c4 + 4
-        elif n0 and OFFER_FULL_LINES:
-            accept |= 1 << 5 * board.line_colours[0]
+        # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles: every
+        # colour its wall row still lacks on an empty line, the line's own colour on a part-filled one.
+        empty, partial, full = _LINE_ROWS[board.line_counts]
+        if OFFER_FULL_LINES:
+            partial |= full
+        accept = board.free & empty | _LINE_COLOUR_BITS[board.line_colours] & partial
         a0 = accept & 31
         a1 = accept >> 5 & 31
         a2 = accept >> 10 & 31
