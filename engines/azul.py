@@ -855,7 +855,9 @@ class AzulState:
         marker = self.marker
         took_marker = False
         if source == CENTRE:
-            centre = (*centre[:colour], 0, *centre[colour + 1 :])
+            emptied = list(centre)  # a list and one tuple: cheaper than slices around the new item
+            emptied[colour] = 0
+            centre = tuple(emptied)
             if marker < 0:
                 marker = player
                 took_marker = True
@@ -870,7 +872,9 @@ class AzulState:
                 k + rk if colour != 3 else k,
                 w + rw if colour != 4 else w,
             )
-            factories = (*factories[: source - 1], EMPTY5, *factories[source:])
+            displays = list(factories)
+            displays[source - 1] = EMPTY5
+            factories = tuple(displays)
 
         floor_start = len(board.floor)
         held = took_marker and floor_start >= FLOOR_SPACES
@@ -879,8 +883,12 @@ class AzulState:
         to_lid = taken - to_line - to_floor
         lid = self.lid
         if to_lid:
-            lid = (*lid[:colour], lid[colour] + to_lid, *lid[colour + 1 :])
-        boards = (*self.boards[:player], board, *self.boards[player + 1 :])
+            lid_list = list(lid)
+            lid_list[colour] += to_lid
+            lid = tuple(lid_list)
+        boards_list = list(self.boards)
+        boards_list[player] = board
+        boards = tuple(boards_list)
         # An AzulEvent with every field given (the end-of-round fields empty), built without its keyword constructor.
         event = _tuple_new(
             AzulEvent,
@@ -1059,6 +1067,7 @@ class _Draft:
 
 _new_object = object.__new__
 _SCORE = operator.attrgetter("score")  # a board's score
+_RUNS = tuple(tuple((colour,) * n for n in range(FLOOR_SPACES + 1)) for colour in range(5))  # (colour,) * n
 
 
 def _after_take(
@@ -1142,10 +1151,9 @@ def board_after_take(board: Board, colour: int, line: int, taken: int, took_mark
     the first-player marker when ``took_marker``; and how many tiles went to the line and to the floor (the rest
     go to the lid).  The marker goes to the floor unless it is full; tiles past the floor's spaces go to the lid.
     """
-    floor = board.floor
+    score, line_colours, line_counts, wall, floor, free = board  # one unpacking: cheaper than six attributes
     if took_marker and len(floor) < FLOOR_SPACES:
         floor += (MARKER,)
-    line_colours, line_counts = board.line_colours, board.line_counts
     to_line = 0
     if line != FLOOR:
         row = line - 1
@@ -1155,15 +1163,19 @@ def board_after_take(board: Board, colour: int, line: int, taken: int, took_mark
             to_line = taken
         if to_line:
             if not line_start:  # a part-filled line already holds this colour
-                line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
-            line_counts = (*line_counts[:row], line_start + to_line, *line_counts[row + 1 :])
+                colours = list(line_colours)
+                colours[row] = colour
+                line_colours = tuple(colours)
+            counts = list(line_counts)
+            counts[row] = line_start + to_line
+            line_counts = tuple(counts)
     dropped = taken - to_line
     to_floor = FLOOR_SPACES - len(floor)
     if dropped < to_floor:
         to_floor = dropped
     if to_floor:
-        floor += (colour,) * to_floor
-    return _tuple_new(Board, (board.score, line_colours, line_counts, board.wall, floor, board.free)), to_line, to_floor
+        floor += _RUNS[colour][to_floor]
+    return _tuple_new(Board, (score, line_colours, line_counts, wall, floor, free)), to_line, to_floor
 
 
 def _next_active(player: int, players: int, left: tuple[int, ...]) -> int:
