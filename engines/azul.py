@@ -264,8 +264,16 @@ class Board(NamedTuple):
     def bonuses(self) -> tuple[int, int, int]:
         """Return the end-of-game counts: complete rows, complete columns, complete colours."""
         wall = self.wall
-        columns = sum(1 for c in range(5) if -1 not in wall[c::5])
-        colours = sum(1 for k in range(5) if wall.count(k) == 5)
+        count = wall.count
+        # Sums of truths, written out: every game's end counts them for every player.
+        columns = (
+            (-1 not in wall[0::5])
+            + (-1 not in wall[1::5])
+            + (-1 not in wall[2::5])
+            + (-1 not in wall[3::5])
+            + (-1 not in wall[4::5])
+        )
+        colours = (count(0) == 5) + (count(1) == 5) + (count(2) == 5) + (count(3) == 5) + (count(4) == 5)
         return self.complete_rows(), columns, colours
 
 
@@ -1470,22 +1478,19 @@ class _Tiling:
                 tuple(clipped),
             )
             return _next_round(state, starter, rng, bag, lid_t, factories, tuple(boards), event, self.ply)
-        round_end = {
-            "placements": placements,
-            "discards": discards,
-            "round_ended": state.round,
-            "penalties": tuple(penalties),
-            "clipped": tuple(clipped),
-            "before": before,
-        }
         bonuses = [(0, 0, 0)] * players
         for p in range(players):
             if p in left:
                 continue
-            bonuses[p] = boards[p].bonuses()
-            boards[p] = boards[p]._replace(score=boards[p].score + bonus_points(bonuses[p]))
-        event = _with(event, bonuses=tuple(bonuses), after=tuple(board.score for board in boards), **round_end)
-        result = final_outcome(tuple(boards), left, players, ending)
+            board = boards[p]
+            counts = bonuses[p] = board.bonuses()
+            boards[p] = _tuple_new(Board, (board.score + bonus_points(counts), *board[1:]))
+        final = tuple(boards)
+        after = tuple(map(_SCORE, final))
+        event = _with_round(
+            event, placements, discards, state.round, tuple(penalties), tuple(bonuses), before, after, tuple(clipped)
+        )
+        result = final_outcome(final, left, players, ending)
         return _replace(
             state,
             phase=OVER,
@@ -1496,7 +1501,7 @@ class _Tiling:
             factories=factories,
             centre=EMPTY5,
             marker=self.marker,
-            boards=tuple(boards),
+            boards=final,
             result=result,
             last=event,
             ply=self.ply,
@@ -1551,10 +1556,11 @@ def _with_round(
 
 def final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, ending: Termination) -> Outcome:
     """Rank the remaining players by (score, complete rows); leavers come last, the latest leaver first."""
-    active = [p for p in range(players) if p not in left]
-    rows = {p: boards[p].complete_rows() for p in active}
-    keys = tuple((1, boards[p].score, rows[p]) if p in rows else (0, left.index(p), 0) for p in range(players))
-    return outcome_by_keys(keys, tuple(board.score for board in boards), ending)
+    keys = []
+    for p in range(players):
+        board = boards[p]
+        keys.append((0, left.index(p), 0) if p in left else (1, board.score, board.complete_rows()))
+    return outcome_by_keys(tuple(keys), tuple(map(_SCORE, boards)), ending)
 
 
 # -- starting and loading -------------------------------------------------------------
