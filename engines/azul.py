@@ -162,6 +162,42 @@ EMPTY_WALL = (-1,) * 25
 # A board's ``free`` mask has bit 5 * colour + row set while that wall row may still take that colour.
 ALL_FREE = (1 << 25) - 1
 ROW_BITS = tuple(sum(1 << (5 * k + r) for k in range(5)) for r in range(5))
+# Colour-wall scoring from a board's ``free`` mask: ``placed = ALL_FREE ^ free`` has bit 5 * colour + row set for
+# every tile on the wall, and on the coloured wall a tile's colour and row give its column.
+_COLOUR_ROW_BITS = sum(1 << (5 * k) for k in range(5))  # bit 5 * colour of each colour, for a row shifted to 0
+# _ROW_SPACES[row][placed >> row & _COLOUR_ROW_BITS]: the row's occupied columns, bit c for column c.
+_ROW_SPACES = tuple(
+    {
+        sum(1 << (5 * k) for k in range(5) if mask >> k & 1): sum(
+            1 << WALL_COLUMN[row][k] for k in range(5) if mask >> k & 1
+        )
+        for mask in range(32)
+    }
+    for row in range(5)
+)
+# _COLUMN_BITS[column]: the bits of ``placed`` that can fall in that column; _COLUMN_SPACES[column][placed &
+# _COLUMN_BITS[column]]: the column's occupied rows, bit r for row r.
+_COLUMN_BITS = tuple(sum(1 << (5 * WALL_COLOUR[row][column] + row) for row in range(5)) for column in range(5))
+_COLUMN_SPACES = tuple(
+    {sum(1 << (5 * WALL_COLOUR[row][column] + row) for row in range(5) if mask >> row & 1): mask for mask in range(32)}
+    for column in range(5)
+)
+# _RUN_LENGTH[mask][i]: the length of the run of set bits of a 5-bit ``mask`` through bit i (0 when i is clear).
+_RUN_LENGTH = tuple(
+    tuple(
+        max(
+            (
+                end - start
+                for start in range(i + 1)
+                for end in range(i + 1, 6)
+                if all(mask >> j & 1 for j in range(start, end))
+            ),
+            default=0,
+        )
+        for i in range(5)
+    )
+    for mask in range(32)
+)
 # For every possible ``Board.line_counts``: the rows (as ROW_BITS masks) of the empty pattern lines, of the
 # part-filled ones and of the full ones.
 _LINE_ROWS = {
@@ -1339,11 +1375,15 @@ class _Tiling:
             colour = colours[row]
             column = WALL_COLUMN[row][colour]
             wall[5 * row + column] = colour
-            points = tile_points(wall, row, column)
+            free &= ~(1 << (5 * colour + row))
+            # tile_points(wall, row, column), read from ``free`` (on this wall a colour's row fixes its column).
+            placed = ALL_FREE ^ free
+            across = _RUN_LENGTH[_ROW_SPACES[row][placed >> row & _COLOUR_ROW_BITS]][column]
+            down = _RUN_LENGTH[_COLUMN_SPACES[column][placed & _COLUMN_BITS[column]]][row]
+            points = down if across == 1 else across if down == 1 else across + down
             lid[colour] += row  # the line held row + 1 tiles; one went to the wall
             score += points
             colours[row] = -1
-            free &= ~(1 << (5 * colour + row))
             placements.append(_tuple_new(Placement, (player, row + 1, column + 1, colour, points)))
         self.boards[player] = _tuple_new(Board, (score, tuple(colours), counts, tuple(wall), board.floor, free))
 
