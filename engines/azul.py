@@ -69,6 +69,8 @@ line 4``.  Grey-wall tiling: ``wall 3 c2``; also ``row 3 column 2``, or just
 
 from __future__ import annotations
 
+import itertools
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -96,7 +98,6 @@ from engines.base import (
     legacy_forfeit_code,
     load_saved,
     outcome_by_keys,
-    positional_replace,
     resolve_options,
     saved_options,
 )
@@ -161,6 +162,65 @@ EMPTY_WALL = (-1,) * 25
 # A board's ``free`` mask has bit 5 * colour + row set while that wall row may still take that colour.
 ALL_FREE = (1 << 25) - 1
 ROW_BITS = tuple(sum(1 << (5 * k + r) for k in range(5)) for r in range(5))
+# Colour-wall scoring from a board's ``free`` mask: ``placed = ALL_FREE ^ free`` has bit 5 * colour + row set for
+# every tile on the wall, and on the coloured wall a tile's colour and row give its column.
+_COLOUR_ROW_BITS = sum(1 << (5 * k) for k in range(5))  # bit 5 * colour of each colour, for a row shifted to 0
+# _ROW_SPACES[row][placed >> row & _COLOUR_ROW_BITS]: the row's occupied columns, bit c for column c.
+_ROW_SPACES = tuple(
+    {
+        sum(1 << (5 * k) for k in range(5) if mask >> k & 1): sum(
+            1 << WALL_COLUMN[row][k] for k in range(5) if mask >> k & 1
+        )
+        for mask in range(32)
+    }
+    for row in range(5)
+)
+# _COLUMN_BITS[column]: the bits of ``placed`` that can fall in that column; _COLUMN_SPACES[column][placed &
+# _COLUMN_BITS[column]]: the column's occupied rows, bit r for row r.
+_COLUMN_BITS = tuple(sum(1 << (5 * WALL_COLOUR[row][column] + row) for row in range(5)) for column in range(5))
+_COLUMN_SPACES = tuple(
+    {sum(1 << (5 * WALL_COLOUR[row][column] + row) for row in range(5) if mask >> row & 1): mask for mask in range(32)}
+    for column in range(5)
+)
+# _RUN_LENGTH[mask][i]: the length of the run of set bits of a 5-bit ``mask`` through bit i (0 when i is clear).
+_RUN_LENGTH = tuple(
+    tuple(
+        max(
+            (
+                end - start
+                for start in range(i + 1)
+                for end in range(i + 1, 6)
+                if all(mask >> j & 1 for j in range(start, end))
+            ),
+            default=0,
+        )
+        for i in range(5)
+    )
+    for mask in range(32)
+)
+# For every possible ``Board.line_counts``: the rows (as ROW_BITS masks) of the empty pattern lines, of the
+# part-filled ones and of the full ones.
+_LINE_ROWS = {
+    counts: tuple(
+        sum(ROW_BITS[row] for row in range(5) if test(counts[row], row + 1))
+        for test in (lambda n, size: n == 0, lambda n, size: 0 < n < size, lambda n, size: n == size)
+    )
+    for counts in itertools.product(*(range(row + 2) for row in range(5)))
+}
+# For every possible ``Board.line_colours``: bit 5 * colour + row for each pattern line holding a colour.
+_LINE_COLOUR_BITS = {
+    colours: sum(1 << (5 * colour + row) for row, colour in enumerate(colours) if colour >= 0)
+    for colours in itertools.product(range(-1, 5), repeat=5)
+}
+# For every possible ``Board.line_counts``: the complete pattern lines (rows from 0, top first), and the counts
+# once they are emptied.
+_COMPLETE_LINES = {
+    counts: (
+        tuple(row for row in range(5) if counts[row] == row + 1),
+        tuple(0 if n == row + 1 else n for row, n in enumerate(counts)),
+    )
+    for counts in itertools.product(*(range(row + 2) for row in range(5)))
+}
 
 
 class Termination(StrEnum):
@@ -240,8 +300,16 @@ class Board(NamedTuple):
     def bonuses(self) -> tuple[int, int, int]:
         """Return the end-of-game counts: complete rows, complete columns, complete colours."""
         wall = self.wall
-        columns = sum(1 for c in range(5) if -1 not in wall[c::5])
-        colours = sum(1 for k in range(5) if wall.count(k) == 5)
+        count = wall.count
+        # Sums of truths, written out: every game's end counts them for every player.
+        columns = (
+            (-1 not in wall[0::5])
+            + (-1 not in wall[1::5])
+            + (-1 not in wall[2::5])
+            + (-1 not in wall[3::5])
+            + (-1 not in wall[4::5])
+        )
+        colours = (count(0) == 5) + (count(1) == 5) + (count(2) == 5) + (count(3) == 5) + (count(4) == 5)
         return self.complete_rows(), columns, colours
 
 
@@ -585,35 +653,14 @@ class AzulState:
         return legal
 
     def _take_moves(self) -> tuple[AzulMove, ...]:
-        """Return every legal take, in sorted order, from precomputed move tuples (loops unrolled: the hot path)."""
+        """Return every legal take, in sorted order, from precomputed tables and move tuples (the hot path)."""
         board = self.boards[self.turn]
-        free = board.free
-        n0, n1, n2, n3, n4 = board.line_counts
-        # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles:
-        # every colour its wall row still lacks on an empty line, the line's own colour on a part-filled one.
-        accept = free & ROW_BITS[0] if n0 == 0 else 0
-        if n1 == 0 or n2 == 0 or n3 == 0 or n4 == 0:
-            accept |= free & (
-                (ROW_BITS[1] if n1 == 0 else 0)
-                | (ROW_BITS[2] if n2 == 0 else 0)
-                | (ROW_BITS[3] if n3 == 0 else 0)
-                | (ROW_BITS[4] if n4 == 0 else 0)
-            )
-        if n1 + n2 + n3 + n4:
-            c0, c1, c2, c3, c4 = board.line_colours
-            limit = 5 if OFFER_FULL_LINES else 0
-            if n0 and n0 <= limit:
-                accept |= 1 << 5 * c0
-            if n1 and n1 <= 1 + limit:
-                accept |= 1 << 5 * c1 + 1
-            if n2 and n2 <= 2 + limit:
-                accept |= 1 << 5 * c2 + 2
-            if n3 and n3 <= 3 + limit:
-                accept |= 1 << 5 * c3 + 3
-            if n4 and n4 <= 4 + limit:
-                accept |= 1 << 5 * c4 + 4
-        elif n0 and OFFER_FULL_LINES:
-            accept |= 1 << 5 * board.line_colours[0]
+        # ``accept`` gets bit 5 * colour + line for every (colour, pattern line) pair that can take tiles: every
+        # colour its wall row still lacks on an empty line, the line's own colour on a part-filled one.
+        empty, partial, full = _LINE_ROWS[board.line_counts]
+        if OFFER_FULL_LINES:
+            partial |= full
+        accept = board.free & empty | _LINE_COLOUR_BITS[board.line_colours] & partial
         a0 = accept & 31
         a1 = accept >> 5 & 31
         a2 = accept >> 10 & 31
@@ -823,15 +870,38 @@ class AzulState:
 
     def _take(self, move: AzulMove) -> AzulState:
         """Play a take; rebuild only the mover's board and the table."""
-        taken = self._check_take(move)
-        source, colour, line, _ = move
+        source, colour, line, column = move
         player = self.turn
+        board = self.boards[player]
         factories = self.factories
         centre = self.centre
+        # The usual case, a move as legal_moves gives it, is checked here; anything else goes through the full
+        # check, which names what is wrong (and lets through only what is legal after all).
+        taken = 0
+        if type(source) is int and type(colour) is int and 0 <= colour < 5 and not column:
+            if source == CENTRE:
+                taken = centre[colour]
+            elif 0 < source <= len(factories):
+                taken = factories[source - 1][colour]
+            if taken and line != FLOOR:
+                row = line - 1
+                if type(line) is not int or not 0 <= row < 5:
+                    taken = 0
+                else:
+                    held = board.line_counts[row]
+                    if held:
+                        if held >= line or board.line_colours[row] != colour:
+                            taken = 0
+                    elif not board.free >> (5 * colour + row) & 1:
+                        taken = 0
+        if not taken:
+            taken = self._check_take(move)
         marker = self.marker
         took_marker = False
         if source == CENTRE:
-            centre = (*centre[:colour], 0, *centre[colour + 1 :])
+            emptied = list(centre)  # a list and one tuple: cheaper than slices around the new item
+            emptied[colour] = 0
+            centre = tuple(emptied)
             if marker < 0:
                 marker = player
                 took_marker = True
@@ -846,9 +916,10 @@ class AzulState:
                 k + rk if colour != 3 else k,
                 w + rw if colour != 4 else w,
             )
-            factories = (*factories[: source - 1], EMPTY5, *factories[source:])
+            displays = list(factories)
+            displays[source - 1] = EMPTY5
+            factories = tuple(displays)
 
-        board = self.boards[player]
         floor_start = len(board.floor)
         held = took_marker and floor_start >= FLOOR_SPACES
         line_start = 0 if line == FLOOR else board.line_counts[line - 1]
@@ -856,8 +927,12 @@ class AzulState:
         to_lid = taken - to_line - to_floor
         lid = self.lid
         if to_lid:
-            lid = (*lid[:colour], lid[colour] + to_lid, *lid[colour + 1 :])
-        boards = (*self.boards[:player], board, *self.boards[player + 1 :])
+            lid_list = list(lid)
+            lid_list[colour] += to_lid
+            lid = tuple(lid_list)
+        boards_list = list(self.boards)
+        boards_list[player] = board
+        boards = tuple(boards_list)
         # An AzulEvent with every field given (the end-of-round fields empty), built without its keyword constructor.
         event = _tuple_new(
             AzulEvent,
@@ -1022,15 +1097,107 @@ class AzulState:
         }
 
 
+class _Draft:
+    """A state under construction: :class:`AzulState`'s slots without the frozen guard.
+
+    Every ply builds a state of 21 fields.  Set through the frozen dataclass's slot descriptors each field costs a
+    call; here they are plain attribute stores.  Once every slot is filled, assigning ``__class__`` (which Python
+    allows between classes with the same slots) makes the object the immutable :class:`AzulState` it was built as.
+    Nothing else ever sees a draft.
+    """
+
+    __slots__ = AzulState.__slots__
+
+
+_new_object = object.__new__
+_SCORE = operator.attrgetter("score")  # a board's score
+_RUNS = tuple(tuple((colour,) * n for n in range(FLOOR_SPACES + 1)) for colour in range(5))  # (colour,) * n
+
+
+def _after_take(
+    state: AzulState,
+    turn: int,
+    lid: tuple[int, ...],
+    factories: tuple[tuple[int, ...], ...],
+    centre: tuple[int, ...],
+    marker: int,
+    boards: tuple[Board, ...],
+    last: AzulEvent,
+    ply: int,
+) -> AzulState:
+    """Return ``state`` after a take that leaves tiles on the table: the table, a board, the turn and the event."""
+    new: Any = _new_object(_Draft)
+    new.players = state.players
+    new.seed = state.seed
+    new.grey_wall = state.grey_wall
+    new.first_player = state.first_player
+    new.max_rounds = state.max_rounds
+    new.round = state.round
+    new.phase = state.phase
+    new.turn = turn
+    new.starter = state.starter
+    new.rng = state.rng
+    new.bag = state.bag
+    new.lid = lid
+    new.factories = factories
+    new.centre = centre
+    new.marker = marker
+    new.boards = boards
+    new.left = state.left
+    new.result = state.result
+    new.last = last
+    new.ply = ply
+    new._legal = None
+    new.__class__ = AzulState
+    return new  # type: ignore[no-any-return]
+
+
+def _next_round(
+    state: AzulState,
+    starter: int,
+    rng: int,
+    bag: tuple[int, ...],
+    lid: tuple[int, ...],
+    factories: tuple[tuple[int, ...], ...],
+    boards: tuple[Board, ...],
+    last: AzulEvent,
+    ply: int,
+) -> AzulState:
+    """Return ``state`` at the start of its next round's factory offer, ``starter`` to move."""
+    new: Any = _new_object(_Draft)
+    new.players = state.players
+    new.seed = state.seed
+    new.grey_wall = state.grey_wall
+    new.first_player = state.first_player
+    new.max_rounds = state.max_rounds
+    new.round = state.round + 1
+    new.phase = OFFER
+    new.turn = starter
+    new.starter = starter
+    new.rng = rng
+    new.bag = bag
+    new.lid = lid
+    new.factories = factories
+    new.centre = EMPTY5
+    new.marker = -1
+    new.boards = boards
+    new.left = state.left
+    new.result = state.result
+    new.last = last
+    new.ply = ply
+    new._legal = None
+    new.__class__ = AzulState
+    return new  # type: ignore[no-any-return]
+
+
 def board_after_take(board: Board, colour: int, line: int, taken: int, took_marker: bool) -> tuple[Board, int, int]:
     """Return the mover's board after taking ``taken`` tiles of ``colour`` into ``line`` (or the floor), with
     the first-player marker when ``took_marker``; and how many tiles went to the line and to the floor (the rest
     go to the lid).  The marker goes to the floor unless it is full; tiles past the floor's spaces go to the lid.
     """
-    floor = board.floor
+    score, line_colours, line_counts, wall, floor, free = board  # one unpacking: cheaper than six attributes
     if took_marker and len(floor) < FLOOR_SPACES:
         floor += (MARKER,)
-    line_colours, line_counts = board.line_colours, board.line_counts
     to_line = 0
     if line != FLOOR:
         row = line - 1
@@ -1039,15 +1206,20 @@ def board_after_take(board: Board, colour: int, line: int, taken: int, took_mark
         if taken < to_line:
             to_line = taken
         if to_line:
-            line_colours = (*line_colours[:row], colour, *line_colours[row + 1 :])
-            line_counts = (*line_counts[:row], line_start + to_line, *line_counts[row + 1 :])
+            if not line_start:  # a part-filled line already holds this colour
+                colours = list(line_colours)
+                colours[row] = colour
+                line_colours = tuple(colours)
+            counts = list(line_counts)
+            counts[row] = line_start + to_line
+            line_counts = tuple(counts)
     dropped = taken - to_line
     to_floor = FLOOR_SPACES - len(floor)
     if dropped < to_floor:
         to_floor = dropped
     if to_floor:
-        floor += (colour,) * to_floor
-    return _tuple_new(Board, (board.score, line_colours, line_counts, board.wall, floor, board.free)), to_line, to_floor
+        floor += _RUNS[colour][to_floor]
+    return _tuple_new(Board, (score, line_colours, line_counts, wall, floor, free)), to_line, to_floor
 
 
 def _next_active(player: int, players: int, left: tuple[int, ...]) -> int:
@@ -1071,24 +1243,32 @@ def grey_columns(wall: Sequence[int], row: int, colour: int) -> list[int]:
 
 def tile_points(wall: Sequence[int], row: int, column: int) -> int:
     """Score a tile just placed at ``row``, ``column`` (from 0) of ``wall`` (which already holds it)."""
-    base = 5 * row
-    left = column
-    while left > 0 and wall[base + left - 1] >= 0:
-        left -= 1
-    right = column
-    while right < 4 and wall[base + right + 1] >= 0:
-        right += 1
-    top = row
-    while top > 0 and wall[5 * (top - 1) + column] >= 0:
-        top -= 1
-    bottom = row
-    while bottom < 4 and wall[5 * (bottom + 1) + column] >= 0:
-        bottom += 1
-    across = right - left + 1
-    down = bottom - top + 1
-    if across == 1 and down == 1:
-        return 1
-    return (across if across > 1 else 0) + (down if down > 1 else 0)
+    # Count the run through the tile across (left, then right) and down (up, then down), by space index.
+    here = 5 * row + column
+    start = here - column
+    across = 1
+    i = here - 1
+    while i >= start and wall[i] >= 0:
+        across += 1
+        i -= 1
+    i = here + 1
+    end = start + 5
+    while i < end and wall[i] >= 0:
+        across += 1
+        i += 1
+    down = 1
+    i = here - 5
+    while i >= 0 and wall[i] >= 0:
+        down += 1
+        i -= 5
+    i = here + 5
+    while i < 25 and wall[i] >= 0:
+        down += 1
+        i += 5
+    # Alone: 1.  Otherwise each run of 2 or more counts its length.
+    if across == 1:
+        return down
+    return across if down == 1 else across + down
 
 
 def fill_factories(
@@ -1100,38 +1280,52 @@ def fill_factories(
     both are empty the remaining displays stay empty.  Return the displays, the
     bag, the lid and the generator's new state.
     """
-    # Rng.below inlined (the same SplitMix64 stream and rejection rule): a round draws up to 36 tiles.
+    # Rng.below inlined (the same SplitMix64 stream and rejection rule): a round draws up to 36 tiles.  The bag's
+    # counts and the display's tiles are kept in locals, one per colour: no list to index on every draw.
     state = rng & MASK
-    bag_list = list(bag)
-    lid_list = list(lid)
-    in_bag = sum(bag_list)
+    nb, ny, nr, nk, nw = bag
+    in_bag = nb + ny + nr + nk + nw
     filled: list[tuple[int, ...]] = []
     for _ in range(factories):
-        tiles = [0, 0, 0, 0, 0]
+        tb = ty = tr = tk = tw = 0
         for _ in range(FACTORY_SIZE):
             if not in_bag:
-                in_bag = sum(lid_list)
+                lb, ly, lr, lk, lw = lid
+                in_bag = lb + ly + lr + lk + lw
                 if not in_bag:
                     break
-                bag_list, lid_list = lid_list, [0, 0, 0, 0, 0]
+                nb, ny, nr, nk, nw = lid  # the lid is poured into the bag
+                lid = EMPTY5
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            z ^= z >> 31
             limit = _LIMITS[in_bag] if in_bag <= _MAX_BAG else _TWO64 - _TWO64 % in_bag
-            while True:
+            while z >= limit:  # rejected (for a bag of at most 100 tiles, about once in 10 ** 17 draws): draw again
                 state = (state + 0x9E3779B97F4A7C15) & MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
                 z ^= z >> 31
-                if z < limit:
-                    break
+            # The pick-th tile of the bag, counting through the colours in order.
             pick = z % in_bag
-            colour = 0
-            while pick >= bag_list[colour]:
-                pick -= bag_list[colour]
-                colour += 1
-            bag_list[colour] -= 1
-            tiles[colour] += 1
             in_bag -= 1
-        filled.append(tuple(tiles))
-    return tuple(filled), tuple(bag_list), tuple(lid_list), state
+            if pick < nb:
+                nb -= 1
+                tb += 1
+            elif pick < nb + ny:
+                ny -= 1
+                ty += 1
+            elif pick < nb + ny + nr:
+                nr -= 1
+                tr += 1
+            elif pick < nb + ny + nr + nk:
+                nk -= 1
+                tk += 1
+            else:
+                nw -= 1
+                tw += 1
+        filled.append((tb, ty, tr, tk, tw))
+    return tuple(filled), (nb, ny, nr, nk, nw), tuple(lid), state
 
 
 class _Tiling:
@@ -1171,28 +1365,27 @@ class _Tiling:
     def place_all(self, player: int) -> None:
         """On the coloured wall, tile every complete line of ``player``, top to bottom (as :meth:`place` would)."""
         board = self.boards[player]
-        counts = board.line_counts
-        rows = [row for row in range(5) if counts[row] == row + 1]
+        rows, counts = _COMPLETE_LINES[board.line_counts]
         if not rows:
             return
         wall = list(board.wall)
         colours = list(board.line_colours)
-        counts_list = list(counts)
         score, free, lid, placements = board.score, board.free, self.lid, self.placements
         for row in rows:
             colour = colours[row]
             column = WALL_COLUMN[row][colour]
             wall[5 * row + column] = colour
-            points = tile_points(wall, row, column)
+            free &= ~(1 << (5 * colour + row))
+            # tile_points(wall, row, column), read from ``free`` (on this wall a colour's row fixes its column).
+            placed = ALL_FREE ^ free
+            across = _RUN_LENGTH[_ROW_SPACES[row][placed >> row & _COLOUR_ROW_BITS]][column]
+            down = _RUN_LENGTH[_COLUMN_SPACES[column][placed & _COLUMN_BITS[column]]][row]
+            points = down if across == 1 else across if down == 1 else across + down
             lid[colour] += row  # the line held row + 1 tiles; one went to the wall
             score += points
             colours[row] = -1
-            counts_list[row] = 0
-            free &= ~(1 << (5 * colour + row))
             placements.append(_tuple_new(Placement, (player, row + 1, column + 1, colour, points)))
-        self.boards[player] = _tuple_new(
-            Board, (score, tuple(colours), tuple(counts_list), tuple(wall), board.floor, free)
-        )
+        self.boards[player] = _tuple_new(Board, (score, tuple(colours), counts, tuple(wall), board.floor, free))
 
     def discard(self, player: int, row: int) -> None:
         """Send a complete line with no legal wall space to the floor (overflow to the lid)."""
@@ -1245,7 +1438,7 @@ class _Tiling:
         chooser = self.waiting()
         placements = event.placements + tuple(self.placements)
         discards = (*event.discards, *self.discards)
-        before = tuple([board.score for board in state.boards])
+        before = tuple(map(_SCORE, state.boards))
         if chooser >= 0:
             after = tuple(board.score for board in self.boards)
             event = _with(event, placements=placements, discards=discards, before=before, after=after)
@@ -1297,7 +1490,6 @@ class _Tiling:
             free = board.free
             if not (free & row0 and free & row1 and free & row2 and free & row3 and free & row4):
                 wall_row = True  # a complete wall row: some row lacks no colour
-        active = [p for p in range(players) if p not in left]
         ending: Termination | None = None
         # Tiling only happens once the table is empty.
         factories: tuple[tuple[int, ...], ...] = (EMPTY5,) * len(state.factories)
@@ -1309,7 +1501,7 @@ class _Tiling:
             ending = Termination.ROUND_LIMIT
         else:
             factories, bag, lid_t, rng = fill_factories(bag, lid_t, rng, len(factories))
-            if all(tiles == EMPTY5 for tiles in factories):
+            if factories.count(EMPTY5) == len(factories):
                 ending = Termination.NO_TILES
         holder = self.marker if self.marker >= 0 else state.starter
         starter = _first_active_from(holder, players, left)
@@ -1322,39 +1514,23 @@ class _Tiling:
                 tuple(penalties),
                 event.bonuses,
                 before,
-                tuple([board.score for board in boards]),
+                tuple(map(_SCORE, boards)),
                 tuple(clipped),
             )
-            return _replace(
-                state,
-                round=state.round + 1,
-                phase=OFFER,
-                turn=starter,
-                starter=starter,
-                rng=rng,
-                bag=bag,
-                lid=lid_t,
-                factories=factories,
-                centre=EMPTY5,
-                marker=-1,
-                boards=tuple(boards),
-                last=event,
-                ply=self.ply,
-            )
-        round_end = {
-            "placements": placements,
-            "discards": discards,
-            "round_ended": state.round,
-            "penalties": tuple(penalties),
-            "clipped": tuple(clipped),
-            "before": before,
-        }
+            return _next_round(state, starter, rng, bag, lid_t, factories, tuple(boards), event, self.ply)
         bonuses = [(0, 0, 0)] * players
-        for p in active:
-            bonuses[p] = boards[p].bonuses()
-            boards[p] = boards[p]._replace(score=boards[p].score + bonus_points(bonuses[p]))
-        event = _with(event, bonuses=tuple(bonuses), after=tuple(board.score for board in boards), **round_end)
-        result = final_outcome(tuple(boards), left, players, ending)
+        for p in range(players):
+            if p in left:
+                continue
+            board = boards[p]
+            counts = bonuses[p] = board.bonuses()
+            boards[p] = _tuple_new(Board, (board.score + bonus_points(counts), *board[1:]))
+        final = tuple(boards)
+        after = tuple(map(_SCORE, final))
+        event = _with_round(
+            event, placements, discards, state.round, tuple(penalties), tuple(bonuses), before, after, tuple(clipped)
+        )
+        result = final_outcome(final, left, players, ending)
         return _replace(
             state,
             phase=OVER,
@@ -1365,7 +1541,7 @@ class _Tiling:
             factories=factories,
             centre=EMPTY5,
             marker=self.marker,
-            boards=tuple(boards),
+            boards=final,
             result=result,
             last=event,
             ply=self.ply,
@@ -1420,10 +1596,11 @@ def _with_round(
 
 def final_outcome(boards: tuple[Board, ...], left: tuple[int, ...], players: int, ending: Termination) -> Outcome:
     """Rank the remaining players by (score, complete rows); leavers come last, the latest leaver first."""
-    active = [p for p in range(players) if p not in left]
-    rows = {p: boards[p].complete_rows() for p in active}
-    keys = tuple((1, boards[p].score, rows[p]) if p in rows else (0, left.index(p), 0) for p in range(players))
-    return outcome_by_keys(keys, tuple(board.score for board in boards), ending)
+    keys = []
+    for p in range(players):
+        board = boards[p]
+        keys.append((0, left.index(p), 0) if p in left else (1, board.score, board.complete_rows()))
+    return outcome_by_keys(tuple(keys), tuple(map(_SCORE, boards)), ending)
 
 
 # -- starting and loading -------------------------------------------------------------
@@ -1522,7 +1699,6 @@ _ROW_COLOURS: dict[str, int] = {}
 # _SPREAD[mask] moves colour bit k of a 5-bit mask to bit 5 * k, the layout of ``Board.free``.
 _replace = keyword_replace(AzulState)
 _set_legal = AzulState.__dict__["_legal"].__set__  # the cache's slot, as object.__setattr__ would set it
-_after_take = positional_replace(AzulState, "turn lid factories centre marker boards last ply")
 _SPREAD = tuple(sum(1 << (5 * k) for k in range(5) if mask >> k & 1) for mask in range(32))
 
 
