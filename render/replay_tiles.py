@@ -1,0 +1,232 @@
+"""A replay's boards, scaled and in the GIF's palette, kept up to date tile by tile.
+
+A replay frame is the board scaled down (Pillow's box filter) and mapped to the GIF's palette
+(``quantize``, no dithering).  From one ply to the next most of the board is the same, and much of
+what changes only goes back to a look it had a few plies before: a player's row lit while it is
+their turn, a cell's last-move mark drawn and then gone again.  So :class:`BoardTiles` cuts the
+scaled board into tiles of :data:`TILE` pixels a side and, per ply, redoes only the tiles whose
+source pixels changed; a tile whose source pixels are again what they were in one of its last
+:data:`VERSIONS` looks takes that look's palette indices back instead of being scaled and mapped
+again.
+
+Same pixels as scaling and mapping the whole board:
+
+* **Scaling.**  Each tile is ``resize(tile_size, BOX, box=...)`` of the whole board, its box being
+  the tile's output pixels times the scale.  The box filter averages the source pixels whose
+  centres fall in each output pixel's box; a tile's boxes are the whole board's, up to the last
+  bits of a float, which matter only where a pixel centre lies exactly on a box edge.  Rather than
+  argue about that, :func:`tile_grid` scales a pseudo-random pattern of each board size both ways
+  once and cuts an axis into tiles only where the two agree (any other source pixel in a box would
+  change its mean somewhere along a row of random pixels).
+* **Mapping.**  ``quantize`` with a palette maps each pixel by its colour alone, so a tile maps as
+  it would inside the whole frame.
+* **Which tiles.**  A tile reads the source pixels of its box widened to whole pixels and by one
+  more each side (its *window*); a tile is redone when any pixel of its window changed, and a look
+  is reused only when its whole window matches.
+
+Tiles are compared and scaled through Pillow's core image objects (``image.im``), as
+:func:`render.draw.blend_sprite` does: a ply touches a hundred tiles, and the Python around each
+call costs more than the call.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PIL import Image
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
+
+Box = tuple[int, int, int, int]
+
+TILE = 48  # output pixels a side: smaller tiles redo less area but cost more calls
+VERSIONS = 6  # looks remembered per tile (a tile's window is a few KB)
+
+
+Resize = tuple[tuple[int, int], tuple[float, float, float, float]]  # Pillow's resize: size and box
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One tile: its output pixels, the source pixels it reads, and how to scale it (see :func:`tile_grid`)."""
+
+    box: Box  # in the scaled board
+    window: Box  # in the source board
+    steps: tuple[Resize, ...]  # resizes, each of the one before (the first of the board)
+    crop: Box | None  # then this part of the last one
+
+
+@functools.lru_cache(maxsize=32)
+def tile_grid(source: tuple[int, int], size: tuple[int, int], tile: int = TILE) -> tuple[tuple[Tile, ...], ...]:
+    """Return the tiles of a ``source``-sized board scaled to ``size``, row by row, each with the cheapest way
+    to scale it that gives the pixels of scaling the whole board.
+
+    Pillow scales along one axis, rounds to whole values, then along the other, and picks the order by the
+    work each would take, so a tile scaled alone may go the other way.  The ways, cheapest first: one resize
+    of the tile's box; two, along each axis in the whole board's order; two, scaling the whole length of an
+    axis whose box edges fall on pixel centres (where a float's last bits decide, as at exactly half-way).
+    Each is tried on a pattern (see the module docstring); the first that matches is kept.
+    """
+    pattern = _pattern(source)
+    whole = pattern.resize(size, Image.Resampling.BOX)
+    across_first = _across_first(pattern, size)
+    rows = []
+    for v0 in range(0, size[1], tile):
+        row = []
+        for u0 in range(0, size[0], tile):
+            box = (u0, v0, min(size[0], u0 + tile), min(size[1], v0 + tile))
+            wanted = whole.crop(box).tobytes()
+            for steps, crop in _ways(source, size, box, across_first):
+                if _scale(pattern, steps, crop).tobytes() == wanted:
+                    break
+            else:  # pragma: no cover - the last way scales the whole board
+                raise AssertionError("scaling the whole board differs from itself")
+            row.append(Tile(box, _window(source, size, box), steps, crop))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _ways(
+    source: tuple[int, int], size: tuple[int, int], box: Box, across_first: bool
+) -> list[tuple[tuple[Resize, ...], Box | None]]:
+    """The ways to scale the tile ``box`` of the scaled board, cheapest first, ending with the whole board."""
+    u0, v0, u1, v1 = box
+    sx, sy = source[0] / size[0], source[1] / size[1]
+    x0, y0, x1, y1 = _window(source, size, box)
+    one: Resize = ((u1 - u0, v1 - v0), (u0 * sx, v0 * sy, u1 * sx, v1 * sy))
+    ways: list[tuple[tuple[Resize, ...], Box | None]] = [((one,), None)]
+    for whole_across, whole_down in ((False, False), (False, True), (True, False), (True, True)):
+        # Along each axis: the tile's part, or the whole length (then cut to the tile).
+        a0, a1, b0, b1 = (0, size[0], 0, source[0]) if whole_across else (u0, u1, x0, x1)
+        c0, c1, d0, d1 = (0, size[1], 0, source[1]) if whole_down else (v0, v1, y0, y1)
+        if across_first:
+            # Along the rows, over the source rows the second pass reads; then down, within those rows.
+            first = ((a1 - a0, d1 - d0), (a0 * sx, d0, a1 * sx, d1))
+            second = ((a1 - a0, c1 - c0), (0.0, c0 * sy - d0, a1 - a0, c1 * sy - d0))
+        else:
+            first = ((b1 - b0, c1 - c0), (b0, c0 * sy, b1, c1 * sy))
+            second = ((a1 - a0, c1 - c0), (a0 * sx - b0, 0.0, a1 * sx - b0, c1 - c0))
+        crop = (u0 - a0, v0 - c0, u1 - a0, v1 - c0)
+        ways.append(((first, second), None if crop == (0, 0, a1 - a0, c1 - c0) else crop))
+    return ways
+
+
+def _window(source: tuple[int, int], size: tuple[int, int], box: Box) -> Box:
+    """The source pixels that the output pixels ``box`` read: their box widened to whole pixels, and one more."""
+    sx, sy = source[0] / size[0], source[1] / size[1]
+    u0, v0, u1, v1 = box
+    return (
+        max(0, math.floor(u0 * sx) - 1),
+        max(0, math.floor(v0 * sy) - 1),
+        min(source[0], math.ceil(u1 * sx) + 1),
+        min(source[1], math.ceil(v1 * sy) + 1),
+    )
+
+
+def _scale(board: Image.Image, steps: tuple[Resize, ...], crop: Box | None) -> Image.Image:
+    """Apply ``steps`` (then ``crop``) to ``board``."""
+    image = board
+    for size, box in steps:
+        image = image.resize(size, Image.Resampling.BOX, box=box)
+    return image.crop(crop) if crop else image
+
+
+def _across_first(board: Image.Image, size: tuple[int, int]) -> bool:
+    """Tell whether Pillow scales ``board`` (a pattern) to ``size`` along the rows first."""
+    across = board.resize((size[0], board.height), Image.Resampling.BOX).resize(size, Image.Resampling.BOX)
+    return across.tobytes() == board.resize(size, Image.Resampling.BOX).tobytes()
+
+
+def _pattern(size: tuple[int, int]) -> Image.Image:
+    """A fixed pseudo-random RGB image of ``size`` (a prime period, so that rows and columns differ)."""
+    width, height = size
+    period = bytes((i * 7919 + (i // 3) * 104729 + (i * i) % 65521) % 251 for i in range(8191))
+    count = width * height * 3
+    return Image.frombytes("RGB", size, (period * (count // len(period) + 1))[:count])
+
+
+class BoardTiles:
+    """The scaled board inside a frame of palette indices, brought up to each next board tile by tile.
+
+    ``frame`` (mode ``"P"``) must show ``board`` scaled to ``size`` at ``offset`` and mapped to
+    ``palette``; :meth:`update` changes it in place.
+    """
+
+    def __init__(
+        self,
+        board: Image.Image,
+        size: tuple[int, int],
+        palette: Image.Image,
+        frame: Image.Image,
+        offset: tuple[int, int],
+    ) -> None:
+        if frame.mode != "P" or board.mode != "RGB":
+            raise ValueError(f"an RGB board and a palette frame are needed, not {board.mode} and {frame.mode}")
+        self.grid = tile_grid(board.size, size)
+        self.size = board.size
+        self.board = board
+        self.frame = frame
+        self.offset = offset
+        palette.load()
+        self._palette: ImagingCore = palette.im
+        # Per tile (by its box): its last looks, newest first: (source window, palette indices).
+        self._looks: dict[Box, list[tuple[ImagingCore, ImagingCore]]] = {}
+
+    def update(self, board: Image.Image) -> Box | None:
+        """Make the frame show ``board`` (the size of the first one); return the frame's box of the tiles redone."""
+        if board.size != self.size or board.mode != "RGB":
+            raise ValueError(f"boards of a replay are {self.size} RGB, not {board.size} {board.mode}")
+        previous, self.board = self.board, board
+        board.load()
+        frame = self.frame
+        frame.load()
+        new, old = board.im, previous.im
+        diff = new.chop_difference(old)
+        ox, oy = self.offset
+        left = top = math.inf
+        right = bottom = -math.inf
+        for row in self.grid:
+            y0, y1 = row[0].window[1], row[0].window[3]
+            strip = diff.crop((0, y0, self.size[0], y1))
+            found = strip.getbbox(False)
+            if found is None:
+                continue
+            for tile in row:
+                x0, _, x1, _ = tile.window
+                if x1 <= found[0] or x0 >= found[2] or strip.crop((x0, 0, x1, y1 - y0)).getbbox(False) is None:
+                    continue
+                u0, v0, u1, v1 = tile.box
+                box = (u0 + ox, v0 + oy, u1 + ox, v1 + oy)
+                frame.im.paste(self._indices(tile, new, old, box), box)
+                left, top = min(left, box[0]), min(top, box[1])
+                right, bottom = max(right, box[2]), max(bottom, box[3])
+        if left == math.inf:
+            return None
+        return (int(left), int(top), int(right), int(bottom))
+
+    def _indices(self, tile: Tile, new: ImagingCore, old: ImagingCore, box: Box) -> ImagingCore:
+        """Return the palette indices of ``tile`` on the ``new`` board: a look seen before, or scaled and mapped."""
+        window = new.crop(tile.window)
+        looks = self._looks.get(tile.box)
+        if looks is None:
+            # The tile changes for the first time: remember the look it had so far.
+            looks = self._looks[tile.box] = [(old.crop(tile.window), self.frame.im.crop(box))]
+        # The newest look is the one the tile showed until now, which changed.
+        for index in range(1, len(looks)):
+            seen, indices = looks[index]
+            if window.chop_difference(seen).getbbox(False) is None:
+                looks.insert(0, looks.pop(index))
+                return indices
+        scaled = new
+        for size, source in tile.steps:
+            scaled = scaled.resize(size, Image.Resampling.BOX, source)
+        if tile.crop is not None:
+            scaled = scaled.crop(tile.crop)
+        indices = scaled.convert("P", Image.Dither.NONE, self._palette)
+        looks.insert(0, (window, indices))
+        del looks[VERSIONS:]
+        return indices
