@@ -10,8 +10,6 @@ Size, so the longest games stay under Discord's 10 MiB attachment limit:
 
 * **Smaller frames.**  The 720-pixel card is scaled (box filter) to fit
   540 x 960, a phone screen's 9:16 shape, so even four-player Azul shows whole.
-  Only the bands of a board that changed since the previous frame are rescaled
-  (:class:`Scaler`: the same pixels as scaling the whole board).
 * **One palette.**  Every board of a game already uses one palette; the GIF
   keeps it as its only colour table, cut to 63 colours so index 63 is free for
   transparency (Azul's 128 colours become 63 by dropping one of each nearest
@@ -25,12 +23,20 @@ Size, so the longest games stay under Discord's 10 MiB attachment limit:
 
 On a 141-ply four-player Azul game (``bench.replay_speed``): 13.8 MB as full
 frames, 4.5 MB storing changed regions, 2.9 MB scaled, 2.4 MB with 63 colours.
+
 * **Sampling.**  At most ``max_frames`` plies get a frame.  A longer game shows
   every k-th ply, k = ceil(plies / max_frames), always with the start and the
   final position, and every frame's caption band says so on a second line
   ("every 2nd move shown").
   If the file would still exceed ``max_bytes``, k doubles until it fits, so
   the bound holds for any game the engines allow.
+
+Time: a frame is drawn straight in the GIF's palette.  The first in full (:func:`draw_frame`, then
+``quantize``); after it, while the boards keep their size, only the tiles of the scaled board whose
+source pixels changed are scaled and mapped again, or taken back from a look they had a few plies
+before (:class:`render.replay_tiles.BoardTiles`: the same pixels as scaling and mapping the whole
+board), and the caption band is drawn alone.  The GIF writer then compares the frame with the last one
+only below the topmost tile redone.
 
 >>> from engines import GAMES
 >>> states = [GAMES["pond"].new(seed=7, variant="mini")]
@@ -54,7 +60,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, npgettext, pgettext
 from render import render_picture
-from render.replay_tiles import Box, BoardTiles
+from render.replay_tiles import BoardTiles, Box
 from render.text import draw_text, ellipsize
 from render.theme import DEFAULT_THEME, RGB, Theme
 
@@ -272,10 +278,9 @@ class _Frames:
         if self.tiles is not None and self.frame is not None and board.size == self.tiles.size:
             band = self._band(caption)
             if band is not None:
-                changed = self.tiles.update(board)
+                top = self.tiles.update(board)
                 self.frame.paste(band, (0, layout.board_height))
-                top = layout.board_height if changed is None else changed[1]
-                return self.frame, (0, top, layout.width, layout.height)
+                return self.frame, (0, layout.board_height if top is None else top, layout.width, layout.height)
         frame = draw_frame(board, layout, self.theme, caption, self.note)
         self.frame = frame.quantize(palette=self.palette, dither=Image.Dither.NONE)
         size = (round(board.width * layout.scale), round(board.height * layout.scale))

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 Box = tuple[int, int, int, int]
 
-TILE = 48  # output pixels a side: smaller tiles redo less area but cost more calls
+TILE = 24  # output pixels across the short side: smaller tiles redo less area but cost more calls
 VERSIONS = 6  # looks remembered per tile (a tile's window is a few KB)
 
 
@@ -74,11 +74,13 @@ def tile_grid(source: tuple[int, int], size: tuple[int, int], tile: int = TILE) 
     pattern = _pattern(source)
     whole = pattern.resize(size, Image.Resampling.BOX)
     across_first = _across_first(pattern, size)
+    # Tiles twice as long along the axis scaled second: Pillow then scales them in the board's order.
+    width, height = (tile, 2 * tile) if across_first else (2 * tile, tile)
     rows = []
-    for v0 in range(0, size[1], tile):
+    for v0 in range(0, size[1], height):
         row = []
-        for u0 in range(0, size[0], tile):
-            box = (u0, v0, min(size[0], u0 + tile), min(size[1], v0 + tile))
+        for u0 in range(0, size[0], width):
+            box = (u0, v0, min(size[0], u0 + width), min(size[1], v0 + height))
             wanted = whole.crop(box).tobytes()
             for steps, crop in _ways(source, size, box, across_first):
                 if _scale(pattern, steps, crop).tobytes() == wanted:
@@ -103,13 +105,15 @@ def _ways(
         # Along each axis: the tile's part, or the whole length (then cut to the tile).
         a0, a1, b0, b1 = (0, size[0], 0, source[0]) if whole_across else (u0, u1, x0, x1)
         c0, c1, d0, d1 = (0, size[1], 0, source[1]) if whole_down else (v0, v1, y0, y1)
+        first: Resize
+        second: Resize
         if across_first:
             # Along the rows, over the source rows the second pass reads; then down, within those rows.
-            first = ((a1 - a0, d1 - d0), (a0 * sx, d0, a1 * sx, d1))
-            second = ((a1 - a0, c1 - c0), (0.0, c0 * sy - d0, a1 - a0, c1 * sy - d0))
+            first = ((a1 - a0, d1 - d0), (a0 * sx, float(d0), a1 * sx, float(d1)))
+            second = ((a1 - a0, c1 - c0), (0.0, c0 * sy - d0, float(a1 - a0), c1 * sy - d0))
         else:
-            first = ((b1 - b0, c1 - c0), (b0, c0 * sy, b1, c1 * sy))
-            second = ((a1 - a0, c1 - c0), (a0 * sx - b0, 0.0, a1 * sx - b0, c1 - c0))
+            first = ((b1 - b0, c1 - c0), (float(b0), c0 * sy, float(b1), c1 * sy))
+            second = ((a1 - a0, c1 - c0), (a0 * sx - b0, 0.0, a1 * sx - b0, float(c1 - c0)))
         crop = (u0 - a0, v0 - c0, u1 - a0, v1 - c0)
         ways.append(((first, second), None if crop == (0, 0, a1 - a0, c1 - c0) else crop))
     return ways
@@ -166,67 +170,68 @@ class BoardTiles:
     ) -> None:
         if frame.mode != "P" or board.mode != "RGB":
             raise ValueError(f"an RGB board and a palette frame are needed, not {board.mode} and {frame.mode}")
-        self.grid = tile_grid(board.size, size)
         self.size = board.size
         self.board = board
         self.frame = frame
-        self.offset = offset
+        board.load()
+        frame.load()
         palette.load()
         self._palette: ImagingCore = palette.im
-        # Per tile (by its box): its last looks, newest first: (source window, palette indices).
-        self._looks: dict[Box, list[tuple[ImagingCore, ImagingCore]]] = {}
+        ox, oy = offset
+        # Per row of tiles: its source rows, and per tile: the tile, its box in the frame, and its last looks,
+        # newest (the one shown) first: (source window, palette indices).
+        self._rows: list[tuple[int, int, list[tuple[Tile, Box, list[tuple[ImagingCore, ImagingCore]]]]]] = []
+        for row in tile_grid(board.size, size):
+            tiles = []
+            for tile in row:
+                u0, v0, u1, v1 = tile.box
+                box = (u0 + ox, v0 + oy, u1 + ox, v1 + oy)
+                tiles.append((tile, box, [(board.im.crop(tile.window), frame.im.crop(box))]))
+            self._rows.append((row[0].window[1], row[0].window[3], tiles))
 
-    def update(self, board: Image.Image) -> Box | None:
-        """Make the frame show ``board`` (the size of the first one); return the frame's box of the tiles redone."""
+    def update(self, board: Image.Image) -> int | None:
+        """Make the frame show ``board`` (the size of the first one); return the frame's top row of the tiles
+        redone (None: none was)."""
         if board.size != self.size or board.mode != "RGB":
             raise ValueError(f"boards of a replay are {self.size} RGB, not {board.size} {board.mode}")
         previous, self.board = self.board, board
         board.load()
-        frame = self.frame
-        frame.load()
-        new, old = board.im, previous.im
-        diff = new.chop_difference(old)
-        ox, oy = self.offset
-        left = top = math.inf
-        right = bottom = -math.inf
-        for row in self.grid:
-            y0, y1 = row[0].window[1], row[0].window[3]
-            strip = diff.crop((0, y0, self.size[0], y1))
-            found = strip.getbbox(False)
+        new = board.im
+        paste = self.frame.im.paste
+        diff = new.chop_difference(previous.im)
+        width = self.size[0]
+        top = None
+        for y0, y1, tiles in self._rows:
+            found = diff.crop((0, y0, width, y1)).getbbox(False)
             if found is None:
                 continue
-            for tile in row:
+            left, right = found[0], found[2]
+            for tile, box, looks in tiles:
                 x0, _, x1, _ = tile.window
-                if x1 <= found[0] or x0 >= found[2] or strip.crop((x0, 0, x1, y1 - y0)).getbbox(False) is None:
+                if x1 <= left or x0 >= right:
                     continue
-                u0, v0, u1, v1 = tile.box
-                box = (u0 + ox, v0 + oy, u1 + ox, v1 + oy)
-                frame.im.paste(self._indices(tile, new, old, box), box)
-                left, top = min(left, box[0]), min(top, box[1])
-                right, bottom = max(right, box[2]), max(bottom, box[3])
-        if left == math.inf:
-            return None
-        return (int(left), int(top), int(right), int(bottom))
-
-    def _indices(self, tile: Tile, new: ImagingCore, old: ImagingCore, box: Box) -> ImagingCore:
-        """Return the palette indices of ``tile`` on the ``new`` board: a look seen before, or scaled and mapped."""
-        window = new.crop(tile.window)
-        looks = self._looks.get(tile.box)
-        if looks is None:
-            # The tile changes for the first time: remember the look it had so far.
-            looks = self._looks[tile.box] = [(old.crop(tile.window), self.frame.im.crop(box))]
-        # The newest look is the one the tile showed until now, which changed.
-        for index in range(1, len(looks)):
-            seen, indices = looks[index]
-            if window.chop_difference(seen).getbbox(False) is None:
+                window = new.crop(tile.window)
+                # Unchanged: the look shown; else an earlier look, or the tile scaled and mapped anew.
+                for index, (seen, indices) in enumerate(looks):  # noqa: B007 - the look found is used below
+                    if window.chop_difference(seen).getbbox(False) is None:
+                        break
+                else:
+                    index, indices = len(looks), self._scale(tile, new)
+                    looks.append((window, indices))
+                if index == 0:
+                    continue
                 looks.insert(0, looks.pop(index))
-                return indices
-        scaled = new
+                del looks[VERSIONS:]
+                paste(indices, box)
+                if top is None:
+                    top = box[1]
+        return top
+
+    def _scale(self, tile: Tile, board: ImagingCore) -> ImagingCore:
+        """Return ``tile`` of ``board`` scaled and mapped to the palette."""
+        scaled = board
         for size, source in tile.steps:
             scaled = scaled.resize(size, Image.Resampling.BOX, source)
         if tile.crop is not None:
             scaled = scaled.crop(tile.crop)
-        indices = scaled.convert("P", Image.Dither.NONE, self._palette)
-        looks.insert(0, (window, indices))
-        del looks[VERSIONS:]
-        return indices
+        return scaled.convert("P", Image.Dither.NONE, self._palette)
