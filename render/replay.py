@@ -275,17 +275,17 @@ class _Frames:
         """Return the frame of ``board`` with ``caption`` (palette indices; the next call changes it in place)
         and the box outside which it is the previous frame (None: anywhere may differ)."""
         layout = self.layout
-        if self.tiles is not None and self.frame is not None and board.size == self.tiles.size:
-            band = self._band(caption)
-            if band is not None:
-                top = self.tiles.update(board)
-                self.frame.paste(band, (0, layout.board_height))
-                return self.frame, (0, layout.board_height if top is None else top, layout.width, layout.height)
+        band = self._band(caption)
+        if band is not None and self.tiles is not None and self.frame is not None and board.size == self.tiles.size:
+            top = self.tiles.update(board)
+            self.frame.paste(band, (0, layout.board_height))
+            return self.frame, (0, layout.board_height if top is None else top, layout.width, layout.height)
         frame = draw_frame(board, layout, self.theme, caption, self.note)
         self.frame = frame.quantize(palette=self.palette, dither=Image.Dither.NONE)
         size = (round(board.width * layout.scale), round(board.height * layout.scale))
         self.tiles = None
-        if size[0] <= layout.width and size[1] <= layout.board_height:
+        # Tiles start from a frame whose board is all board: not one with a caption over it.
+        if band is not None and size[0] <= layout.width and size[1] <= layout.board_height:
             self.tiles = BoardTiles(board, size, self.palette, self.frame, ((layout.width - size[0]) // 2, 0))
         return self.frame, None
 
