@@ -35,8 +35,7 @@ Time: a frame is drawn straight in the GIF's palette.  The first in full (:func:
 ``quantize``); after it, while the boards keep their size, only the tiles of the scaled board whose
 source pixels changed are scaled and mapped again, or taken back from a look they had a few plies
 before (:class:`render.replay_tiles.BoardTiles`: the same pixels as scaling and mapping the whole
-board), and the caption band is drawn alone.  The GIF writer then compares the frame with the last one
-only below the topmost tile redone.
+board), and the caption band is drawn alone.
 
 >>> from engines import GAMES
 >>> states = [GAMES["pond"].new(seed=7, variant="mini")]
@@ -196,9 +195,9 @@ def _encode(
     for index, ply in enumerate(shown):
         picture = first if ply == 0 else render_picture(states[ply], players=players, theme=theme, locale=locale)
         move = moves[ply - 1] if moves is not None and ply > 0 else None
-        frame, region = frames.draw(picture.image, caption(ply, plies, move, locale))
+        frame = frames.draw(picture.image, caption(ply, plies, move, locale))
         delay = final_ms if ply == plies else start_ms if index == 0 else frame_ms
-        writer.add(frame, delay, region)
+        writer.add(frame, delay)
         if writer.size > max_bytes:
             return None
     return writer.finish()
@@ -271,15 +270,14 @@ class _Frames:
         self.guard = (0, max(0, layout.board_height - 4 * layout.font), layout.width, layout.board_height)
         self.clean = self.canvas.crop(self.guard).getextrema()
 
-    def draw(self, board: Image.Image, caption: str) -> tuple[Image.Image, Box | None]:
-        """Return the frame of ``board`` with ``caption`` (palette indices; the next call changes it in place)
-        and the box outside which it is the previous frame (None: anywhere may differ)."""
+    def draw(self, board: Image.Image, caption: str) -> Image.Image:
+        """Return the frame of ``board`` with ``caption`` (palette indices; the next call changes it in place)."""
         layout = self.layout
         band = self._band(caption)
         if band is not None and self.tiles is not None and self.frame is not None and board.size == self.tiles.size:
-            top = self.tiles.update(board)
+            self.tiles.update(board)
             self.frame.paste(band, (0, layout.board_height))
-            return self.frame, (0, layout.board_height if top is None else top, layout.width, layout.height)
+            return self.frame
         frame = draw_frame(board, layout, self.theme, caption, self.note)
         self.frame = frame.quantize(palette=self.palette, dither=Image.Dither.NONE)
         size = (round(board.width * layout.scale), round(board.height * layout.scale))
@@ -287,7 +285,7 @@ class _Frames:
         # Tiles start from a frame whose board is all board: not one with a caption over it.
         if band is not None and size[0] <= layout.width and size[1] <= layout.board_height:
             self.tiles = BoardTiles(board, size, self.palette, self.frame, ((layout.width - size[0]) // 2, 0))
-        return self.frame, None
+        return self.frame
 
     def _band(self, caption: str) -> Image.Image | None:
         """Return the caption band in palette indices, or None if the caption's ink reaches above the band."""
@@ -454,23 +452,21 @@ class _GifWriter:
         self.size = sum(len(part) for part in self.parts)
         self.previous: Image.Image | None = None
 
-    def add(self, frame: Image.Image, delay_ms: int, region: Box | None = None) -> None:
+    def add(self, frame: Image.Image, delay_ms: int) -> None:
         """Append ``frame`` (mode ``"P"``, indices into the table) shown for ``delay_ms``, storing only what
-        changed; ``region``, if given, is a box outside which the frame is the previous one."""
+        changed."""
         if self.previous is None:
             bbox: Box = (0, 0, self.width, self.height)
             part, transparent = frame, False
         else:
-            region = region or (0, 0, self.width, self.height)
-            diff = ImageChops.difference(self.previous.crop(region), frame.crop(region))
+            diff = ImageChops.difference(self.previous, frame)
             found = diff.getbbox()
             if found is None:  # nothing changed: one transparent pixel
                 bbox, part = (0, 0, 1, 1), Image.new("P", (1, 1), self.transparent)
             else:
-                left, top = region[0], region[1]
-                bbox = (left + found[0], top + found[1], left + found[2], top + found[3])
+                bbox = found
                 # Unchanged pixels become the transparent index, above every colour's: the lighter of the two wins.
-                part = ImageChops.lighter(frame.crop(bbox), diff.crop(found).point(self.unchanged))
+                part = ImageChops.lighter(frame.crop(bbox), diff.crop(bbox).point(self.unchanged))
             transparent = True
         self.previous = frame.copy()
         left, top, right, bottom = bbox
