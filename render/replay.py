@@ -32,10 +32,10 @@ frames, 4.5 MB storing changed regions, 2.9 MB scaled, 2.4 MB with 63 colours.
   the bound holds for any game the engines allow.
 
 Time: a frame is drawn straight in the GIF's palette.  The first in full (:func:`draw_frame`, then
-``quantize``); after it, while the boards keep their size, only the tiles of the scaled board whose
-source pixels changed are scaled and mapped again, or taken back from a look they had a few plies
-before (:class:`render.replay_tiles.BoardTiles`: the same pixels as scaling and mapping the whole
-board), and the caption band is drawn alone.
+``quantize``); after it only the tiles of the scaled board whose source pixels changed are scaled and
+mapped again, or taken back from a look they had a few plies before
+(:class:`render.replay_tiles.BoardTiles`: the same pixels as scaling and mapping the whole board), and
+the caption band is drawn alone.
 
 >>> from engines import GAMES
 >>> states = [GAMES["pond"].new(seed=7, variant="mini")]
@@ -252,8 +252,9 @@ def _draw_caption(draw: ImageDraw.ImageDraw, layout: Layout, theme: Theme, capti
 
 
 class _Frames:
-    """Draws a replay's frames straight in the GIF's palette: a frame in full, then, while the boards keep its
-    size, only the board's tiles that changed (:class:`render.replay_tiles.BoardTiles`) and the caption band.
+    """Draws a replay's frames straight in the GIF's palette: a frame in full, then only the board's tiles that
+    changed (:class:`render.replay_tiles.BoardTiles`) and the caption band.  A card of another size than the last
+    one is drawn in full the first time, and from its tiles' looks (whatever changed since) when it comes back.
 
     The pixels are those of :func:`draw_frame` then ``quantize``: the band is drawn on a canvas of the frame's
     size, its text where :func:`draw_frame` puts it, and a caption whose ink would reach above the band (over
@@ -263,7 +264,11 @@ class _Frames:
     def __init__(self, layout: Layout, theme: Theme, palette: Image.Image, note: str) -> None:
         self.layout, self.theme, self.palette, self.note = layout, theme, palette, note
         self.frame: Image.Image | None = None
-        self.tiles: BoardTiles | None = None
+        # Per size of card: its tiles, and the ones the frame shows now (None: the frame was drawn whole).
+        self.tiles: dict[tuple[int, int], BoardTiles] = {}
+        self.shown: BoardTiles | None = None
+        background = Image.new("RGB", (1, 1), theme.background).quantize(palette=palette, dither=Image.Dither.NONE)
+        self.background = background.tobytes()[0]  # its palette index
         self.canvas = Image.new("RGB", (layout.width, layout.height), theme.panel)
         self.canvas.paste(theme.background, (0, 0, layout.width, layout.board_height))
         # Rows above the band that a caption must leave alone: far more than any line of text reaches.
@@ -274,17 +279,25 @@ class _Frames:
         """Return the frame of ``board`` with ``caption`` (palette indices; the next call changes it in place)."""
         layout = self.layout
         band = self._band(caption)
-        if band is not None and self.tiles is not None and self.frame is not None and board.size == self.tiles.size:
-            self.tiles.update(board)
+        tiles = self.tiles.get(board.size)
+        if band is not None and tiles is not None and self.frame is not None:
+            if tiles is self.shown:
+                tiles.update(board)
+            else:
+                # The card changed size: its background, then every tile (mostly looks it had before).
+                self.frame.paste(self.background, (0, 0, layout.width, layout.board_height))
+                tiles.redraw(board, self.frame)
+                self.shown = tiles
             self.frame.paste(band, (0, layout.board_height))
             return self.frame
         frame = draw_frame(board, layout, self.theme, caption, self.note)
         self.frame = frame.quantize(palette=self.palette, dither=Image.Dither.NONE)
         size = (round(board.width * layout.scale), round(board.height * layout.scale))
-        self.tiles = None
+        self.shown = None
         # Tiles start from a frame whose board is all board: not one with a caption over it.
         if band is not None and size[0] <= layout.width and size[1] <= layout.board_height:
-            self.tiles = BoardTiles(board, size, self.palette, self.frame, ((layout.width - size[0]) // 2, 0))
+            tiles = BoardTiles(board, size, self.palette, self.frame, ((layout.width - size[0]) // 2, 0))
+            self.tiles[board.size] = self.shown = tiles
         return self.frame
 
     def _band(self, caption: str) -> Image.Image | None:

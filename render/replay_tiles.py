@@ -227,6 +227,28 @@ class BoardTiles:
                     top = box[1]
         return top
 
+    def redraw(self, board: Image.Image, frame: Image.Image) -> None:
+        """Draw ``board`` (this size) into ``frame``, whatever the frame showed there: every tile, as a look it
+        had before or scaled and mapped anew; the frame is the one to update from now on."""
+        if board.size != self.size or board.mode != "RGB" or frame.mode != "P":
+            raise ValueError(f"boards of a replay are {self.size} RGB, not {board.size} {board.mode}")
+        self.board, self.frame = board, frame
+        board.load()
+        frame.load()
+        new, paste = board.im, frame.im.paste
+        for _, _, tiles in self._rows:
+            for tile, box, looks in tiles:
+                window = new.crop(tile.window)
+                for index, (seen, indices) in enumerate(looks):  # noqa: B007 - the look found is used below
+                    if window.chop_difference(seen).getbbox(False) is None:
+                        break
+                else:
+                    index, indices = len(looks), self._scale(tile, new)
+                    looks.append((window, indices))
+                looks.insert(0, looks.pop(index))
+                del looks[VERSIONS:]
+                paste(indices, box)
+
     def _scale(self, tile: Tile, board: ImagingCore) -> ImagingCore:
         """Return ``tile`` of ``board`` scaled and mapped to the palette."""
         scaled = board

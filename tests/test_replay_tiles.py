@@ -162,5 +162,11 @@ def test_board_tiles_bring_the_frame_to_each_board_and_say_where() -> None:
         assert found is None or (top is not None and top <= found[1])
         assert (top is None) == (before.tobytes() == board.tobytes())
     assert tiles.update(boards[-1]) is None  # the same board again: nothing to redo
+    # Into another frame, whatever it shows: every tile, from its looks or scaled anew; then on from there.
+    other = Image.new("P", frame.size, 7)
+    tiles.redraw(boards[3], other)
+    assert other.crop((10, 5, size[0] + 10, size[1] + 5)).tobytes() == mapped(boards[3]).tobytes()
+    tiles.update(boards[4])
+    assert other.crop((10, 5, size[0] + 10, size[1] + 5)).tobytes() == mapped(boards[4]).tobytes()
     with pytest.raises(ValueError, match="RGB"):
         tiles.update(boards[-1].crop((0, 0, 10, 10)))
