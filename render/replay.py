@@ -10,8 +10,6 @@ Size, so the longest games stay under Discord's 10 MiB attachment limit:
 
 * **Smaller frames.**  The 720-pixel card is scaled (box filter) to fit
   540 x 960, a phone screen's 9:16 shape, so even four-player Azul shows whole.
-  Only the bands of a board that changed since the previous frame are rescaled
-  (:class:`Scaler`: the same pixels as scaling the whole board).
 * **One palette.**  Every board of a game already uses one palette; the GIF
   keeps it as its only colour table, cut to 63 colours so index 63 is free for
   transparency (Azul's 128 colours become 63 by dropping one of each nearest
@@ -25,12 +23,19 @@ Size, so the longest games stay under Discord's 10 MiB attachment limit:
 
 On a 141-ply four-player Azul game (``bench.replay_speed``): 13.8 MB as full
 frames, 4.5 MB storing changed regions, 2.9 MB scaled, 2.4 MB with 63 colours.
+
 * **Sampling.**  At most ``max_frames`` plies get a frame.  A longer game shows
   every k-th ply, k = ceil(plies / max_frames), always with the start and the
   final position, and every frame's caption band says so on a second line
   ("every 2nd move shown").
   If the file would still exceed ``max_bytes``, k doubles until it fits, so
   the bound holds for any game the engines allow.
+
+Time: a frame is drawn straight in the GIF's palette.  The first in full (:func:`draw_frame`, then
+``quantize``); after it only the tiles of the scaled board whose source pixels changed are scaled and
+mapped again, or taken back from a look they had a few plies before
+(:class:`render.replay_tiles.BoardTiles`: the same pixels as scaling and mapping the whole board), and
+the caption band is drawn alone.
 
 >>> from engines import GAMES
 >>> states = [GAMES["pond"].new(seed=7, variant="mini")]
@@ -54,6 +59,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, npgettext, pgettext
 from render import render_picture
+from render.replay_tiles import BoardTiles, Box
 from render.text import draw_text, ellipsize
 from render.theme import DEFAULT_THEME, RGB, Theme
 
@@ -185,13 +191,13 @@ def _encode(
     title = GAMES[states[0].game].title if states[0].game in GAMES else states[0].game
     comment = f"Tabula replay of {title}: {plies} move{'' if plies == 1 else 's'}" + (f", {note}" if note else "")
     writer = _GifWriter(layout.width, layout.height, table, comment)
-    scaler = Scaler()
+    frames = _Frames(layout, theme, palette, note)
     for index, ply in enumerate(shown):
         picture = first if ply == 0 else render_picture(states[ply], players=players, theme=theme, locale=locale)
         move = moves[ply - 1] if moves is not None and ply > 0 else None
-        frame = draw_frame(picture.image, layout, theme, caption(ply, plies, move, locale), note, scaler=scaler)
+        frame = frames.draw(picture.image, caption(ply, plies, move, locale))
         delay = final_ms if ply == plies else start_ms if index == 0 else frame_ms
-        writer.add(frame.quantize(palette=palette, dither=Image.Dither.NONE), delay)
+        writer.add(frame, delay)
         if writer.size > max_bytes:
             return None
     return writer.finish()
@@ -226,7 +232,12 @@ def draw_frame(
         board = board.resize((round(board.width * fit), round(board.height * fit)), Image.Resampling.BOX)
     frame.paste(theme.background, (0, 0, layout.width, layout.board_height))
     frame.paste(board, ((layout.width - board.width) // 2, 0))
-    draw = ImageDraw.Draw(frame)
+    _draw_caption(ImageDraw.Draw(frame), layout, theme, caption, note)
+    return frame
+
+
+def _draw_caption(draw: ImageDraw.ImageDraw, layout: Layout, theme: Theme, caption: str, note: str) -> None:
+    """Write ``caption``, and ``note`` on a second line, in the band under the board."""
     pad = max(6, layout.font // 2)
     lines = [(caption, theme.text), (note, theme.mark)] if note else [(caption, theme.text)]
     line_height = (layout.height - layout.board_height) / len(lines)
@@ -238,7 +249,67 @@ def draw_frame(
             middle -= line_height * 0.12
         text = ellipsize(text, layout.font, layout.width - 2 * pad)
         draw_text(draw, (pad, round(middle)), text, layout.font, colour, anchor="lm")
-    return frame
+
+
+class _Frames:
+    """Draws a replay's frames straight in the GIF's palette: a frame in full, then only the board's tiles that
+    changed (:class:`render.replay_tiles.BoardTiles`) and the caption band.  A card of another size than the last
+    one is drawn in full the first time, and from its tiles' looks (whatever changed since) when it comes back.
+
+    The pixels are those of :func:`draw_frame` then ``quantize``: the band is drawn on a canvas of the frame's
+    size, its text where :func:`draw_frame` puts it, and a caption whose ink would reach above the band (over
+    the board) gets a frame drawn in full.
+    """
+
+    def __init__(self, layout: Layout, theme: Theme, palette: Image.Image, note: str) -> None:
+        self.layout, self.theme, self.palette, self.note = layout, theme, palette, note
+        self.frame: Image.Image | None = None
+        # Per size of card: its tiles, and the ones the frame shows now (None: the frame was drawn whole).
+        self.tiles: dict[tuple[int, int], BoardTiles] = {}
+        self.shown: BoardTiles | None = None
+        background = Image.new("RGB", (1, 1), theme.background).quantize(palette=palette, dither=Image.Dither.NONE)
+        self.background = background.tobytes()[0]  # its palette index
+        self.canvas = Image.new("RGB", (layout.width, layout.height), theme.panel)
+        self.canvas.paste(theme.background, (0, 0, layout.width, layout.board_height))
+        # Rows above the band that a caption must leave alone: far more than any line of text reaches.
+        self.guard = (0, max(0, layout.board_height - 4 * layout.font), layout.width, layout.board_height)
+        self.clean = self.canvas.crop(self.guard).getextrema()
+
+    def draw(self, board: Image.Image, caption: str) -> Image.Image:
+        """Return the frame of ``board`` with ``caption`` (palette indices; the next call changes it in place)."""
+        layout = self.layout
+        band = self._band(caption)
+        tiles = self.tiles.get(board.size)
+        if band is not None and tiles is not None and self.frame is not None:
+            if tiles is self.shown:
+                tiles.update(board)
+            else:
+                # The card changed size: its background, then every tile (mostly looks it had before).
+                self.frame.paste(self.background, (0, 0, layout.width, layout.board_height))
+                tiles.redraw(board, self.frame)
+                self.shown = tiles
+            self.frame.paste(band, (0, layout.board_height))
+            return self.frame
+        frame = draw_frame(board, layout, self.theme, caption, self.note)
+        self.frame = frame.quantize(palette=self.palette, dither=Image.Dither.NONE)
+        size = (round(board.width * layout.scale), round(board.height * layout.scale))
+        self.shown = None
+        # Tiles start from a frame whose board is all board: not one with a caption over it.
+        if band is not None and size[0] <= layout.width and size[1] <= layout.board_height:
+            tiles = BoardTiles(board, size, self.palette, self.frame, ((layout.width - size[0]) // 2, 0))
+            self.tiles[board.size] = self.shown = tiles
+        return self.frame
+
+    def _band(self, caption: str) -> Image.Image | None:
+        """Return the caption band in palette indices, or None if the caption's ink reaches above the band."""
+        layout, canvas = self.layout, self.canvas
+        canvas.paste(self.theme.panel, (0, layout.board_height, layout.width, layout.height))
+        _draw_caption(ImageDraw.Draw(canvas), layout, self.theme, caption, self.note)
+        if canvas.crop(self.guard).getextrema() != self.clean:
+            canvas.paste(self.theme.background, (0, 0, layout.width, layout.board_height))
+            return None
+        band = canvas.crop((0, layout.board_height, layout.width, layout.height))
+        return band.quantize(palette=self.palette, dither=Image.Dither.NONE)
 
 
 class Scaler:
@@ -382,6 +453,7 @@ class _GifWriter:
     """Write a looping GIF89a frame by frame: one global colour table, changed regions only."""
 
     transparent = (1 << _TABLE_BITS) - 1
+    unchanged = [transparent] + [0] * 255  # a difference of 0 to the transparent index, any other to 0
 
     def __init__(self, width: int, height: int, table: bytes, comment: str) -> None:
         self.width, self.height = width, height
@@ -394,27 +466,29 @@ class _GifWriter:
         self.previous: Image.Image | None = None
 
     def add(self, frame: Image.Image, delay_ms: int) -> None:
-        """Append ``frame`` (indices into the table) shown for ``delay_ms``, storing only what changed."""
-        indices = Image.frombytes("L", frame.size, frame.tobytes())
+        """Append ``frame`` (mode ``"P"``, indices into the table) shown for ``delay_ms``, storing only what
+        changed."""
         if self.previous is None:
-            bbox: tuple[int, int, int, int] = (0, 0, self.width, self.height)
-            part, transparent = indices, False
+            bbox: Box = (0, 0, self.width, self.height)
+            part, transparent = frame, False
         else:
-            diff = ImageChops.difference(self.previous, indices)
-            bbox = diff.getbbox() or (0, 0, 1, 1)  # nothing changed: one transparent pixel
-            part = indices.crop(bbox)
-            unchanged = diff.crop(bbox).point([255] + [0] * 255)
-            part.paste(self.transparent, mask=unchanged)
+            diff = ImageChops.difference(self.previous, frame)
+            found = diff.getbbox()
+            if found is None:  # nothing changed: one transparent pixel
+                bbox, part = (0, 0, 1, 1), Image.new("P", (1, 1), self.transparent)
+            else:
+                bbox = found
+                # Unchanged pixels become the transparent index, above every colour's: the lighter of the two wins.
+                part = ImageChops.lighter(frame.crop(bbox), diff.crop(bbox).point(self.unchanged))
             transparent = True
-        self.previous = indices
+        self.previous = frame.copy()
         left, top, right, bottom = bbox
         # Graphic control: disposal 1 (keep the frame under the next one), the delay in 1/100 s, transparency.
         flags = (1 << 2) | int(transparent)
         index = self.transparent if transparent else 0
         control = b"\x21\xf9\x04" + bytes([flags]) + struct.pack("<H", round(delay_ms / 10)) + bytes([index, 0])
         descriptor = b"\x2c" + struct.pack("<HHHHB", left, top, right - left, bottom - top, 0)
-        pixels = Image.frombytes("P", part.size, part.tobytes())
-        data = bytes([_TABLE_BITS]) + pixels.tobytes("gif", "P", _TABLE_BITS, 0) + b"\x00"
+        data = bytes([_TABLE_BITS]) + part.tobytes("gif", "P", _TABLE_BITS, 0) + b"\x00"
         for piece in (control, descriptor, data):
             self.parts.append(piece)
             self.size += len(piece)
