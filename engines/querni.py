@@ -230,6 +230,13 @@ _PLAIN_FROM = tuple(_PLAIN[start * CELLS : (start + 1) * CELLS] for start in ran
 _AROUND = (0, *(((1 << (n - 2)) if n > 1 else 0) | ((1 << (n - 1)) if n < PIECES else 0) for n in range(1, PIECES + 1)))
 
 
+# _BEFORE_PREV[n]: the link bit of n - 2 and n - 1; _AFTER_NEXT[n]: that of n + 1 and n + 2 (0 if off the ends).
+_BEFORE_PREV = (0, *((1 << (n - 3)) if n > 2 else 0 for n in range(1, PIECES + 1)))
+_AFTER_NEXT = (0, *((1 << n) if n < PIECES - 1 else 0 for n in range(1, PIECES + 1)))
+# NEAR_BOTH[a * CELLS + b]: the squares next to both a and b.
+NEAR_BOTH = tuple(NEAR_SET[a] & NEAR_SET[b] or NO_CELLS for a in range(CELLS) for b in range(CELLS))
+
+
 def _runs_to_ranges(mask: int) -> tuple[tuple[int, int], ...]:
     """List every ``(lo, hi)`` with ``hi - lo >= 2`` whose links are all set in ``mask``, sorted."""
     ranges = []
@@ -269,6 +276,13 @@ def _link_mask(where: tuple[int, ...] | list[int], base: int) -> int:
 
 # STEP_JUMP[c]: for each king neighbour of c, sorted, (neighbour, the square behind it or -1 off the board).
 STEP_JUMP = tuple(tuple((n, dict(JUMPS[c]).get(n, -1)) for n in NEAR[c]) for c in range(CELLS))
+
+
+# _generate's area marks: an area's number (below 254), an empty square of no area yet, an occupied square.
+_OPEN, _BLOCKED = 255, 254
+_AREA_MARKS = bytes((_OPEN, *[_BLOCKED] * 255))  # a board's bytes translated: 0 (empty) -> _OPEN, a piece -> _BLOCKED
+# _STEP_JUMP_MARKED[c]: STEP_JUMP[c] with a landing off the board at CELLS, which the marks hold as occupied.
+_STEP_JUMP_MARKED = tuple(tuple((mid, CELLS if land < 0 else land) for mid, land in pairs) for pairs in STEP_JUMP)
 
 
 def _ends(board: tuple[int, ...], start: int) -> list[int]:
@@ -358,62 +372,105 @@ def _area_ends(board: tuple[int, ...], start: int, area: list[int], members: lis
 
 
 def _generate(board: tuple[int, ...], where: tuple[int, ...], player: int) -> tuple[QuerniMove, ...]:
-    """Return every legal turn of ``player``, sorted: pass, removals, then moves with their removals."""
+    """Return every legal turn of ``player``, sorted: pass, removals, then moves with their removals.
+
+    A piece's ends are found as :func:`_area_ends` finds them, inline, with ``area`` also marking the occupied
+    squares (one test per jump instead of two).  Globals used in the loops are bound to locals.
+
+    Moving piece n changes only its links to n - 1 and n + 1: after a move to ``end`` the removable ranges are
+    those of the links it keeps plus the ones ``end`` makes.  Two links in a row make a chain, so when the kept
+    links hold none, an end adds removals only if it touches n - 1 and the link n - 2, n - 1 is kept, or
+    touches n + 1 and the link n + 1, n + 2 is kept, or touches both.  Most pieces have no such end: only
+    their plain moves go in.
+    """
     base = player * PIECES
     mask = _link_mask(where, base)
     remove_only = _REMOVE_ONLY.get(mask)
     if remove_only is None:
         remove_only = _REMOVE_ONLY[mask] = tuple(_new_tuple(QuerniMove, (-1, -1, lo, hi)) for lo, hi in _ranges(mask))
     out = [PASS, *remove_only]
-    extend = out.extend
     append = out.append
-    ranges = _RANGES
-    tnew = _new_tuple
-    area = [-1] * CELLS
+    extend = out.extend
+    area = list(bytes(board).translate(_AREA_MARKS))
+    area.append(_BLOCKED)  # square CELLS: off the board
     members: list[list[int]] = []
     rows = _PLAIN_FROM
+    ranges = _RANGES
+    tnew = _new_tuple
+    open_mark = _OPEN
+    blocked = _BLOCKED
+    step_jump = _STEP_JUMP_MARKED
+    jumps = JUMPS
+    near = NEAR_SET
+    around = _AROUND
     for start in sorted([c for c in where[base + 1 : base + PIECES + 1] if c >= 0]):
-        ends = _area_ends(board, start, area, members)
-        if not ends:
+        ends = []
+        firsts = []
+        for mid, land in step_jump[start]:
+            if not board[mid]:
+                ends.append(mid)
+            elif area[land] != blocked:
+                firsts.append(land)
+        if firsts:
+            # Areas are disjoint, and hold none of the steps (squares of other parities): a list needs no set.
+            found: list[int] = []
+            for first in firsts:
+                number = area[first]
+                if number == open_mark:
+                    number = area[first] = len(members)
+                    group = [first]
+                    for here in group:  # grows as it goes: a flood fill of the area
+                        for mid, land in jumps[here]:
+                            if area[land] == open_mark and board[mid]:
+                                area[land] = number
+                                group.append(land)
+                    members.append(group)
+                if number not in found:
+                    ends += members[number]
+                    found.append(number)
+            ends.sort()
+        elif not ends:
             continue
-        # Moving piece n changes only its links to n - 1 and n + 1.
         n = board[start] - base
-        keep = mask & ~_AROUND[n]
-        near_prev = near_next = NO_CELLS
-        if n > 1 and where[base + n - 1] >= 0:
-            near_prev = NEAR_SET[where[base + n - 1]]
-        if n < PIECES and where[base + n + 1] >= 0:
-            near_next = NEAR_SET[where[base + n + 1]]
-        kept = ranges[keep]
-        if kept is None:
-            kept = _ranges(keep)
+        keep = mask & ~around[n]
+        prev = where[base + n - 1] if n > 1 else -1
+        after = where[base + n + 1] if n < PIECES else -1
         plain_from = rows[start]
-        if near_prev.isdisjoint(ends) and near_next.isdisjoint(ends):
-            # No end links it to n - 1 or n + 1: every end removes what the links without them allow.
-            if not kept:
-                extend(map(plain_from.__getitem__, ends))
+        if not keep & keep >> 1:
+            # The kept links hold no chain: find the ends whose new links make one.
+            if prev >= 0 and keep & _BEFORE_PREV[n]:
+                linking = near[prev] | near[after] if after >= 0 and keep & _AFTER_NEXT[n] else near[prev]
+            elif after >= 0 and keep & _AFTER_NEXT[n]:
+                linking = near[after]
+            elif prev >= 0 and after >= 0:
+                linking = NEAR_BOTH[prev * CELLS + after]
+            else:
+                linking = NO_CELLS
+            if linking.isdisjoint(ends):
+                for end in ends:
+                    append(plain_from[end])
                 continue
-            for end in ends:
-                append(plain_from[end])
-                extend([tnew(QuerniMove, (start, end, lo, hi)) for lo, hi in kept])
-            continue
-        bit_prev = 1 << (n - 2) if n > 1 else 0
-        bit_next = 1 << (n - 1) if n < PIECES else 0
+        # Each end's plain move, then its removals: those of the links it keeps and of those it makes.
+        alone = ranges[keep]
+        if alone is None:
+            alone = _ranges(keep)
+        near_prev = near_next = NO_CELLS
+        with_prev = with_next = with_both = alone
+        if prev >= 0 and not near[prev].isdisjoint(ends):
+            near_prev = near[prev]
+            with_both = with_prev = _ranges(keep | 1 << (n - 2))
+        if after >= 0 and not near[after].isdisjoint(ends):
+            near_next = near[after]
+            with_next = _ranges(keep | 1 << (n - 1))
+            with_both = _ranges(keep | 3 << (n - 2)) if near_prev else with_next
         for end in ends:
             append(plain_from[end])
-            if end in near_prev or end in near_next:
-                after = keep
-                if end in near_prev:
-                    after |= bit_prev
-                if end in near_next:
-                    after |= bit_next
-                found = ranges[after]
-                if found is None:
-                    found = _ranges(after)
+            if end in near_prev:
+                chosen = with_both if end in near_next else with_prev
             else:
-                found = kept
-            if found:
-                extend([tnew(QuerniMove, (start, end, lo, hi)) for lo, hi in found])
+                chosen = with_next if end in near_next else alone
+            if chosen:
+                extend([tnew(QuerniMove, (start, end, lo, hi)) for lo, hi in chosen])
     return tuple(out)
 
 
