@@ -28,6 +28,22 @@ def draw(state: GameState, names: Sequence[str], language: str = DEFAULT) -> byt
     return render(state, players=list(names))
 
 
+def draw_with_alt(state: GameState, names: Sequence[str], language: str = DEFAULT) -> tuple[bytes, str | None]:
+    """Render one board and describe it for screen readers (:func:`i18n.describe.alt_text`), in one worker trip.
+
+    The description is pure text from the same state and names: made beside the picture, it costs the event
+    loop nothing.  ``None`` if describing failed (the caller describes it again, and meets the error itself).
+    """
+    png = draw(state, names, language)
+    try:
+        from i18n.describe import alt_text
+
+        alt: str | None = alt_text(state, list(names), language)
+    except Exception:
+        alt = None
+    return png, alt
+
+
 def _warm() -> None:
     """Load the renderer's modules in a new worker so its first board is not slow."""
     import render  # noqa: F401
@@ -42,6 +58,10 @@ class BoardRenderer:
     async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes:
         """Return the board image of ``state`` with the players' ``names``, labelled in ``language``."""
         return await self.workers.run(draw, state, tuple(names), language)
+
+    async def board(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> tuple[bytes, str | None]:
+        """Return the board image and its description (``None`` if describing failed), drawn in one worker trip."""
+        return await self.workers.run(draw_with_alt, state, tuple(names), language)
 
     def close(self) -> None:
         """Stop the workers."""
