@@ -4,7 +4,7 @@ Drawing boards and searching for the computer's move are CPU work; in a thread
 they would compete with the event loop for the GIL, so they run in worker
 processes ("spawn": fresh interpreters, never forks of the bot's threads and
 sockets).  ``processes=0`` runs the work in a thread instead (tests, tiny
-machines).  If a worker dies, the pool is replaced and the call is retried.
+machines).  If a worker dies, a new process takes its place and the call is tried once more.
 
 No orphans: a worker never outlives the bot.  On Linux the kernel kills it when its parent dies
 (``PR_SET_PDEATHSIG``); everywhere, a watcher thread in the worker ends it within
