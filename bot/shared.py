@@ -33,9 +33,14 @@ class Workers(Protocol):
 
 
 class Renderer(Protocol):
-    """Draws a board as PNG bytes (:class:`bot.delivery.rendering.BoardRenderer`, in worker processes)."""
+    """Draws a board as PNG bytes, and with :meth:`board` its alt text too
+    (:class:`bot.delivery.rendering.BoardRenderer`, in worker processes)."""
 
     async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes: ...
+
+    async def board(
+        self, state: GameState, names: Sequence[str], language: str = DEFAULT
+    ) -> tuple[bytes, str | None]: ...
 
 
 class Languages(Protocol):

@@ -100,7 +100,8 @@ async def test_urgent_work_runs_in_a_process_of_its_own_and_stops_with_the_pool(
         urgent = await pool.run(os.getpid, urgent=True)
         assert len({ordinary, urgent, os.getpid()}) == 3  # neither waits in the other's queue
         assert sorted(pool.pids()) == sorted([ordinary, urgent])
-        processes = [p for e in (pool._pool, pool._urgent) for p in e._processes.values()]  # type: ignore[union-attr]
+        processes = pool.running_processes()
+        assert sorted(process.pid for process in processes) == sorted([ordinary, urgent])
     finally:
         pool.stop()
     assert pool.pids() == [] and not any(process.is_alive() for process in processes)

@@ -124,11 +124,12 @@ class MatchUI:
     async def board_file(self, state: GameState, record: MatchRecord, language: str = DEFAULT) -> discord.File | None:
         """Render the board off the event loop; on failure log it and carry on without an image."""
         try:
-            png = await self.renderer.png(state, [seat.name for seat in record.players], language)
+            png, alt = await self.renderer.board(state, [seat.name for seat in record.players], language)
         except Exception:
             log.exception("rendering %s match %s failed", record.game, record.id)
             return None
-        return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=board_alt(record, state, language))
+        description = alt if alt is not None else board_alt(record, state, language)
+        return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=description)
 
     async def send_board(
         self,

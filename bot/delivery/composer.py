@@ -198,14 +198,14 @@ class Composer:
                 content += "\n" + messages.moved_text(str(record.moved), None, language)
                 says_move = True
         # An old board (the game moved on while it waited) is history: it pings nobody.
-        png = await self._board(announcement, record, state, language)
+        png, alt = await self._board(announcement, record, state, language)
         # A finished game's result carries the Rematch button (restart-proof: see bot.commands.views).
         view = rematch_view(record.id, language) if state.outcome() is not None and current else None
         return Composed(
             content,
             mentions,
             png,
-            alt=board_alt(record, state, language) if png is not None else None,
+            alt=alt,
             channel_id=record.place_id if record.place_id != announcement.channel_id else None,
             view=view,
             followups=record.followups,
@@ -244,15 +244,17 @@ class Composer:
 
     async def _board(
         self, announcement: Announcement, record: MatchRecord, state: GameState, language: str
-    ) -> bytes | None:
-        """The announcement's board image, or ``None`` (none asked for, or rendering failed: the text still goes)."""
+    ) -> tuple[bytes | None, str | None]:
+        """The announcement's board image and its alt text, or ``(None, None)`` (none asked for, or rendering
+        failed: the text still goes).  Both are made in one worker trip."""
         if not announcement.board:
-            return None
+            return None, None
         try:
-            return await self.renderer.png(state, [seat.name for seat in record.players], language)
+            png, alt = await self.renderer.board(state, [seat.name for seat in record.players], language)
         except Exception:
             log.exception("rendering %s match %s failed", record.game, record.id)
-            return None
+            return None, None
+        return png, alt if alt is not None else board_alt(record, state, language)
 
     async def _compose_parent(
         self, announcement: Announcement, record: MatchRecord, *, language: str
@@ -264,8 +266,7 @@ class Composer:
         if state is None:
             state = await self.boards.replay(record, announcement.seq)
         content = messages.parent_result_text(record, state, language)
-        png = await self._board(announcement, record, state, language)
-        alt = board_alt(record, state, language) if png is not None else None
+        png, alt = await self._board(announcement, record, state, language)
         return Composed(content, (), png, alt=alt, channel_id=record.channel_id)
 
     async def _extras(self, record: MatchRecord, language: str) -> list[str]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from bot.delivery.workers import WorkerPool
-from engines import GameState
+from engines import GAMES, GameState
 from i18n.catalog import DEFAULT
 
 
@@ -28,6 +29,33 @@ def draw(state: GameState, names: Sequence[str], language: str = DEFAULT) -> byt
     return render(state, players=list(names))
 
 
+def draw_with_alt(state: GameState, names: Sequence[str], language: str = DEFAULT) -> tuple[bytes, str | None]:
+    """Render one board and describe it for screen readers (:func:`i18n.describe.alt_text`), in one worker trip.
+
+    The description is pure text from the same state and names: made beside the picture, it costs the event
+    loop nothing.  ``None`` if describing failed (the caller describes it again, and meets the error itself).
+    """
+    png = draw(state, names, language)
+    try:
+        from i18n.describe import alt_text
+
+        alt: str | None = alt_text(state, list(names), language)
+    except Exception:
+        alt = None
+    return png, alt
+
+
+def draw_from_json(
+    game: str, state_json: dict[str, Any], names: Sequence[str], language: str = DEFAULT
+) -> tuple[bytes, str | None]:
+    """:func:`draw_with_alt` of the state ``state_json`` holds (its exact JSON form), rebuilt in the worker.
+
+    A state's JSON is plain lists and numbers, which pickle in C: the event loop hands a board over in a
+    fraction of the time an engine's state object takes to pickle (a dataclass, its cached legal moves too).
+    """
+    return draw_with_alt(GAMES[game].from_json(state_json), names, language)
+
+
 def _warm() -> None:
     """Load the renderer's modules in a new worker so its first board is not slow."""
     import render  # noqa: F401
@@ -42,6 +70,12 @@ class BoardRenderer:
     async def png(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> bytes:
         """Return the board image of ``state`` with the players' ``names``, labelled in ``language``."""
         return await self.workers.run(draw, state, tuple(names), language)
+
+    async def board(self, state: GameState, names: Sequence[str], language: str = DEFAULT) -> tuple[bytes, str | None]:
+        """Return the board image and its description (``None`` if describing failed), drawn in one worker trip."""
+        if self.workers.processes <= 0:  # a thread: nothing to pickle
+            return await self.workers.run(draw_with_alt, state, tuple(names), language)
+        return await self.workers.run(draw_from_json, state.game, state.to_json(), tuple(names), language)
 
     def close(self) -> None:
         """Stop the workers."""

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+
 import discord
 
 
+# Every turn's text escapes its players' names again: the same few names, so they are remembered (names are at
+# most 64 characters: the cache holds a few hundred KB at most).
+@functools.lru_cache(maxsize=4096)
 def escape_name(name: str) -> str:
     """Return ``name`` as literal text: no Markdown (``||spoiler||``, ``**``), no mentions (``<@&1>``, ``@here``)."""
     # Mentions are escaped after Markdown, so the zero-width space escape_mentions adds is not escaped again.

@@ -62,6 +62,8 @@ CLOSED_HOW = {
 def safe_record(record: MatchRecord) -> MatchRecord:
     """A copy of ``record`` whose player names are escaped, for building texts."""
     players = tuple(Seat(seat.user_id, escape_name(seat.name)) for seat in record.players)
+    if players == record.players:
+        return record  # nothing to escape (most names): the record as it is, not a copy of it
     return dataclasses.replace(record, players=players)
 
 
