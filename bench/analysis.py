@@ -2,7 +2,8 @@
 
 Default mode: a 60-ply Pond game, a 2-player Azul game, a Querni game and a 6×6 Summer game, each
 played by the easy level against itself, are reviewed position by position on ONE worker process
-(``ai.review.judge_saved`` in a ``ProcessPoolExecutor(max_workers=1)``, as the bot runs it) at each
+(``ai.review.judge_saved`` in a ``ProcessPoolExecutor(max_workers=1)``; the bot runs it in its one background
+worker process, ``bot.delivery.workers``) at each
 game's default budget (``REVIEW_ITERATIONS``).  Reported: seconds per game (goal < 60 s) and per
 position; and the evaluation graph's render time and PNG size (goal < 50 ms, < 80 KB).
 
