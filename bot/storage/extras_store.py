@@ -16,11 +16,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.storage.database import N_, Database, Handle, StaleMatch
+from bot.storage.database import Database, Handle, StaleMatch
+from bot.storage.match_base import _STALE
 from bot.storage.match_store import _COLUMNS, Matches, _decode
 from bot.storage.records import Announcement, Delivery, MatchRecord, MatchStatus, Notice
-
-STALE = N_("The game changed while your command was on its way; look at the board and try again.")
 
 
 async def _still_at(db: Handle, record: MatchRecord) -> bool:
@@ -190,7 +189,7 @@ class MatchExtras:
             if rows and rows[0][1] == record.version:
                 return DrawOffer(*rows[0])
             if not await _still_at(db, record):
-                raise StaleMatch(STALE)
+                raise StaleMatch(_STALE)
             await db.execute(
                 "INSERT INTO draw_offers (match_id, version, seat, user_id, created_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, seat = excluded.seat, "

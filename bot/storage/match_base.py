@@ -35,6 +35,12 @@ _OUTBOX_COLUMNS = (
     "error, message_id, created_at"
 )
 _BUSY = N_("This channel already has a game or a pending challenge.")
+_STALE = N_("The game changed while your command was on its way; look at the board and try again.")
+# A move's log row: the next number of the match's log (parameters: match, kind, seat, user, text, time).
+_LOG_MOVE = (
+    "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
+    "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1 RETURNING seq"
+)
 # A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
 # (it may still be on its way), and a restart delivers every pending one regardless.
 GRACE_SECONDS = 60.0
@@ -229,7 +235,7 @@ class MatchesBase:
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if not rows:
-            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
+            raise StaleMatch(_STALE)
         updated = _decode(rows[0])
         self._due_for(updated)
         if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:

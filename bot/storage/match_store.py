@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import N_, POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, Step, dump
+from bot.storage.database import POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, Step, dump
 from bot.storage.match_base import (
     _BUSY,
     _COLUMNS,
     _ENCODERS,
+    _LOG_MOVE,
     _OUTBOX_COLUMNS,
+    _STALE,
     GRACE_SECONDS,
     FinishHook,
     MatchesBase,
@@ -199,8 +201,7 @@ class Matches(Outbox, Places):
             if updated.status == MatchStatus.FINISHED and record.status != MatchStatus.FINISHED:
                 await self._record_finish(db, updated, now)
             rows = await db.execute_fetchall(
-                "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
-                "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1 RETURNING seq",
+                _LOG_MOVE,
                 (record.id, str(kind), seat, user_id, text, now),
             )
             seq = int(next(iter(rows))[0])
@@ -228,8 +229,7 @@ class Matches(Outbox, Places):
         steps = [
             Step(update, values, required=True),
             Step(
-                "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
-                "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1 RETURNING seq",
+                _LOG_MOVE,
                 (record.id, str(kind), seat, user_id, text, now),
             ),
         ]
@@ -258,7 +258,7 @@ class Matches(Outbox, Places):
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if found is None:
-            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
+            raise StaleMatch(_STALE)
         updated = _decode(found[0][0])
         self._due_for(updated)
         announced = [_decode_announcement(rows[0]) for rows in found[2:]]
@@ -325,7 +325,7 @@ class Matches(Outbox, Places):
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if not rows:
-            raise StaleMatch(N_("The game changed while your command was on its way; look at the board and try again."))
+            raise StaleMatch(_STALE)
         width = len(_COLUMNS.split(","))
         updated = _decode(rows[0][:width])
         self._due_for(updated)
