@@ -210,18 +210,9 @@ class BoardTiles:
                 x0, _, x1, _ = tile.window
                 if x1 <= left or x0 >= right:
                     continue
-                window = new.crop(tile.window)
-                # Unchanged: the look shown; else an earlier look, or the tile scaled and mapped anew.
-                for index, (seen, indices) in enumerate(looks):  # noqa: B007 - the look found is used below
-                    if window.chop_difference(seen).getbbox(False) is None:
-                        break
-                else:
-                    index, indices = len(looks), self._scale(tile, new)
-                    looks.append((window, indices))
-                if index == 0:
+                shown, indices = self._look(tile, new, looks)
+                if shown:
                     continue
-                looks.insert(0, looks.pop(index))
-                del looks[VERSIONS:]
                 paste(indices, box)
                 if top is None:
                     top = box[1]
@@ -238,16 +229,27 @@ class BoardTiles:
         new, paste = board.im, frame.im.paste
         for _, _, tiles in self._rows:
             for tile, box, looks in tiles:
-                window = new.crop(tile.window)
-                for index, (seen, indices) in enumerate(looks):  # noqa: B007 - the look found is used below
-                    if window.chop_difference(seen).getbbox(False) is None:
-                        break
-                else:
-                    index, indices = len(looks), self._scale(tile, new)
-                    looks.append((window, indices))
-                looks.insert(0, looks.pop(index))
-                del looks[VERSIONS:]
-                paste(indices, box)
+                paste(self._look(tile, new, looks)[1], box)
+
+    def _look(
+        self, tile: Tile, board: ImagingCore, looks: list[tuple[ImagingCore, ImagingCore]]
+    ) -> tuple[bool, ImagingCore]:
+        """The palette pixels of ``tile``'s window of ``board``, and whether they are the look shown now.
+
+        Unchanged: the look shown; else an earlier look, or the tile scaled and mapped anew.  The look found
+        moves to the front of ``looks``, which keeps the last :data:`VERSIONS`.
+        """
+        window = board.crop(tile.window)
+        for index, (seen, indices) in enumerate(looks):  # noqa: B007 - the look found is used below
+            if window.chop_difference(seen).getbbox(False) is None:
+                break
+        else:
+            index, indices = len(looks), self._scale(tile, board)
+            looks.append((window, indices))
+        if index:
+            looks.insert(0, looks.pop(index))
+            del looks[VERSIONS:]
+        return index == 0, indices
 
     def _scale(self, tile: Tile, board: ImagingCore) -> ImagingCore:
         """Return ``tile`` of ``board`` scaled and mapped to the palette."""
