@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.discord_fake import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
-from bench.pgserver import Throwaway, create_database, drop_database, find_binaries
+from bench.pgserver import create_database, drop_database, throwaway_server
 from bot.client import TabulaBot, settle_memory
 from bot.settings import Settings
 from bot.shards import Shards
@@ -773,15 +773,8 @@ def run(
         return asyncio.run(measure(sizes or [1, 100, 1000], seconds, quick=quick))
     if database != "postgresql":
         return asyncio.run(measure(sizes or [1, 100, 1000], seconds, database, repeat))
-    binaries = find_binaries()
-    if binaries is None:
-        raise SystemExit("no PostgreSQL server binaries (initdb, postgres) found; give --database URL instead")
-    server = Throwaway(binaries)
-    server.start()
-    try:
-        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, server.url, repeat))
-    finally:
-        server.stop()
+    with throwaway_server() as url:
+        return asyncio.run(measure(sizes or [1, 100, 1000], seconds, url, repeat))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -150,3 +151,17 @@ async def drop_database(server_url: str, name: str) -> None:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         await admin.close()
+
+
+@contextlib.contextmanager
+def throwaway_server() -> Iterator[str]:
+    """A benchmark's throwaway PostgreSQL server: its URL, the server stopped on leaving (exits if there is none)."""
+    binaries = find_binaries()
+    if binaries is None:
+        raise SystemExit("no PostgreSQL server binaries (initdb, postgres) found; give --database URL instead")
+    server = Throwaway(binaries)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()

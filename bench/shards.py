@@ -158,21 +158,12 @@ async def verify(database: str, journal: Path) -> dict[str, Any]:
 
 def run(seconds: float = 20.0, matches: int = 40, database: str | None = None) -> dict[str, Any]:
     """Run the scenario on ``database`` (an empty PostgreSQL database's URL) or on a throwaway server."""
-    from bench.pgserver import Throwaway, create_database, find_binaries
+    from bench.pgserver import create_database, throwaway_server
 
-    server = None
-    if database is None:
-        binaries = find_binaries()
-        if binaries is None:
-            raise SystemExit("no PostgreSQL server binaries (initdb, postgres) found; give --database URL instead")
-        server = Throwaway(binaries)
-        server.start()
-        database = asyncio.run(create_database(server.url, "tabula_shards"))
-    try:
+    if database is not None:
         return _conduct(seconds, matches, database)
-    finally:
-        if server is not None:
-            server.stop()
+    with throwaway_server() as url:
+        return _conduct(seconds, matches, asyncio.run(create_database(url, "tabula_shards")))
 
 
 def _conduct(seconds: float, matches: int, database: str) -> dict[str, Any]:

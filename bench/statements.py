@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.load import Load, Patch
-from bench.pgserver import Throwaway, create_database, drop_database, find_binaries
+from bench.pgserver import create_database, drop_database, throwaway_server
 from bot.storage import database as backends
 
 OFFERED = 100.0  # moves per second offered, as bench.load's 100-match scenario
@@ -120,15 +120,8 @@ def _server(database: str) -> Iterator[str | None]:
     if database == "sqlite":
         yield None
     elif database == "postgresql":
-        binaries = find_binaries()
-        if binaries is None:
-            raise SystemExit("no PostgreSQL server binaries (initdb, postgres) found; give --database URL instead")
-        server = Throwaway(binaries)
-        server.start()
-        try:
-            yield server.url
-        finally:
-            server.stop()
+        with throwaway_server() as url:
+            yield url
     else:
         yield database
 
