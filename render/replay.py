@@ -215,17 +215,12 @@ def frame_layout(size: tuple[int, int], theme: Theme, box: tuple[int, int], line
     return Layout(board_width, board_height + band, board_height, scale, font)
 
 
-def draw_frame(
-    board: Image.Image, layout: Layout, theme: Theme, caption: str, note: str = "", *, scaler: Scaler | None = None
-) -> Image.Image:
-    """Draw one frame: the scaled board, then the caption band: ``caption``, and ``note`` on a second line.
-
-    A ``scaler`` that scaled the previous board rescales only what changed since (same pixels).
-    """
+def draw_frame(board: Image.Image, layout: Layout, theme: Theme, caption: str, note: str = "") -> Image.Image:
+    """Draw one frame: the scaled board, then the caption band: ``caption``, and ``note`` on a second line."""
     frame = Image.new("RGB", (layout.width, layout.height), theme.panel)
     size = (round(board.width * layout.scale), round(board.height * layout.scale))
     if size != board.size:
-        board = (scaler or Scaler()).scale(board, size)
+        board = board.resize(size, Image.Resampling.BOX)
     if board.width > layout.width or board.height > layout.board_height:
         # A later position drew a larger card than the first one: fit it into the same frame.
         fit = min(layout.width / board.width, layout.board_height / board.height)
@@ -310,100 +305,6 @@ class _Frames:
             return None
         band = canvas.crop((0, layout.board_height, layout.width, layout.height))
         return band.quantize(palette=self.palette, dither=Image.Dither.NONE)
-
-
-class Scaler:
-    """Scales a replay's boards (box filter), redoing only the bands of the board that changed since the last one.
-
-    Pillow's box filter gives each scaled pixel the mean of the source pixels whose centres fall in its box.  With
-    ``n`` source pixels to ``m`` scaled ones and ``n / m = p / q`` in lowest terms, every block of ``p`` source
-    pixels maps to ``q`` scaled ones; scaling whole blocks through ``resize(box=...)`` computes the same boxes and
-    the same weights as scaling the whole board when ``q`` is odd (no box edge then falls exactly on a pixel
-    centre or a rounding tie, so the last bit of the block's offset cannot move one), hence the same pixels.
-    Along an axis where ``q`` is even the whole axis is rescaled, which is the whole board's computation.
-    """
-
-    BAND = 96  # source rows compared at a time, before rounding to whole blocks
-
-    def __init__(self) -> None:
-        self.source: Image.Image | None = None
-        self.scaled: Image.Image | None = None
-
-    def scale(self, board: Image.Image, size: tuple[int, int]) -> Image.Image:
-        """Return ``board`` scaled to ``size``, as ``board.resize(size, Image.Resampling.BOX)`` would."""
-        previous, scaled = self.source, self.scaled
-        columns = _blocks(board.width, size[0])
-        rows = _blocks(board.height, size[1])
-        if (
-            previous is None
-            or scaled is None
-            or previous.size != board.size
-            or scaled.size != size
-            or not _across_first(board.size, size)
-        ):
-            result = board.resize(size, Image.Resampling.BOX)
-        else:
-            result = scaled
-            changed = ImageChops.difference(previous, board)
-            # Whole rows at a time when the rows cannot be cut into blocks; else bands of rows.
-            step = board.height if rows is None else self.BAND
-            top = 0
-            while top < board.height:
-                bottom = min(board.height, top + step)
-                band = (
-                    changed.getbbox() if step == board.height else changed.crop((0, top, board.width, bottom)).getbbox()
-                )
-                if band is None:
-                    top = bottom
-                    continue
-                if result is scaled:
-                    result = scaled.copy()
-                x0, x1, u0, u1 = _span(band[0], band[2], board.width, size[0], columns)
-                y0, y1, v0, v1 = _span(top + band[1], top + band[3], board.height, size[1], rows)
-                part = _across_then_down(board.crop((x0, y0, x1, y1)), (u1 - u0, v1 - v0))
-                result.paste(part, (u0, v0))
-                top = max(y1, bottom)  # the blocks redone may reach past this band
-        self.source, self.scaled = board, result
-        return result
-
-
-def _across_then_down(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """Scale ``image`` to ``size`` with the box filter along the rows first, then down the columns."""
-    across = image.resize((size[0], image.height), Image.Resampling.BOX)
-    return across.resize(size, Image.Resampling.BOX)
-
-
-@functools.lru_cache(maxsize=64)
-def _across_first(source: tuple[int, int], size: tuple[int, int]) -> bool:
-    """Tell whether Pillow scales a whole ``source``-sized image to ``size`` along the rows first (it picks the
-    order itself), so that blocks scaled that way match it: tried once on a fixed pattern of that size."""
-    width, height = source
-    period = bytes((i * 7919 + (i // 3) * 104729) % 251 for i in range(4093))  # a prime: rows differ
-    pattern = Image.frombytes("RGB", source, (period * (width * height * 3 // len(period) + 1))[: width * height * 3])
-    return pattern.resize(size, Image.Resampling.BOX).tobytes() == _across_then_down(pattern, size).tobytes()
-
-
-def _blocks(source: int, scaled: int) -> tuple[int, int] | None:
-    """Return ``(p, q)``: ``p`` source pixels scale to ``q`` along an axis, ``q`` odd; ``None``: redo the whole axis."""
-    common = math.gcd(source, scaled)
-    p, q = source // common, scaled // common
-    if q % 2 == 0 or p < q:
-        return None
-    return p, q
-
-
-def _span(low: int, high: int, source: int, scaled: int, blocks: tuple[int, int] | None) -> tuple[int, int, int, int]:
-    """Return the source and scaled ranges ``(x0, x1, u0, u1)`` of the whole blocks that use pixels ``low..high``.
-
-    Block ``b``'s scaled pixels use exactly source pixels ``b * p`` to ``(b + 1) * p``; one more block each side
-    is redone, to spare the edge cases a thought.
-    """
-    if blocks is None:
-        return 0, source, 0, scaled
-    p, q = blocks
-    first = max(0, low // p - 1)
-    last = min(source // p, (high - 1) // p + 2)
-    return first * p, last * p, first * q, last * q
 
 
 def _palette_key(palette: Image.Image | None, image: Image.Image) -> bytes:

@@ -15,10 +15,8 @@ from PIL import Image, ImageDraw
 import render.masks as masks
 import render.text as text_module
 from engines import GAMES, GameState
-from render import render, render_picture
-from render.replay import FRAME_BOX, Scaler, frame_layout
+from render import render
 from render.text import draw_text
-from render.theme import DEFAULT_THEME
 
 GAMES_DRAWN = [name for name in sorted(GAMES) if name not in ("nim", "toy")]
 NAMES = ("Ana", "Bartholomew", "Chidi", "Dagny")
@@ -90,19 +88,3 @@ def test_text_cache_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> 
         draw_text(draw, (10.25, 30.5), f"Player {number} scores {number * 7}", 25, (255, 255, 255), anchor="lm")
         assert masks.cache_bytes() <= 20_000
     assert masks.cache_bytes() > 5_000  # it still remembers the latest lines
-
-
-@pytest.mark.parametrize("game", GAMES_DRAWN)
-@pytest.mark.parametrize("box", [FRAME_BOX, (360, 640)])
-def test_replay_scaler_gives_the_pixels_of_scaling_whole_boards(game: str, box: tuple[int, int]) -> None:
-    state = GAMES[game].new(seed=4)
-    rng = random.Random(9)
-    scaler = Scaler()
-    for _ in range(12):
-        board = render_picture(state, players=NAMES[: state.players]).image
-        layout = frame_layout(board.size, DEFAULT_THEME, box)
-        size = (round(board.width * layout.scale), round(board.height * layout.scale))
-        assert scaler.scale(board, size).tobytes() == board.resize(size, Image.Resampling.BOX).tobytes()
-        if not state.legal_moves():
-            break
-        state = state.play(rng.choice(state.legal_moves()))
