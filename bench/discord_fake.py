@@ -19,6 +19,11 @@ any kind of call: 403 with codes 50013 and 50001, 404 with 10062 and 10003, 429
 with and without ``Via`` and ``Retry-After``, 5xx, and timeouts, optionally after
 the request took effect (an unknown outcome).  The errors are raised as
 discord.py's own ``request`` raises them once its built-in handling gave up.
+
+Every request is first held against Discord's published limits (:mod:`bot.limits`): one that
+crosses any is refused as Discord refuses it (HTTP 400, code 50035 "Invalid Form Body", the
+offending fields named) and kept in :attr:`Recorder.refused`, which the tests' ``world``
+fixture requires to be empty at the end of every test.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from typing import Any
 import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
+
+from bot import limits
 
 APP_ID = 900000000000000001
 BOT_USER_ID = 900000000000000001
@@ -57,6 +64,7 @@ class Failure:
     via: bool = True  # a 429 from Discord's API carries Via; Cloudflare's does not
     retry_after: float | None = None  # the Retry-After header, if any
     landed: bool = False  # the request took effect before the error (its outcome is unknown to the bot)
+    errors: dict[str, Any] | None = None  # a 400's ``errors`` (which fields of the request Discord refused, and why)
 
     def raise_it(self) -> None:
         if self.status == 0:
@@ -70,6 +78,8 @@ class Failure:
         if self.status == 429 and not self.via:
             raise discord.HTTPException(response, "<html>error code: 1015</html>")  # Cloudflare's page, no JSON
         data: dict[str, Any] = {"code": self.code, "message": MESSAGES.get(self.code, "error")}
+        if self.errors is not None:
+            data["errors"] = self.errors
         if self.status == 429:
             data["retry_after"] = self.retry_after or 1.0
             raise discord.HTTPException(response, data)
@@ -92,6 +102,7 @@ MESSAGES = {
     160004: "A thread has already been created for this message",
     50083: "Thread is archived",
     40060: "Interaction has already been acknowledged.",
+    limits.INVALID_FORM_BODY: "Invalid Form Body",
 }
 MISSING_PERMISSIONS = Failure(403, 50013)
 MISSING_ACCESS = Failure(403, 50001)
@@ -238,6 +249,7 @@ class Recorder:
         self.deleted: set[int] = set()  # channels and threads deleted (every request there answers 10003)
         self._acknowledged: set[int] = set()  # interactions answered (a second answer is refused: 40060)
         self.departed: set[int] = set()  # people who left the server (asking for them as members answers 10007)
+        self.refused: list[tuple[Call, list[str]]] = []  # requests outside Discord's limits, with the reasons
 
     def clear(self) -> None:
         self.calls.clear()
@@ -332,6 +344,12 @@ class Recorder:
 
     def _answer(self, call: Call) -> Any:
         """Answer one call as Discord would: maybe with an injected failure, before or after taking effect."""
+        problems = limit_problems(call) if self.keep_state else []  # the load benchmarks keep nothing
+        if problems:
+            self.refused.append((call, problems))
+            errors = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": problem} for problem in problems]}
+            data = {"code": limits.INVALID_FORM_BODY, "message": MESSAGES[limits.INVALID_FORM_BODY], "errors": errors}
+            raise discord.HTTPException(_FakeResponse(400), data)
         failure = self._failure_for(call.kind)
         if failure is not None and not failure.landed:
             failure.raise_it()
@@ -460,6 +478,24 @@ class Recorder:
         call = Call(route.method, route.path_for_recording, body, attached)
         self.calls.append(call)
         return self._answer(call)
+
+
+def limit_problems(call: Call) -> list[str]:
+    """Every reason Discord would refuse ``call`` for crossing one of its published limits (empty: none)."""
+    body = call.payload
+    kind = call.kind
+    if kind == "sync":
+        return limits.commands_problems(body) if isinstance(body, list) else []
+    if not isinstance(body, dict):
+        return []
+    if kind == "autocomplete":
+        return limits.autocomplete_problems(call.data.get("choices") or [])
+    if kind in ("reply", "edit", "followup", "edit-original", "edit-message", "message"):
+        return limits.message_problems(call.data, call.files)
+    if kind in ("thread", "edit-channel") and "name" in body:
+        problem = limits.channel_name_problem(body["name"])
+        return [problem] if problem else []
+    return []
 
 
 class _FakeResponse:

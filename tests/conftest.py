@@ -215,3 +215,6 @@ async def world(database: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
     running = await World.start(database, recorder, Clock())
     yield running
     await running.stop()
+    # Discord refuses a request outside its published limits; no test may make one unawares
+    # (a test of such a refusal empties ``recorder.refused`` once it has checked it).
+    assert not recorder.refused, "\n".join(f"{c.kind} {c.path}: {p}" for c, p in recorder.refused)

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from bot import limits
 from bot.commands.replays import Replays
 from bot.commands.ui import MatchUI, user_language, within
 from bot.commands.views import routed_view
@@ -26,7 +27,6 @@ from i18n.catalog import DEFAULT, gettext, ngettext
 # (interaction, game, page) -> the work of showing that ladder page in place of the pressed one
 PageHandler = Callable[[discord.Interaction[Any], str, int], Awaitable[None]]
 PAGE_MAX = 100_000
-MATCH_MAX = 2**53  # Discord's largest integer option
 PAGE_SIZE = 10
 NAME_WIDTH = 16
 GAME_CHOICES = [app_commands.Choice(name=spec.title, value=name) for name, spec in sorted(GAMES.items())]
@@ -248,10 +248,15 @@ def add_ladder_commands(
             else:
                 lines.append(gettext(language, "No rated games yet."))
             lines.extend(outcome_line(m, who.id, language) for m in games)
-            embed.add_field(name=spec.title, value=formatting.clip("\n".join(lines), 1024), inline=False)
+            embed.add_field(
+                name=spec.title, value=formatting.clip("\n".join(lines), limits.EMBED_FIELD_VALUE_MAX), inline=False
+            )
         entered = await events.results(guild_id, who.id, language) if events is not None else []
         if entered:
-            embed.add_field(name=gettext(language, "Events"), value=formatting.clip("\n".join(entered), 1024))
+            embed.add_field(
+                name=gettext(language, "Events"),
+                value=formatting.clip("\n".join(entered), limits.EMBED_FIELD_VALUE_MAX),
+            )
         if not embed.fields:
             embed.description = gettext(
                 language, "{player} has not finished a game on this server yet.", player=escape_name(who.display_name)
@@ -266,7 +271,7 @@ def add_ladder_commands(
     async def history(
         interaction: discord.Interaction,
         player: discord.User | None = None,
-        match: app_commands.Range[int, 1, MATCH_MAX] | None = None,
+        match: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None,
     ) -> None:
         guild_id = interaction.guild_id or 0
         language = user_language(interaction)
@@ -287,7 +292,7 @@ def add_ladder_commands(
                 f"{line} · {escape_name(labels[r.id])}" if r.id in labels else line
                 for r, line in zip(records, lines, strict=True)
             ]
-            embed.description = formatting.clip("\n".join(lines), 4000)
+            embed.description = formatting.clip("\n".join(lines), limits.EMBED_DESCRIPTION_MAX)
             embed.set_footer(text=gettext(language, "Replay a game with /history match:<number>"))
         else:
             embed.description = gettext(language, "No finished games yet.")

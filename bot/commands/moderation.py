@@ -10,20 +10,19 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot import limits
 from bot.commands.ui import MatchUI, user_language
 from bot.core.refusals import Refusal
 from bot.storage.records import MatchRecord
+from bot.text.messages import END_REASON_MAX
 from engines import GAMES
 from i18n.catalog import gettext
-
-CHOICE_LIMIT = 100  # Discord's limit on an autocomplete choice's name
-MATCH_LIMIT = 2**53 - 1  # Discord's largest integer option
 
 
 def match_label(record: MatchRecord) -> str:
     """Name a running match in the autocomplete list: ``#12 Pond · Ana vs Bo``."""
     names = " vs ".join(" ".join(seat.name.split()) for seat in record.players)
-    return f"#{record.id} {GAMES[record.game].title} · {names}"[:CHOICE_LIMIT]
+    return f"#{record.id} {GAMES[record.game].title} · {names}"[: limits.CHOICE_NAME_MAX]
 
 
 def add_end_command(group: app_commands.Group, ui: MatchUI) -> None:
@@ -33,8 +32,8 @@ def add_end_command(group: app_commands.Group, ui: MatchUI) -> None:
     @app_commands.describe(match="The game's number: start typing to see the running games", reason="Why it ends")
     async def end(
         interaction: discord.Interaction,
-        match: app_commands.Range[int, 1, MATCH_LIMIT],
-        reason: app_commands.Range[str, 1, 200] | None = None,
+        match: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX],
+        reason: app_commands.Range[str, 1, END_REASON_MAX] | None = None,
     ) -> None:
         if interaction.guild_id is None:
             raise Refusal("Settings belong to servers; use this command in a server.")
@@ -63,7 +62,7 @@ def add_end_command(group: app_commands.Group, ui: MatchUI) -> None:
         records = await ui.service.store.running_in_guild(interaction.guild_id)
         needle = str(typed).strip().lower().lstrip("#")
         found = [r for r in records if needle in match_label(r).lower()]
-        return [app_commands.Choice(name=match_label(r), value=r.id) for r in found[:25]]
+        return [app_commands.Choice(name=match_label(r), value=r.id) for r in found[: limits.AUTOCOMPLETE_CHOICES_MAX]]
 
 
 __all__ = ["add_end_command", "match_label"]

@@ -28,6 +28,7 @@ from discord import app_commands
 
 from ai import search_seed
 from ai.review import Judgement, Review
+from bot import limits
 from bot.commands.ladder import outcome_line
 from bot.commands.replays import Rebuilt, Replays
 from bot.commands.ui import user_language
@@ -45,7 +46,6 @@ from i18n.review import costly_move_line, summary_line, thresholds_text
 log = logging.getLogger(__name__)
 
 PROGRESS_SECONDS = 3.0  # the progress message is edited at most this often
-MATCH_MAX = 2**53
 
 
 class Matches(Protocol):
@@ -208,14 +208,22 @@ class Reviews:
         lines.append(f"-# {thresholds_text(language)}")
         content = formatting.clip("\n".join(lines))
         try:
-            graph_file = discord.File(io.BytesIO(graph), filename=f"review-{record.id}.png", description=alt[:1024])
+            graph_file = discord.File(
+                io.BytesIO(graph),
+                filename=f"review-{record.id}.png",
+                description=limits.clip(alt, limits.ATTACHMENT_DESCRIPTION_MAX),
+            )
             await interaction.edit_original_response(
                 content=content, attachments=[graph_file], allowed_mentions=NO_MENTIONS
             )
         except (discord.HTTPException, TimeoutError, OSError) as failed:
             # The progress message is gone or cannot be edited (deleted, a Discord hiccup): post the review anew.
             log.info("the review of game %s replaces no progress message (%s); posting it anew", record.id, failed)
-            graph_file = discord.File(io.BytesIO(graph), filename=f"review-{record.id}.png", description=alt[:1024])
+            graph_file = discord.File(
+                io.BytesIO(graph),
+                filename=f"review-{record.id}.png",
+                description=limits.clip(alt, limits.ATTACHMENT_DESCRIPTION_MAX),
+            )
             await interaction.followup.send(content=content, file=graph_file, allowed_mentions=NO_MENTIONS)
         states = {state.ply: state for state in rebuilt.states}
         for seat, name in enumerate(names):
@@ -236,7 +244,11 @@ class Reviews:
                 said = costly_move_line(review, judged, before, list(names), language)  # alt text: no escapes
                 png = await self.render_workers.run(draw_marked, before, judged.played, judged.best, names, language)
                 files.append(
-                    discord.File(io.BytesIO(png), filename=f"move-{judged.ply + 1}.png", description=said[:1024])
+                    discord.File(
+                        io.BytesIO(png),
+                        filename=f"move-{judged.ply + 1}.png",
+                        description=limits.clip(said, limits.ATTACHMENT_DESCRIPTION_MAX),
+                    )
                 )
             await interaction.followup.send(
                 content=formatting.clip("\n".join(text)), files=files, allowed_mentions=NO_MENTIONS
@@ -251,7 +263,7 @@ class Reviews:
             if typed and not str(record.id).startswith(typed.strip().lstrip("#")):
                 continue
             label = outcome_line(record, interaction.user.id, language).replace("*", "").replace("\\", "")
-            found.append(app_commands.Choice(name=formatting.clip(label, 100), value=record.id))
+            found.append(app_commands.Choice(name=formatting.clip(label, limits.CHOICE_NAME_MAX), value=record.id))
         return found
 
     # -- /<game> hint --------------------------------------------------------------------------------------------
@@ -282,7 +294,9 @@ class Reviews:
             hint_and_board, state, names, language, seed, self.maker.iterations
         )
         text = hint_text(state, Judgement.from_json(found), language)
-        picture = discord.File(io.BytesIO(png), filename=BOARD_FILE, description=text[:1024])
+        picture = discord.File(
+            io.BytesIO(png), filename=BOARD_FILE, description=limits.clip(text, limits.ATTACHMENT_DESCRIPTION_MAX)
+        )
         await interaction.followup.send(content=text, file=picture, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
@@ -294,7 +308,9 @@ def add_review_commands(tree: app_commands.CommandTree[Any], reviews: Reviews) -
     )
     @app_commands.describe(match="The game's number (see /history)")
     @app_commands.guild_only()
-    async def analyse(interaction: discord.Interaction, match: app_commands.Range[int, 1, MATCH_MAX]) -> None:
+    async def analyse(
+        interaction: discord.Interaction, match: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX]
+    ) -> None:
         await reviews.analyse(interaction, match)
 
     @analyse.autocomplete("match")

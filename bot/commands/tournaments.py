@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from bot import limits
 from bot.commands.server_commands import parse_duration
 from bot.commands.ui import user_language
 from bot.core import tournament_formats as formats
@@ -50,7 +51,6 @@ FORMAT_CHOICES = [
     app_commands.Choice(name="Tables of 3 and 4", value=formats.TABLES),
 ]
 #: The largest event number an option takes (Discord bounds integers; SQLite ids stay far below).
-EVENT_MAX = 2**53 - 1
 STARTS = re.compile(r"^\s*(in|dans|через)\s+", re.IGNORECASE)
 
 
@@ -325,10 +325,10 @@ class TournamentCommands:
     async def autocomplete(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
         found = await self.events.store.of_guild(interaction.guild_id or 0)
         return [
-            app_commands.Choice(name=f"#{e.id} {e.name}"[:100], value=e.id)
+            app_commands.Choice(name=limits.clip(f"#{e.id} {e.name}", limits.CHOICE_NAME_MAX), value=e.id)
             for e in found
             if current.lower() in f"#{e.id} {e.name}".lower()
-        ][:25]
+        ][: limits.AUTOCOMPLETE_CHOICES_MAX]
 
 
 class EventRecords:
@@ -416,21 +416,21 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     @group.command(name="join", description="Enter an event.")
     @event_option
     async def join(
-        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None
     ) -> None:
         await commands.sign_up(interaction, event, True)
 
     @group.command(name="leave", description="Leave an event (once it runs: withdraw, forfeiting a running game).")
     @event_option
     async def leave(
-        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None
     ) -> None:
         await commands.sign_up(interaction, event, False)
 
     @group.command(name="start", description="Start an event now: round 1 is paired (Manage Server or organisers).")
     @event_option
     async def start(
-        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None
     ) -> None:
         await commands.start(interaction, event)
 
@@ -442,14 +442,14 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     async def remove(
         interaction: discord.Interaction,
         player: discord.User,
-        event: app_commands.Range[int, 1, EVENT_MAX] | None = None,
+        event: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None,
     ) -> None:
         await commands.remove(interaction, event, player)
 
     @group.command(name="standings", description="Show an event's standings (only you see them).")
     @event_option
     async def standings(
-        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None
     ) -> None:
         await commands.standings(interaction, event)
 
@@ -462,7 +462,7 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     )
     @event_option
     async def cancel(
-        interaction: discord.Interaction, event: app_commands.Range[int, 1, EVENT_MAX] | None = None
+        interaction: discord.Interaction, event: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None
     ) -> None:
         await commands.cancel(interaction, event)
 

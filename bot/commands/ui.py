@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot import limits
 from bot.commands.replays import board_alt
 from bot.core.refusals import ChallengeClosed, Refusal
 from bot.core.service import Answer, MatchService, Turn
@@ -404,4 +405,6 @@ def choices(values: Sequence[str], typed: str) -> list[discord.app_commands.Choi
     values = list(dict.fromkeys(values))
     starting = [v for v in values if v.startswith(needle)]
     containing = [v for v in values if needle in v and v not in starting]
-    return [discord.app_commands.Choice(name=v, value=v) for v in (starting + containing)[:25]]
+    return [
+        discord.app_commands.Choice(name=v, value=v) for v in (starting + containing)[: limits.AUTOCOMPLETE_CHOICES_MAX]
+    ]

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot import limits
 from bot.commands.replays import board_alt
 from bot.commands.views import rematch_view
 from bot.core.computer_seats import computer_level
@@ -62,6 +63,13 @@ class Composed:
     view: discord.ui.View | None = None  # buttons under the post (a finished game's Rematch)
     followups: bool = False  # nothing in the server takes the match's posts: only a command's follow-up can
     says_move: bool = False  # it says where the match went, which nothing took before
+
+    def __post_init__(self) -> None:
+        # The texts are composed to fit; this keeps a post Discord would refuse (and so a game its players
+        # never see) from ever leaving, whatever a long name, reason or translation adds on the way.
+        object.__setattr__(self, "content", limits.clip(self.content, limits.MESSAGE_CONTENT_MAX))
+        if self.alt is not None:
+            object.__setattr__(self, "alt", limits.clip(self.alt, limits.ATTACHMENT_DESCRIPTION_MAX))
 
     def buttons(self) -> Any:
         return self.view if self.view is not None else discord.utils.MISSING

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot import limits
 from bot.core import tournament_formats as formats
 from bot.core.tournaments import Progress, TournamentService
 from bot.delivery.failures import classify
@@ -198,7 +199,11 @@ class EventPosts:
             text = standings_text(event, lines, language, final=progress.finished, after=progress.closed_round)
             mentions: list[int] = []
             png = await asyncio.to_thread(standings_png, event, lines, language, progress.closed_round)
-            image = discord.File(io.BytesIO(png), filename="standings.png", description=text[:1024])
+            image = discord.File(
+                io.BytesIO(png),
+                filename="standings.png",
+                description=limits.clip(text, limits.ATTACHMENT_DESCRIPTION_MAX),
+            )
             if progress.finished:
                 text = winner_text(event, lines, language) + "\n\n" + text
                 mentions = [line.user_id for line in lines]

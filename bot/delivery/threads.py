@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot import limits
 from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
 from bot.shared import Channels, Languages
 from bot.storage.match_store import Matches
@@ -23,7 +24,7 @@ from engines import GAMES
 log = logging.getLogger(__name__)
 
 THREAD_EXISTS = 160004  # Discord's code for "a thread has already been created for this message"
-THREAD_NAME_LIMIT = 100  # Discord's limit on a channel's (and a thread's) name
+THREAD_NAME_LIMIT = limits.THREAD_NAME_MAX
 THREAD_ARCHIVE_MINUTES = 10080  # a match's thread stays open through a week without messages
 
 

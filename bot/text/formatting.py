@@ -1,7 +1,7 @@
 """Texts the bot sends: challenges, turn summaries, results and rules.
 
 Everything here is pure string building, kept within Discord's limits
-(2000 characters a message), so it can be tested without Discord.  Every text
+(:mod:`bot.limits`: 2000 characters a message), so it can be tested without Discord.  Every text
 takes the ``language`` it is written in (a server's, for public messages); the
 sentences are catalog keys (:mod:`i18n.catalog`), whole and with named fields.
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import i18n
+from bot import limits
 from bot.core.computer_seats import computer_level
 from bot.core.service import Turn
 from bot.storage import MatchRecord
@@ -22,12 +23,12 @@ from engines import GAMES, GameState
 from engines.base import AGREED, TIMEOUT, legacy_forfeit_code
 from i18n.catalog import DEFAULT, gettext, pgettext
 
-MESSAGE_LIMIT = 2000
+MESSAGE_LIMIT = limits.MESSAGE_CONTENT_MAX
 
 
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """Cut ``text`` to ``limit`` characters, marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Cut ``text`` to ``limit`` characters (a message's, unless told), marking the cut."""
+    return limits.clip(text, limit)
 
 
 def mention(user_id: int) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
+from bot import limits
 from bot.core.service import Turn
 from bot.storage.database import N_
 from bot.storage.records import LogEntry, MatchRecord, Seat, TurnKind
@@ -301,9 +302,15 @@ def followups_place_text(language: str = DEFAULT) -> str:
     )
 
 
+#: The longest reason an admin may give for ending a game (``/tabula end reason:`` declares it; a longer one, stored
+#: by an older release, is shortened): with the longest names in every seat it still fits one message.
+END_REASON_MAX = 200
+
+
 def ended_text(record: MatchRecord, by: str, reason: str, language: str = DEFAULT) -> str:
     """Announce, where the players are, that an admin ended their game, and why."""
     shown = safe_record(record)
+    reason = limits.clip(" ".join(reason.split()), END_REASON_MAX)
     if not reason:
         return gettext(
             language,
@@ -312,7 +319,7 @@ def ended_text(record: MatchRecord, by: str, reason: str, language: str = DEFAUL
             game=GAMES[record.game].title,
             seats=formatting.seats_text(shown, language),
         )
-    return gettext(
+    text = gettext(
         language,
         "🛑 {admin} ended this {game} game ({seats}): {reason}. It will not be rated.",
         admin=escape_name(by),
@@ -320,3 +327,4 @@ def ended_text(record: MatchRecord, by: str, reason: str, language: str = DEFAUL
         seats=formatting.seats_text(shown, language),
         reason=escape_name(reason),
     )
+    return formatting.clip(text)
