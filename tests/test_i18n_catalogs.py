@@ -17,6 +17,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 from discord import app_commands
 
+from bot import limits
 from bot.client import TabulaBot
 from bot.settings import Settings
 from bot.text import catalogs
@@ -29,8 +30,8 @@ from i18n.phrases import games, moves, points, rules_text
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [language for language in catalog.SUPPORTED if language != catalog.DEFAULT]
 DESCRIPTION_LIMIT = 100  # Discord: descriptions 1-100 characters, in every locale
-CHOICE_LIMIT = 100  # Discord: choice names 1-100 characters, in every locale
-RULES_LIMIT = 2000  # one Discord message
+CHOICE_LIMIT = limits.CHOICE_NAME_MAX  # in every locale
+RULES_LIMIT = limits.MESSAGE_CONTENT_MAX  # one Discord message
 
 
 def read(path: Path, language: str | None = None) -> Catalog:
