@@ -16,11 +16,12 @@ import pytest
 
 from bot import limits
 from bot.core import ratings
+from bot.core.tournaments import NAME_LIMIT as EVENT_NAME_MAX
 from bot.storage.records import MatchStatus
 from bot.text.messages import END_REASON_MAX
 from engines.azul import AzulState
 from tests.bot_world import MOD, World, only
-from tests.harness import GUILD_ID, Call, Person
+from tests.harness import GUILD_ID, Call, Person, option, settle
 
 #: Discord's display names (a global name or a server nickname) hold 1-32 characters.
 NAME_MAX = 32
@@ -175,3 +176,48 @@ async def test_a_full_leaderboard_and_stats_of_the_longest_names_fit(world: Worl
     assert stats.content or stats.data.get("embeds")
     history = [c for c in await world.command(asker, channel, "history", "") if c.kind == "reply"]
     assert history
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "fr"])
+async def test_the_largest_event_of_the_longest_names_fits_every_post_and_thread_name(
+    world: World, language: str
+) -> None:
+    """An event with the longest name a server may give, and sixty entrants with the longest names Discord
+    allows: the sign-up list, the pairings, every game's thread name, the standings and /stats all fit."""
+    channel = 3705
+    await set_language(world, channel, language)
+    await world.bot.store.settings.change(GUILD_ID, threads=True)
+    await world.discord.guild_create([channel])
+    name = ("Ёлка " * 10)[:EVENT_NAME_MAX]
+    calls = await world.discord.command(
+        MOD,
+        channel,
+        "tournament",
+        "create",
+        [option("game", "pond"), option("format", "swiss"), option("name", name), option("rounds", 2, kind=4)],
+    )
+    assert only(calls, "reply")
+    entrants = [Person(100000000000000300 + i, longest_name(i % 100)) for i in range(60)]
+    event = (await world.bot.store.tournaments.of_guild(GUILD_ID))[0]
+    for person in entrants:
+        await world.discord.press(person, channel, f"tabula:event:join:{event.id}")
+    await world.command(MOD, channel, "tournament", "start")
+    await settle()
+    names = [t["name"] for t in world.recorder.threads.values()]
+    assert len(names) == 30 and all(1 <= len(n) <= limits.THREAD_NAME_MAX for n in names)
+
+    # Every game of round 1 ends (the player to move resigns): the standings of sixty are posted.
+    by_id = {p.id: p for p in entrants}
+    for pairing in await world.bot.store.tournaments.pairings(event.id, 1):
+        assert pairing.match_id is not None
+        record = await world.bot.service.store.get(pairing.match_id)
+        assert record is not None
+        state = world.bot.service.state_of(record)
+        await world.command(by_id[record.players[state.to_move or 0].user_id], record.place_id, "pond", "resign")
+        await settle()
+    standings = [c for c in world.recorder.created if c.files.get("standings.png")]
+    assert standings, "the standings after round 1 were posted"
+    shown = await world.command(entrants[0], channel, "tournament", "standings")
+    assert any(c.kind == "reply" for c in shown)
+    stats = only(await world.command(entrants[0], channel, "stats", ""), "reply")
+    assert stats.data.get("embeds")

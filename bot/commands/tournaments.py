@@ -31,7 +31,7 @@ from bot.storage.settings_store import GuildSettings
 from bot.storage.tournament_store import Event, EventStatus
 from bot.text.escaping import escape_name
 from engines import GAMES
-from i18n.catalog import DEFAULT, gettext
+from i18n.catalog import DEFAULT, gettext, ngettext
 
 
 class ServerSettings(Languages, Protocol):
@@ -113,8 +113,24 @@ def sign_up_text(event: Event, entrants: list[str], language: str) -> str:
     )
     if event.starts_at:
         text += "\n" + gettext(language, "It starts <t:{time}:R>.", time=int(event.starts_at))
-    listed = ", ".join(escape_name(name) for name in entrants) or "—"
-    return text + "\n" + gettext(language, "Entrants ({count}): {names}", count=len(entrants), names=listed)
+    names = [escape_name(name) for name in entrants]
+
+    def with_names(shown: int) -> str:
+        listed = ", ".join(names[:shown]) or "—"
+        if shown < len(names):
+            hidden = len(names) - shown
+            listed = ngettext(language, "{names} and {n} more", "{names} and {n} more", hidden, names=listed)
+        return text + "\n" + gettext(language, "Entrants ({count}): {names}", count=len(entrants), names=listed)
+
+    # A long list of long names shows as many as fit, then counts the rest (the most that fit, by bisection).
+    fits, over = 0, len(names) + 1
+    while over - fits > 1:
+        middle = (fits + over) // 2
+        if len(with_names(middle)) <= limits.MESSAGE_CONTENT_MAX:
+            fits = middle
+        else:
+            over = middle
+    return limits.clip(with_names(fits), limits.MESSAGE_CONTENT_MAX)
 
 
 def game_options(game: str, text: str) -> dict[str, Any]:
