@@ -143,7 +143,8 @@ def fatal(error: BaseException, *, debug: bool) -> int:
     text = str(error) if isinstance(error, DatabaseUnavailable) else f"{type(error).__name__}: {error}"
     # One line, for a service manager's log: discord.py writes a refused sync's reasons on several, indented
     # (the command, then the option, then Discord's reason).
-    text = " ".join(line.strip() for line in text.splitlines() if line.strip())
+    if not isinstance(error, DatabaseUnavailable):
+        text = " ".join(line.strip() for line in text.splitlines() if line.strip())
     if debug:
         traceback.print_exception(error, file=sys.stderr)
         print(f"tabula: {text}", file=sys.stderr)
