@@ -310,9 +310,9 @@ def commands_problems(commands: Iterable[Mapping[str, Any]]) -> list[str]:
 def autocomplete_problems(choices: Iterable[Mapping[str, Any]]) -> list[str]:
     """Every reason Discord would refuse an autocomplete answer."""
     listed = list(choices)
-    problems = [f"autocomplete: {len(listed)} choices, over {AUTOCOMPLETE_CHOICES_MAX}"]
-    if len(listed) <= AUTOCOMPLETE_CHOICES_MAX:
-        problems = []
+    problems = []
+    if len(listed) > AUTOCOMPLETE_CHOICES_MAX:
+        problems.append(f"autocomplete: {len(listed)} choices, over {AUTOCOMPLETE_CHOICES_MAX}")
     for index, choice in enumerate(listed):
         problems += _choice_problems(f"autocomplete choice {index}", choice)
     return problems

@@ -50,7 +50,6 @@ FORMAT_CHOICES = [
     app_commands.Choice(name="Double round robin", value=formats.DOUBLE_ROUND_ROBIN),
     app_commands.Choice(name="Tables of 3 and 4", value=formats.TABLES),
 ]
-#: The largest event number an option takes (Discord bounds integers; SQLite ids stay far below).
 STARTS = re.compile(r"^\s*(in|dans|через)\s+", re.IGNORECASE)
 
 
