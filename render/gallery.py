@@ -3,8 +3,10 @@
 :func:`scenes` finds the situations by seeded random play (:class:`engines.rng.Rng`, so the gallery is the same
 every time): each game's start, each kind of last-move mark, every way a game ends, two to four players, every
 board and wall, the largest and smallest boards, long and non-Latin names, and a set of them in every language.
+The few that random play does not reach (an ending by a rarely met safety rule) a game builds by hand (a board's
+``staged`` situations); every way a game is left (resigned, on time, abandoned, a draw agreed) ends its middle.
 Each game lists its boards and what to look for on them in its render module (``gallery()`` in
-``render/<game>.py``, returning a :class:`Showcase`); this module only finds and writes them.
+``render/<game>``, returning a :class:`Showcase`); this module only finds and writes them.
 :func:`write_gallery` writes each as a PNG with a name that says what it shows (``azul-4p-colour-round-end-en.png``)
 and an ``index.html`` that shows them at phone width, grouped by game.
 
@@ -153,7 +155,7 @@ class Board:
 
 @dataclass(frozen=True)
 class Showcase:
-    """What a game shows in the gallery, from ``gallery()`` in its render module (``render/<game>.py``)."""
+    """What a game shows in the gallery, from ``gallery()`` in its render module (``render/<game>``)."""
 
     kind: Key  # names a running position's situation (``last-scored``), ``None`` for one not worth a picture
     boards: tuple[Board, ...]
