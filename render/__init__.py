@@ -2,7 +2,8 @@
 
 :func:`render` turns any game state into PNG bytes, dispatching on
 ``state.game``: a game registered in :data:`engines.GAMES` as ``name`` is drawn
-by ``render_<name>`` of its module ``render/<name>.py`` (``GAMES[name].module("render")``), imported on first use
+by ``render_<name>`` of its module ``render/<name>.py`` (``GAMES[name].module("render")``; a large game's is a
+package, ``render/<name>/``, by concern, its ``__init__`` holding ``render_<name>``), imported on first use
 (see :func:`renderer_for`); adding a game's picture means adding that module.  Rendering is pure (same inputs, same
 bytes), loads its font and sprites lazily and once, and is safe to call from
 worker threads.  What never changes is drawn once and kept, within bounds: each game's static card per size,
@@ -126,7 +127,7 @@ def render_marked(
 
 @functools.cache
 def renderer_for(game: str) -> Renderer:
-    """Return the renderer of a registered ``game``: ``render_<game>`` in its render module (``render/<game>.py``).
+    """Return the renderer of a registered ``game``: ``render_<game>`` in its render module (``render/<game>``).
 
     The module is the one :meth:`engines.base.GameSpec.module` names for the layer ``render``.
     Raise :class:`NoRenderer` if the game is not registered or has no such module or function.

@@ -3,8 +3,10 @@
 :func:`scenes` finds the situations by seeded random play (:class:`engines.rng.Rng`, so the gallery is the same
 every time): each game's start, each kind of last-move mark, every way a game ends, two to four players, every
 board and wall, the largest and smallest boards, long and non-Latin names, and a set of them in every language.
+The few that random play does not reach (an ending by a rarely met safety rule) a game builds by hand (a board's
+``staged`` situations); every way a game is left (resigned, on time, abandoned, a draw agreed) ends its middle.
 Each game lists its boards and what to look for on them in its render module (``gallery()`` in
-``render/<game>.py``, returning a :class:`Showcase`); this module only finds and writes them.
+``render/<game>``, returning a :class:`Showcase`); this module only finds and writes them.
 :func:`write_gallery` writes each as a PNG with a name that says what it shows (``azul-4p-colour-round-end-en.png``)
 and an ``index.html`` that shows them at phone width, grouped by game.
 
@@ -17,6 +19,7 @@ and an ``index.html`` that shows them at phone width, grouped by game.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -24,8 +27,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engines import GAMES, GameState
-from engines.base import FORFEIT, TIMEOUT
+from engines import GAMES, GameError, GameState
+from engines.base import ABANDONED, AGREED, FORFEIT, TIMEOUT
 from engines.rng import Rng
 from i18n.catalog import SUPPORTED
 from render import render
@@ -97,9 +100,16 @@ def ending(state: GameState) -> str | None:
 
 
 def left_games(state: GameState) -> dict[str, GameState]:
-    """Return ``state`` ended by the player to move resigning, and by their running out of time."""
+    """Return ``state`` ended by every way of leaving its engine allows the player to move.
+
+    Resigning, running out of time and abandoning the turn end every game; a draw by agreement ends those of two
+    players whose engine has one.
+    """
     player = state.to_move if state.to_move is not None else 0
-    return {f"end-{FORFEIT}": state.forfeit(player, FORFEIT), f"end-{TIMEOUT}": state.forfeit(player, TIMEOUT)}
+    left = {f"end-{how}": state.forfeit(player, how) for how in (FORFEIT, TIMEOUT, ABANDONED)}
+    with contextlib.suppress(GameError):  # a game without a draw by agreement (Azul) refuses one
+        left[f"end-{AGREED}"] = state.forfeit(player, AGREED)
+    return left
 
 
 def middle(new: Callable[[], GameState], seed: int = 0, share: float = 0.5) -> GameState:
@@ -126,6 +136,8 @@ class Board:
     games: int = 40
     texts: bool = False  # show its busiest situations with long and non-Latin names, in every language
     quick: bool = False  # one of the boards the quick gallery (for tests) keeps
+    # Situations random play does not reach (an ending by a safety rule), each with what builds its position.
+    staged: tuple[tuple[str, Callable[[], GameState]], ...] = ()
     game: str = ""
     kind: Key | None = None
 
@@ -143,7 +155,7 @@ class Board:
 
 @dataclass(frozen=True)
 class Showcase:
-    """What a game shows in the gallery, from ``gallery()`` in its render module (``render/<game>.py``)."""
+    """What a game shows in the gallery, from ``gallery()`` in its render module (``render/<game>``)."""
 
     kind: Key  # names a running position's situation (``last-scored``), ``None`` for one not worth a picture
     boards: tuple[Board, ...]
@@ -172,7 +184,7 @@ def boards() -> list[Board]:
 
 
 def _situations(board: Board, quick: bool) -> dict[str, GameState]:
-    """Return the situations of one board: its start, what random play found, the ends by leaving and by limit."""
+    """Return one board's situations: its start, what random play found, the staged ones, the ends by leaving."""
     shown = showcase(board.game)
     new = board.new()
     wanted = tuple(w for w in board.wanted if not quick or w in shown.quick)
@@ -180,6 +192,7 @@ def _situations(board: Board, quick: bool) -> dict[str, GameState]:
     found.update(find(new, board.key, wanted, board.games))
     if quick:
         return found
+    found.update((situation, build()) for situation, build in board.staged)
     found.update(left_games(middle(new)))
     if shown.limit is not None:
         options, name = shown.limit

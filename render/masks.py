@@ -69,7 +69,7 @@ def _blends(key: Key, font: ImageFont.FreeTypeFont) -> Blends:
         text, _, mode, start, anchor, (fill, stroke, stroke_fill) = key
         draw = ImageDraw.Draw(Image.new(mode, (1, 1)))
         recorder = _Recorder(draw.draw)
-        draw.draw = recorder  # type: ignore[assignment]
+        draw.draw = recorder
         draw.text(start, text, font=font, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
         blends = tuple(recorder.calls)
         cost = sum(mask.size[0] * mask.size[1] for _, _, mask, _ in blends) + 64

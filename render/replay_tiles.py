@@ -258,4 +258,5 @@ class BoardTiles:
             scaled = scaled.resize(size, Image.Resampling.BOX, source)
         if tile.crop is not None:
             scaled = scaled.crop(tile.crop)
-        return scaled.convert("P", Image.Dither.NONE, self._palette)
+        mapped: ImagingCore = scaled.convert("P", Image.Dither.NONE, self._palette)  # Pillow's core returns Any
+        return mapped

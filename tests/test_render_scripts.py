@@ -30,7 +30,7 @@ from render.text import (
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# One name per script the issue lists, and which committed font must draw it.
+# One name per script players write their names in, and which committed font must draw it.
 NAMES = {
     "arabic": ("محمد عبد الله", "NotoSansArabicUI-Bold-subset.ttf"),
     "persian": ("می\u200cخواهم", "NotoSansArabicUI-Bold-subset.ttf"),
