@@ -58,6 +58,7 @@ from engines.base import (
     saved_options,
     win_for,
 )
+from engines.moves import MoveField, MoveForm, MoveKind, read_cell
 
 SEATS = ("light", "dark")
 FACES = ("egg", "tadpole", "frog")
@@ -602,6 +603,30 @@ def seat_names(players: int) -> tuple[str, ...]:
     return SEATS
 
 
+# -- the fields of a move ----------------------------------------------------------
+
+
+def _describe(state: PondState, move: PondMove) -> tuple[str, dict[str, str]]:
+    names = GEOMETRY[state.size].names
+    if move.frm < 0:
+        return "place", {"cell": names[move.to]}
+    return "move", {"from": names[move.frm], "to": names[move.to]}
+
+
+# Placing an egg names its cell; moving a tadpole or frog names where it is, then where it goes.
+MOVES = MoveForm(
+    kinds=(
+        MoveKind("place", (MoveField("cell", read_cell),), lambda fields: f"place {fields.get('cell', '')}"),
+        MoveKind(
+            "move",
+            (MoveField("from", read_cell), MoveField("to", read_cell)),
+            lambda fields: f"move {fields.get('from', '')} {fields.get('to', '')}",
+        ),
+    ),
+    describe=_describe,
+)
+
+
 SPEC = GameSpec(
     name="pond",
     title="Pond",
@@ -613,4 +638,5 @@ SPEC = GameSpec(
     options=OPTIONS,
     test_configs=({}, {"variant": "mini"}, {"variant": "large"}, {"variant": "mini", "spawn": 11}, {"max_plies": 40}),
     bench_configs=((2, {"variant": "standard"}), (2, {"variant": "mini"}), (2, {"variant": "large"})),
+    moves=MOVES,
 )

@@ -69,6 +69,7 @@ line 4``.  Grey-wall tiling: ``wall 3 c2``; also ``row 3 column 2``, or just
 
 from __future__ import annotations
 
+from engines.azul.moves import MOVES
 from engines.azul.saves import from_json, new
 from engines.azul.state import AzulState
 from engines.azul.tables import (
@@ -139,6 +140,7 @@ SPEC = GameSpec(
     options=OPTIONS,
     test_configs=({}, {"wall": "grey"}),
     bench_configs=((2, {}), (4, {})),
+    moves=MOVES,
 )
 
 __all__ = [
@@ -164,6 +166,7 @@ __all__ = [
     "LETTERS",
     "MARKER",
     "MARKER_LETTER",
+    "MOVES",
     "NO_LINES",
     "OFFER",
     "OFFER_FULL_LINES",

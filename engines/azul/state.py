@@ -5,18 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.azul.notation import (
-    _ALLOWED_TEXT,
-    _CENTRE_WORDS,
-    _COLOUR_WORDS,
-    _COLUMN_WORDS,
-    _FACTORY_WORDS,
-    _FILLER,
-    _FLOOR_WORDS,
-    _LINE_WORDS,
-    _TOKEN,
-    _WALL_WORDS,
-)
+from engines.azul.moves import parse_move
 from engines.azul.tables import (
     _LINE_COLOUR_BITS,
     _LINE_ROWS,
@@ -257,111 +246,7 @@ class AzulState:
 
     def parse_move(self, text: str) -> AzulMove:
         """Read a move leniently (case, spaces, words like 'factory' or 'line'); raise :class:`GameError`."""
-        if not isinstance(text, str):
-            raise InvalidMoveText(
-                "A move must be text; "
-                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
-            )
-        clean = " ".join(text.lower().split())
-        if len(clean) > 40:
-            raise InvalidMoveText(
-                "That move is too long; "
-                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
-            )
-        if not _ALLOWED_TEXT.fullmatch(clean):
-            raise InvalidMoveText(
-                "I can't read {text!r}; "
-                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'.",
-                text=text.strip()[:40],
-            )
-        tokens = [t for t in _TOKEN.findall(clean) if t not in _FILLER]
-        if not tokens:
-            raise InvalidMoveText(
-                "That move is empty; "
-                "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
-            )
-        first = tokens[0]
-        # "w" alone is white; "w3 c2" (w then a number) is a wall move.
-        walled = first in _WALL_WORDS and (first != "w" or (len(tokens) > 1 and tokens[1].isdigit()))
-        tiling = self.phase == TILING and (first in _COLUMN_WORDS or first in _LINE_WORDS or first.isdigit())
-        if walled or tiling:
-            return self._parse_wall(tokens, text)
-        return self._parse_take(tokens, text)
-
-    def _parse_take(self, tokens: list[str], text: str) -> AzulMove:
-        # Either "source colour destination" (f3 red 4) or "colour source destination" (red from f3 to 4):
-        # colour words and source words never overlap, so the order is never ambiguous.
-        colour = _COLOUR_WORDS.get(tokens[0])
-        if colour is None and len(tokens) > 1 and (tokens[1] in _CENTRE_WORDS or tokens[1] in _FACTORY_WORDS):
-            raise InvalidMoveText(
-                "{word!r} is not a tile colour; the colours are blue, yellow, red, black or white (b, y, r, k, w).",
-                word=tokens[0],
-            )
-        if colour is not None:
-            source, rest = self._parse_source(tokens[1:])
-        else:
-            source, rest = self._parse_source(tokens)
-            if not rest:
-                raise InvalidMoveText("Say which colour to take: blue, yellow, red, black or white (b, y, r, k, w).")
-            colour = _COLOUR_WORDS.get(rest[0])
-            if colour is None:
-                raise InvalidMoveText(
-                    "{word!r} is not a tile colour; the colours are blue, yellow, red, black or white (b, y, r, k, w).",
-                    word=rest[0],
-                )
-            rest = rest[1:]
-        if len(rest) == 1 and rest[0] in _FLOOR_WORDS:
-            return AzulMove(source, colour, FLOOR)
-        while rest and rest[0] in _LINE_WORDS:  # "line 4", "pattern line 4"
-            rest = rest[1:]
-        if len(rest) == 1 and rest[0].isdigit():
-            line = int(rest[0])
-            if not 1 <= line <= 5:
-                raise InvalidMoveText("Pattern lines are numbered 1 to 5 from the top; or write 'floor'.")
-            return AzulMove(source, colour, line)
-        if not rest:
-            raise InvalidMoveText("Say where the tiles go: a pattern line 1 to 5 or 'floor'.")
-        raise InvalidMoveText(
-            "I can't read {text!r}; "
-            "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'.",
-            text=text.strip()[:40],
-        )
-
-    def _parse_source(self, tokens: list[str]) -> tuple[int, list[str]]:
-        """Read the centre or a factory at the start of ``tokens``; return it and the tokens after it."""
-        if tokens and tokens[0] in _CENTRE_WORDS:
-            return CENTRE, tokens[1:]
-        if len(tokens) > 1 and tokens[0] in _FACTORY_WORDS and tokens[1].isdigit():
-            factories = len(self.factories)
-            source = int(tokens[1])
-            if not 1 <= source <= factories:
-                raise InvalidMoveText(
-                    "There is no factory {source}; this game has factories 1 to {factories}.",
-                    source=source,
-                    factories=factories,
-                )
-            return source, tokens[2:]
-        raise InvalidMoveText(
-            "Say where you take from, a factory like 'f3' or the centre 'c'; "
-            "write a move like 'f3 red 4' (factory 3, all red, to pattern line 4) or 'c blue floor'."
-        )
-
-    def _parse_wall(self, tokens: list[str], text: str) -> AzulMove:
-        if tokens[0] in _WALL_WORDS or tokens[0] in _LINE_WORDS:
-            tokens = tokens[1:]
-        numbers = [t for t in tokens if t not in _COLUMN_WORDS and t not in _LINE_WORDS]
-        if not all(t.isdigit() for t in numbers) or not 1 <= len(numbers) <= 2:
-            raise InvalidMoveText(
-                "I can't read {text!r}; tile a line like 'wall 3 c2' (line 3 to column 2).", text=text.strip()[:40]
-            )
-        if self.phase != TILING:
-            raise self._not_tiling()
-        pending = self.pending_line()
-        line = int(numbers[0]) if len(numbers) == 2 else pending
-        column = int(numbers[-1])
-        if not 1 <= line <= 5 or not 1 <= column <= 5:
-            raise InvalidMoveText("Wall rows and columns are numbered 1 to 5.")
-        return AzulMove(WALL, self.boards[self.turn].line_colours[line - 1], line, column)
+        return parse_move(self, text)
 
     # -- playing --------------------------------------------------------------
 

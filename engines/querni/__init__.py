@@ -83,6 +83,7 @@ from engines.querni.board import (
     seat_names,
 )
 from engines.querni.generate import has_chain_left, judge_removal, present_numbers, short_runs
+from engines.querni.moves import MOVES
 from engines.querni.saves import from_json, new, normalise_layout, start_board
 from engines.querni.state import QuerniState
 
@@ -103,6 +104,7 @@ SPEC = GameSpec(
         {"draw_plies": 4, "draw_count": "moves", "isolation": "no_triple_left"},
     ),
     bench_configs=((2, {}),),
+    moves=MOVES,
 )
 
 __all__ = [
@@ -120,6 +122,7 @@ __all__ = [
     "LETTERS",
     "LINK_BITS",
     "MIN_CHAIN",
+    "MOVES",
     "NAMES",
     "NEAR",
     "NEAR_BOTH",

@@ -71,6 +71,7 @@ from engines.summer.board import (
     resolve,
     seat_names,
 )
+from engines.summer.moves import MOVES
 from engines.summer.saves import from_json, new
 from engines.summer.state import SummerState
 
@@ -92,6 +93,7 @@ SPEC = GameSpec(
         {"board": "hex", "size": 12},
     ),
     bench_configs=((2, {}), (2, {"board": "hex"})),
+    moves=MOVES,
 )
 
 __all__ = [
@@ -107,6 +109,7 @@ __all__ = [
     "MIN_SIZE",
     "MODES",
     "MOVED",
+    "MOVES",
     "OPTIONS",
     "PLIES_PER_CELL",
     "SEATS",
