@@ -122,8 +122,8 @@ class MoveForm:
         return read
 
     def text(self, kind: str, given: Mapping[str, str]) -> str:
-        """Return the move text for the engine from the fields as typed (blank optional fields left out)."""
-        return self.kind(kind).text({name: text.strip() for name, text in given.items() if text and text.strip()})
+        """Return the move text for the engine from the fields as typed (blank fields left out)."""
+        return self.kind(kind).text({name: text for name, text in given.items() if text and text.strip()})
 
     def move_of(self, state: Any, kind: str, given: Mapping[str, str]) -> Any:
         """Return the engine's move named by complete fields; the engine's ``GameError`` if it cannot be read."""

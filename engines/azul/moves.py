@@ -180,7 +180,7 @@ def read_source(text: str) -> str | None:
 def read_colour(text: str) -> str | None:
     """Read a tile colour by its first word: a name (``red``, ``reds``), a letter (``r``, ``k`` for black)."""
     tokens = _words(text)
-    colour = _COLOUR_WORDS.get(tokens[0]) if tokens else None
+    colour = _COLOUR_WORDS.get(tokens[0], _COLOUR_WORDS.get(tokens[0].removesuffix("s"))) if tokens else None
     return None if colour is None else COLOURS[colour]
 
 

@@ -35,6 +35,11 @@ def read_chain(text: str) -> str | None:
     return f"{lo}-{hi}"
 
 
+def chain_prefix(typed: str) -> str:
+    """Return the start of a chain a player is typing, without its removal word: ``x5`` is ``5``."""
+    return typed.strip().lower().removeprefix("x")
+
+
 def removal_text(chain: str) -> str:
     """Return the removal's notation for what a player typed as a chain (``4-7``, ``x4-7`` or ``remove 4-7``)."""
     text = " ".join(chain.lower().split())
