@@ -17,6 +17,7 @@ from engines.base import (
     InvalidState,
     Outcome,
 )
+from engines.moves import MoveField, MoveForm, MoveKind
 
 GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (pond.SPEC, azul.SPEC, querni.SPEC, summer.SPEC)}
 
@@ -29,5 +30,8 @@ __all__ = [
     "InvalidMoveText",
     "InvalidOption",
     "InvalidState",
+    "MoveField",
+    "MoveForm",
+    "MoveKind",
     "Outcome",
 ]

@@ -19,6 +19,11 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+# A move's description is part of the contract; its types live in their own module, and are named here too.
+from engines.moves import MoveField as MoveField
+from engines.moves import MoveForm
+from engines.moves import MoveKind as MoveKind
+
 S = TypeVar("S")
 E = TypeVar("E", bound=StrEnum)
 
@@ -400,6 +405,8 @@ class GameSpec:
     # The package holding the game's other layers, for a game kept outside Tabula's own packages
     # (``tests.toy``: ``tests.toy.render``, ``tests.toy.i18n`` …); ``None``: ``render.<name>``, ``i18n.<name>`` ….
     parts: str | None = None
+    # What the game's moves are made of (kinds, fields, completion): what every way of entering a move reads.
+    moves: MoveForm | None = None
 
     def module(self, layer: str) -> str:
         """Return the name of the module holding this game's part of ``layer`` (a package: ``render``, ``bot.games``).
@@ -466,7 +473,7 @@ def load_saved(title: str, loader: Callable[[Mapping[str, Any]], S], data: Mappi
         ) from None
 
 
-# Save format 2 (issue 14) stores termination codes instead of sentences; format 1 still loads.
+# Save format 2 stores termination codes instead of sentences; format 1 still loads.
 SAVE_FORMAT = 2
 SAVE_FORMATS = (1, 2)
 

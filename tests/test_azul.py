@@ -27,6 +27,8 @@ from engines.azul import (
     Discard,
     Placement,
 )
+from engines.azul import state as azul_state
+from engines.azul import tiling as azul_tiling
 from i18n import result_text, summary_text
 
 EMPTY_WALL = ["....."] * 5
@@ -493,14 +495,16 @@ def test_single_legal_space_can_be_left_to_the_player(monkeypatch: pytest.Monkey
     theirs = ["bkr..", ".....", "....y", ".....", "....."]
     state = position(boards=[board(0, ("y", "", "", "", ""), theirs), board()], factories=["k"], turn=1, wall="grey")
     assert state.play("f1 black floor").phase == "offer"  # placed without asking
-    monkeypatch.setattr(azul, "AUTO_TILE_FORCED", False)
+    # The ruling is read where the tiling runs.
+    monkeypatch.setattr(azul_tiling, "AUTO_TILE_FORCED", False)
     waiting = state.play("f1 black floor")
     assert waiting.phase == "tiling" and [waiting.move_text(m) for m in waiting.legal_moves()] == ["wall 1 c4"]
     assert azul.from_json(waiting.to_json()) == waiting
 
 
 def test_full_lines_can_be_offered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(azul, "OFFER_FULL_LINES", True)
+    # The ruling is read where the takes are offered and checked.
+    monkeypatch.setattr(azul_state, "OFFER_FULL_LINES", True)
     state = position(boards=[board(0, ("b", "", "", "", "")), board()], factories=["bbyr"])
     assert AzulMove(1, BLUE, 1) in state.legal_moves()
     after = state.play("f1 blue 1")

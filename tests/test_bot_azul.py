@@ -9,16 +9,12 @@ from bot.client import TabulaBot
 from bot.games.azul import (
     RULES,
     colour_choices,
-    labelled,
     line_choices,
-    read_colour,
-    read_line,
-    read_source,
     source_choices,
-    take_text,
     wall_column_choices,
     wall_line_choices,
 )
+from bot.games.common import labelled
 from bot.settings import Settings
 from engines import azul
 from engines.azul import CENTRE, FLOOR, WALL, AzulMove, AzulState
@@ -401,69 +397,78 @@ async def test_autocomplete_through_discord_narrows_on_what_was_typed(world: Wor
 def test_source_colour_and_line_labels_say_what_is_there_and_what_would_happen() -> None:
     state = azul.new(players=2, seed=16, first_player=0)  # f1 holds b y y r
     assert state.factory_text(1) == "byyr"
-    sources = source_choices(state, "", "", "")
+    sources = source_choices(state, {}, "")
     assert values(sources) == ["f1", "f2", "f3", "f4", "f5"]
     assert names(sources)[0] == "f1 · 2 yellow, 1 blue, 1 red"
-    colours = colour_choices(state, "f1", "", "")
+    colours = colour_choices(state, {"source": "f1", "line": ""}, "")
     assert values(colours) == ["blue", "yellow", "red"]
     assert names(colours)[1] == "yellow (Y) · 2 in f1"
-    lines = line_choices(state, "f1", "yellow", "")
+    lines = line_choices(state, {"source": "f1", "colour": "yellow"}, "")
     assert values(lines) == ["1", "2", "3", "4", "5", "floor"]
     assert names(lines)[0] == "line 1 (1 of 1 free): 1 to the floor"
     assert names(lines)[1] == "line 2 (2 of 2 free)"
     assert names(lines)[-1] == "floor (7 of 7 free)"
     # Typed values are read leniently, as the engine reads moves.
-    assert values(line_choices(state, "Factory 1", "Y", "")) == values(lines)
+    assert values(line_choices(state, {"source": "Factory 1", "colour": "Y"}, "")) == values(lines)
     state = state.play("f1 y 2").play("c b floor")  # the second player takes the centre's blue with the marker
-    assert values(source_choices(state, "", "", "")) == ["f2", "f3", "f4", "f5", "c"]
-    assert names(source_choices(state, "", "", "c"))[0] == "c · centre: 1 red"
-    lines = line_choices(state, "c", "red", "")
+    assert values(source_choices(state, {}, "")) == ["f2", "f3", "f4", "f5", "c"]
+    assert names(source_choices(state, {}, "c"))[0] == "c · centre: 1 red"
+    lines = line_choices(state, {"source": "c", "colour": "red"}, "")
     assert names(lines)[0] == "line 1 (1 of 1 free)"
     # Line 2 holds two yellow: only yellow may go there, and it is full, so it is not offered at all.
-    assert "2" not in values(line_choices(state, "", "", ""))
-    assert values(colour_choices(state, "c", "", "")) == ["red"]
-    assert values(colour_choices(state, "", "3", "")) == sorted(
+    assert "2" not in values(line_choices(state, {"source": "", "colour": ""}, ""))
+    assert values(colour_choices(state, {"source": "c", "line": ""}, "")) == ["red"]
+    assert values(colour_choices(state, {"source": "", "line": "3"}, "")) == sorted(
         {azul.COLOURS[m.colour] for m in state.legal_moves() if m.line == 3}, key=azul.COLOURS.index
     )
 
 
 def test_the_marker_and_the_lid_are_announced_in_labels() -> None:
     state = azul.new(players=2, seed=16, first_player=0).play("f1 y 2")
-    labels = names(line_choices(state, "c", "blue", ""))
+    labels = names(line_choices(state, {"source": "c", "colour": "blue"}, ""))
     assert labels[0] == "line 1 (1 of 1 free): with the marker"
-    assert names(source_choices(state, "", "", "c"))[0] == "c · centre: 1 blue, 1 red + first-player marker"
+    assert names(source_choices(state, {}, "c"))[0] == "c · centre: 1 blue, 1 red + first-player marker"
 
 
 def test_wall_choices_offer_the_waiting_line_and_its_columns_with_points() -> None:
     state = azul.new(players=2, seed=16, first_player=0, wall="grey")
-    assert wall_line_choices(state, "") == []
+    assert wall_line_choices(state, {}, "") == []
     rng = random.Random(4)
     while state.phase != azul.TILING:
         state = state.play(rng.choice(state.legal_moves()))
     line = state.pending_line()
-    lines = wall_line_choices(state, "")
+    lines = wall_line_choices(state, {}, "")
     colour = azul.COLOURS[state.boards[state.turn].line_colours[line - 1]]
     assert values(lines) == [str(line)] and names(lines) == [f"line {line} · {line} {colour}"]
-    columns = wall_column_choices(state, str(line), "")
+    columns = wall_column_choices(state, {"line": str(line)}, "")
     assert values(columns) == [str(m.column) for m in state.legal_moves()]
     for choice, move in zip(columns, state.legal_moves(), strict=True):
         points = state.play(move).last.placements[0].points  # type: ignore[union-attr]
         assert choice.name == f"column {move.column} (+{points})"
-    assert values(wall_column_choices(state, str(line), f"c{columns[0].value}"))[0] == columns[0].value
-    assert wall_column_choices(state, "9", "") == []
+    assert values(wall_column_choices(state, {"line": str(line)}, f"c{columns[0].value}"))[0] == columns[0].value
+    assert wall_column_choices(state, {"line": "9"}, "") == []
 
 
 def test_reading_typed_options() -> None:
-    assert [read_source(t) for t in ("f3", "F 3", "factory 3", "3", "c", "Centre", "", "x")] == [
-        3, 3, 3, 3, CENTRE, CENTRE, None, None,
+    """The options are read by the engine's readers (more of them in tests/test_move_forms.py)."""
+    read = azul.MOVES.read
+    assert [read("take", {"source": t}) for t in ("f3", "F 3", "factory 3", "3", "c", "Centre", "", "x")] == [
+        {"source": "f3"}, {"source": "f3"}, {"source": "f3"}, {"source": "f3"},
+        {"source": "c"}, {"source": "c"}, {}, {},
     ]  # fmt: skip
-    assert [read_colour(t) for t in ("red", "R", "k", "Blacks", "purple", "")] == [
-        azul.RED, azul.RED, azul.BLACK, azul.BLACK, None, None,
+    assert [read("take", {"colour": t}).get("colour") for t in ("red", "R", "k", "Blacks", "purple", "")] == [
+        "red", "red", "black", "black", None, None,
     ]  # fmt: skip
-    assert [read_line(t) for t in ("4", "line 4", "floor", "Floor", "", "top")] == [4, 4, FLOOR, FLOOR, None, None]
+    lines = [read("take", {"line": t}).get("line") for t in ("4", "line 4", "floor", "Floor", "", "top")]
+    assert lines == ["4", "4", "floor", "floor", None, None]
     # A label picked by mistake still reads as its value.
-    assert read_source("f1 · 2 yellow, 1 blue") == 1 and read_line("line 4 (2 of 4 free)") == 4
-    assert take_text(" 3 ", "red", "4") == "f3 red 4" and take_text("c", "b", "floor") == "c b floor"
+    assert read("take", {"source": "f1 · 2 yellow, 1 blue", "line": "line 4 (2 of 4 free)"}) == {
+        "source": "f1",
+        "line": "4",
+    }
+    text = azul.MOVES.text
+    assert text("take", {"source": " 3 ", "colour": "red", "line": "4"}) == "f3 red 4"
+    assert text("take", {"source": "c", "colour": "b", "line": "floor"}) == "c b floor"
 
 
 def test_labelled_choices_keep_discords_limits() -> None:
@@ -509,13 +514,14 @@ def test_moves_and_autocomplete_values_agree_with_the_engine() -> None:
             legal = {state.move_text(m) for m in state.legal_moves()}
             offered = set()
             if state.phase == azul.TILING:
-                for line in values(wall_line_choices(state, "")):
-                    offered |= {f"wall {line} c{c}" for c in values(wall_column_choices(state, line, ""))}
+                for line in values(wall_line_choices(state, {}, "")):
+                    offered |= {f"wall {line} c{c}" for c in values(wall_column_choices(state, {"line": line}, ""))}
             else:
-                for source in values(source_choices(state, "", "", "")):
-                    for colour in values(colour_choices(state, source, "", "")):
+                for source in values(source_choices(state, {}, "")):
+                    for colour in values(colour_choices(state, {"source": source}, "")):
                         offered |= {
-                            f"{source} {colour} {line}" for line in values(line_choices(state, source, colour, ""))
+                            f"{source} {colour} {line}"
+                            for line in values(line_choices(state, {"source": source, "colour": colour}, ""))
                         }
             assert offered == legal
             state = state.play(rng.choice(state.legal_moves()))

@@ -6,10 +6,12 @@ import random
 from typing import Any
 
 from bot.client import TabulaBot
-from bot.games.querni import RULES, labelled, removal_choices, removal_text, source_choices, target_choices
+from bot.games.common import labelled
+from bot.games.querni import RULES, chain_choices, removal_choices, source_choices, target_choices
 from bot.settings import Settings
 from engines import querni as q
 from engines.querni import QuerniMove, QuerniState
+from engines.querni.moves import removal_text
 from i18n import summary_text
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import Person
@@ -204,22 +206,22 @@ async def test_autocomplete_through_discord_offers_the_askers_legal_choices(worl
     )
     assert sorted(targets) == ["a1", "a2", "a3", "b3", "c3"]
     assert await world.discord.autocomplete(blue, channel, "querni", "remove", [focused("chain", "")]) == sorted(
-        values(removal_choices(state, "", "", "", after_move=False))
+        values(chain_choices(state, {}, ""))
     )
 
 
 def test_sources_are_labelled_with_their_numbers_lowest_first() -> None:
     state = q.new(layout=EXAMPLE_1)
-    choices = source_choices(state, "")
+    choices = source_choices(state, {}, "")
     assert values(choices) == ["c3", "f5", "f4"]  # pieces 1, 5 and 7; red's d4 and g4 are not blue's
     assert names(choices) == ["c3 · piece 1", "f5 · piece 5", "f4 · piece 7"]
-    assert values(source_choices(state, "f")) == ["f5", "f4"]
-    assert values(source_choices(state, "piece 7")) == ["f4"]
+    assert values(source_choices(state, {}, "f")) == ["f5", "f4"]
+    assert values(source_choices(state, {}, "piece 7")) == ["f4"]
 
 
 def test_targets_are_the_legal_ends_of_the_chosen_piece_saying_how() -> None:
     state = q.new(layout=EXAMPLE_1)
-    choices = target_choices(state, "c3", "")
+    choices = target_choices(state, {"from": "c3"}, "")
     # Worked example 1: jumps end on e5, g5, g3, e3 or c5; steps go to b2 b3 b4 c2 c4 d2 d3.
     assert sorted(values(choices)) == sorted(["e5", "g5", "g3", "e3", "c5", "b2", "b3", "b4", "c2", "c4", "d2", "d3"])
     labels = dict(zip(values(choices), names(choices), strict=True))
@@ -227,26 +229,26 @@ def test_targets_are_the_legal_ends_of_the_chosen_piece_saying_how() -> None:
     assert labels["e5"] == "e5 · 1 jump c3-e5"
     assert labels["g5"] == "g5 · 2 jumps c3-e5-g5"
     assert labels["c5"].startswith("c5 · 4 jumps c3-")
-    assert values(target_choices(state, " C3 ", "g")) == ["g3", "g5"]
+    assert values(target_choices(state, {"from": " C3 "}, "g")) == ["g3", "g5"]
     # With no piece chosen yet, every reachable square is offered once, and a step names its start.
-    anywhere = target_choices(state, "", "")
+    anywhere = target_choices(state, {"from": ""}, "")
     assert len(values(anywhere)) == len(set(values(anywhere))) <= 25
-    assert target_choices(state, "a7", "") == []  # red's piece: blue cannot move it
+    assert target_choices(state, {"from": "a7"}, "") == []  # red's piece: blue cannot move it
 
 
 def test_chains_now_and_after_the_chosen_move() -> None:
     state = q.new(layout=EXAMPLE_2)
-    now = removal_choices(state, "", "", "", after_move=False)
+    now = chain_choices(state, {}, "")
     # Worked example 2: 4..7, 4..6 and 5..7 can go; 4..8 cannot, since 8 on h5 does not touch 7.
     assert values(now) == ["4-6", "4-7", "5-7"]
     assert names(now) == ["4-6 · d2 e3 e4", "4-7 · d2 e3 e4 f5", "5-7 · e3 e4 f5"]
     # Typing a number offers the chains starting with it first, then those naming it elsewhere.
-    assert values(removal_choices(state, "", "", "x5", after_move=False))[0] == "5-7"
+    assert values(chain_choices(state, {}, "x5"))[0] == "5-7"
     # After 8 steps from h5 to g5 it touches 7, and the chain runs on to 8, named where 8 will stand.
-    after = removal_choices(state, "h5", "g5", "", after_move=True)
+    after = removal_choices(state, {"from": "h5", "to": "g5"}, "")
     assert "4-8" in values(after) and "6-8 · e4 f5 g5" in names(after)
     # A move that breaks the chain leaves less: 5 stepping from e3 to f2 no longer touches 4 or 6.
-    assert values(removal_choices(state, "e3", "f2", "", after_move=True)) == []
+    assert values(removal_choices(state, {"from": "e3", "to": "f2"}, "")) == []
 
 
 def test_labelled_choices_keep_discords_limits() -> None:

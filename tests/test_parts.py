@@ -172,10 +172,14 @@ def _product_modules() -> Iterator[tuple[str, Path]]:
 def game_names_outside_their_modules() -> list[str]:
     """Return ``file:line name`` for each string literal equal to a registered game's name outside its modules.
 
-    A game's own modules are its engine and its module in each layer; the registration line is in its
-    engine (``SPEC``).  Docstrings are skipped: their examples (doctests) may start a game by name.
+    A game's own modules are its engine and its module in each layer, and the modules inside any of them that
+    is a package (``engines/azul/``); the registration line is in its engine (``SPEC``).  Docstrings are
+    skipped: their examples (doctests) may start a game by name.
     """
-    own = {name: {spec.new.__module__, *(spec.module(layer) for layer in LAYERS)} for name, spec in GAMES.items()}
+    own = {
+        name: {spec.new.__module__, spec.module("engines"), *(spec.module(layer) for layer in LAYERS)}
+        for name, spec in GAMES.items()
+    }
     found = []
     for dotted, path in _product_modules():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -183,7 +187,9 @@ def game_names_outside_their_modules() -> list[str]:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in own):
                 continue
-            if id(node) not in docstrings and dotted not in own[node.value]:
+            if id(node) not in docstrings and not any(
+                dotted.startswith(m + ".") or dotted == m for m in own[node.value]
+            ):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
     return found
 

@@ -1,4 +1,4 @@
-"""Querni's fast move generator lists exactly the turns the rules' plain reading gives (issue 32, item 5)."""
+"""Querni's fast move generator lists exactly the turns the rules' plain reading gives."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from itertools import pairwise
 import pytest
 
 from engines import querni
+from engines.querni import generate
 
 
 def _plain_ranges(where: list[int], base: int) -> list[tuple[int, int]]:
@@ -30,7 +31,7 @@ def _plain_legal(state: querni.QuerniState) -> tuple[querni.QuerniMove, ...]:
     starts = sorted(where[base + n] for n in range(1, querni.PIECES + 1) if where[base + n] >= 0)
     for start in starts:
         value = state.board[start]
-        for end in querni._ends(state.board, start):
+        for end in generate._ends(state.board, start):
             moves.append(querni.QuerniMove(start, end, -1, -1))
             after = list(where)
             after[value] = end

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -10,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot import limits
+from bot.commands.components import Choice, CustomId, Letters, Number, persistent_button
 from bot.commands.replays import Replays
 from bot.commands.ui import MatchUI, user_language, within
 from bot.commands.views import routed_view
@@ -91,7 +91,8 @@ def players_phrase(language: str, n: int) -> str:
     return ngettext(language, "{n} player", "{n} players", n)
 
 
-LADDER_TEMPLATE = r"tabula:ladder:(?P<game>[a-z]{1,16}):(?P<page>[0-9]{1,7}):(?P<dir>prev|next)"
+LADDER = CustomId("ladder", Letters("game", 16), Number("page", 7), Choice("dir", ("prev", "next")))
+LADDER_TEMPLATE = LADDER.template
 
 
 def page_button(
@@ -101,30 +102,19 @@ def page_button(
     return discord.ui.Button(
         label=gettext(language, "◀ Previous") if direction == "prev" else gettext(language, "Next ▶"),
         style=discord.ButtonStyle.secondary,
-        custom_id=f"tabula:ladder:{game}:{page}:{direction}",
+        custom_id=LADDER.build(game=game, page=page, dir=direction),
         disabled=disabled,
     )
 
 
 def ladder_buttons(handler: PageHandler) -> type[discord.ui.DynamicItem[Any]]:
     """The dynamic item that routes every Previous / Next press to ``handler``; it works after restarts."""
-
-    class LadderPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LADDER_TEMPLATE):
-        def __init__(self, game: str, page: int, direction: str) -> None:
-            super().__init__(page_button(game, page, direction))
-            self.game = game
-            self.page = page
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> LadderPageButton:
-            return cls(match["game"], int(match["page"]), match["dir"])
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.game, self.page)
-
-    return LadderPageButton
+    return persistent_button(
+        LADDER,
+        "LadderPageButton",
+        lambda values: page_button(values["game"], values["page"], values["dir"]),
+        lambda interaction, values: handler(interaction, values["game"], values["page"]),
+    )
 
 
 def pager(game: str, page: int, pages: int, language: str = DEFAULT) -> discord.ui.View | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -29,6 +28,7 @@ from typing import Any, Protocol
 import discord
 
 import i18n
+from bot.commands.components import Choice, CustomId, Number, persistent_button
 from bot.commands.views import analyse_button, routed_view
 from bot.core.refusals import Refusal
 from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages, Workers
@@ -47,7 +47,8 @@ BOARD_CACHE_SIZE = 128  # boards drawn (about 30 KB each): the ones just shown a
 ANSWER_SECONDS = 2.0  # past this, a press is deferred and its message edited when the board is drawn
 STEPS = ("first", "prev", "next", "last")
 LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
-REPLAY_TEMPLATE = r"tabula:replay:(?P<match>[0-9]{1,19}):(?P<ply>[0-9]{1,6}):(?P<step>first|prev|next|last)"
+REPLAY = CustomId("replay", Number("match", 19), Number("ply", 6), Choice("step", STEPS))
+REPLAY_TEMPLATE = REPLAY.template
 MAX_PLY = 999_999
 
 # (interaction, match ID, ply, step) -> the work of showing that ply in place of the pressed message's board
@@ -160,7 +161,7 @@ def step_button(match_id: int, target: int, step: str, *, disabled: bool = False
     return discord.ui.Button(
         label=LABELS[step],
         style=discord.ButtonStyle.secondary,
-        custom_id=f"tabula:replay:{match_id}:{target}:{step}",
+        custom_id=REPLAY.build(match=match_id, ply=target, step=step),
         disabled=disabled,
     )
 
@@ -177,24 +178,12 @@ def step_view(match_id: int, ply: int, plies: int, language: str = DEFAULT) -> d
 
 def replay_buttons(handler: StepHandler) -> type[discord.ui.DynamicItem[Any]]:
     """The dynamic item that routes every press of ⏮ ◀ ▶ ⏭, on any replay message, to ``handler``."""
-
-    class ReplayStepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY_TEMPLATE):
-        def __init__(self, match_id: int, ply: int, step: str) -> None:
-            super().__init__(step_button(match_id, ply, step))
-            self.match_id = match_id
-            self.ply = ply
-            self.step = step
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> ReplayStepButton:
-            return cls(int(match["match"]), int(match["ply"]), match["step"])
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.match_id, self.ply, self.step)
-
-    return ReplayStepButton
+    return persistent_button(
+        REPLAY,
+        "ReplayStepButton",
+        lambda values: step_button(values["match"], values["ply"], values["step"]),
+        lambda interaction, values: handler(interaction, values["match"], values["ply"], values["step"]),
+    )
 
 
 # -- the service -----------------------------------------------------------------------------------------------------

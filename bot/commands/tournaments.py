@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot import limits
+from bot.commands.components import Choice, CustomId, Number, persistent_button
 from bot.commands.server_commands import parse_duration
 from bot.commands.ui import user_language
 from bot.core import tournament_formats as formats
@@ -42,7 +43,8 @@ class ServerSettings(Languages, Protocol):
 
 # (interaction, event ID, join?) -> the work of joining or leaving
 SignUpHandler = Callable[[discord.Interaction[Any], int, bool], Awaitable[None]]
-SIGN_UP_TEMPLATE = r"tabula:event:(?P<action>join|leave):(?P<event>[0-9]{1,19})"
+SIGN_UP = CustomId("event", Choice("action", ("join", "leave")), Number("event", 19))
+SIGN_UP_TEMPLATE = SIGN_UP.template
 
 FORMAT_CHOICES = [
     app_commands.Choice(name="Swiss", value=formats.SWISS),
@@ -57,7 +59,7 @@ def sign_up_button(event_id: int, join: bool, language: str = DEFAULT) -> discor
     return discord.ui.Button(
         label=gettext(language, "Join") if join else gettext(language, "Leave"),
         style=discord.ButtonStyle.success if join else discord.ButtonStyle.secondary,
-        custom_id=f"tabula:event:{'join' if join else 'leave'}:{event_id}",
+        custom_id=SIGN_UP.build(action="join" if join else "leave", event=event_id),
     )
 
 
@@ -70,25 +72,12 @@ def sign_up_view(event_id: int, language: str = DEFAULT) -> discord.ui.View:
 
 def sign_up_buttons(handler: SignUpHandler) -> type[discord.ui.DynamicItem[Any]]:
     """The dynamic item that routes every press of Join or Leave, on any sign-up message, to ``handler``."""
-
-    class SignUpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SIGN_UP_TEMPLATE):
-        """Join or Leave on an event's sign-up message."""
-
-        def __init__(self, event_id: int, join: bool) -> None:
-            super().__init__(sign_up_button(event_id, join))
-            self.event_id = event_id
-            self.join = join
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> SignUpButton:
-            return cls(int(match["event"]), match["action"] == "join")
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.event_id, self.join)
-
-    return SignUpButton
+    return persistent_button(
+        SIGN_UP,
+        "SignUpButton",
+        lambda values: sign_up_button(values["event"], values["action"] == "join"),
+        lambda interaction, values: handler(interaction, values["event"], values["action"] == "join"),
+    )
 
 
 def format_name(language: str, format: str) -> str:

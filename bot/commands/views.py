@@ -9,12 +9,12 @@ no module here reaches for the client.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
+from bot.commands.components import Choice, CustomId, Number, persistent_button
 from bot.storage.records import MatchRecord
 from i18n.catalog import DEFAULT, gettext
 
@@ -34,11 +34,12 @@ def routed_view() -> discord.ui.View:
 # (interaction, match ID, accept?) -> the work of answering the challenge
 AnswerHandler = Callable[[discord.Interaction[Any], int, bool], Awaitable[None]]
 
-CHALLENGE_TEMPLATE = r"tabula:challenge:(?P<action>accept|decline):(?P<match>[0-9]{1,19})"
+CHALLENGE = CustomId("challenge", Choice("action", ("accept", "decline")), Number("match", 19))
+CHALLENGE_TEMPLATE = CHALLENGE.template
 
 
 def challenge_custom_id(match_id: int, accept: bool) -> str:
-    return f"tabula:challenge:{'accept' if accept else 'decline'}:{match_id}"
+    return CHALLENGE.build(action="accept" if accept else "decline", match=match_id)
 
 
 def challenge_button(match_id: int, accept: bool, language: str = DEFAULT) -> discord.ui.Button[Any]:
@@ -60,40 +61,29 @@ def challenge_view(record: MatchRecord, language: str = DEFAULT) -> discord.ui.V
 
 def challenge_buttons(handler: AnswerHandler) -> type[discord.ui.DynamicItem[Any]]:
     """The dynamic item that routes every press of Accept or Decline, on any message, to ``handler``."""
-
-    class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CHALLENGE_TEMPLATE):
-        """Accept or Decline on a challenge message."""
-
-        def __init__(self, match_id: int, accept: bool) -> None:
-            super().__init__(challenge_button(match_id, accept))
-            self.match_id = match_id
-            self.accept = accept
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> ChallengeButton:
-            return cls(int(match["match"]), match["action"] == "accept")
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.match_id, self.accept)
-
-    return ChallengeButton
+    return persistent_button(
+        CHALLENGE,
+        "ChallengeButton",
+        lambda values: challenge_button(values["match"], values["action"] == "accept"),
+        lambda interaction, values: handler(interaction, values["match"], values["action"] == "accept"),
+    )
 
 
-# -- rematch and draw offers (issue 17) ------------------------------------------------------
+# -- rematch and draw offers ------------------------------------------------------------------
 
 # (interaction, finished match ID) -> the work of challenging the others again
 RematchHandler = Callable[[discord.Interaction[Any], int], Awaitable[None]]
 # (interaction, match ID, match version the offer was made at, accept?) -> the work of answering it
 DrawHandler = Callable[[discord.Interaction[Any], int, int, bool], Awaitable[None]]
 
-REMATCH_TEMPLATE = r"tabula:rematch:(?P<match>[0-9]{1,19})"
-DRAW_TEMPLATE = r"tabula:draw:(?P<action>accept|decline):(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,9})"
+REMATCH = CustomId("rematch", Number("match", 19))
+REMATCH_TEMPLATE = REMATCH.template
+DRAW = CustomId("draw", Choice("action", ("accept", "decline")), Number("match", 19), Number("version", 9))
+DRAW_TEMPLATE = DRAW.template
 
 
 def rematch_custom_id(match_id: int) -> str:
-    return f"tabula:rematch:{match_id}"
+    return REMATCH.build(match=match_id)
 
 
 def rematch_button(match_id: int, language: str = DEFAULT) -> discord.ui.Button[Any]:
@@ -113,62 +103,39 @@ def rematch_view(match_id: int, language: str = DEFAULT) -> discord.ui.View:
 
 def rematch_buttons(handler: RematchHandler) -> type[discord.ui.DynamicItem[Any]]:
     """The dynamic item that routes every press of Rematch, on any result message, to ``handler``."""
-
-    class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
-        """Rematch under a result."""
-
-        def __init__(self, match_id: int) -> None:
-            super().__init__(rematch_button(match_id))
-            self.match_id = match_id
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> RematchButton:
-            return cls(int(match["match"]))
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.match_id)
-
-    return RematchButton
+    return persistent_button(
+        REMATCH,
+        "RematchButton",
+        lambda values: rematch_button(values["match"]),
+        lambda interaction, values: handler(interaction, values["match"]),
+    )
 
 
 # (interaction, finished match ID) -> the work of posting its review
 AnalyseHandler = Callable[[discord.Interaction[Any], int], Awaitable[None]]
-ANALYSE_TEMPLATE = r"tabula:analyse:(?P<match>[0-9]{1,19})"
+ANALYSE = CustomId("analyse", Number("match", 19))
+ANALYSE_TEMPLATE = ANALYSE.template
 
 
 def analyse_button(match_id: int, language: str = DEFAULT) -> discord.ui.Button[Any]:
     """The Analyse button under a result or a replay (the computer's review), labelled in ``language``."""
     return discord.ui.Button(
-        label=gettext(language, "Analyse"), style=discord.ButtonStyle.secondary, custom_id=f"tabula:analyse:{match_id}"
+        label=gettext(language, "Analyse"), style=discord.ButtonStyle.secondary, custom_id=ANALYSE.build(match=match_id)
     )
 
 
 def analyse_buttons(handler: AnalyseHandler) -> type[discord.ui.DynamicItem[Any]]:
     """The dynamic item that routes every press of Analyse, on any message, to ``handler``."""
-
-    class AnalyseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANALYSE_TEMPLATE):
-        """Analyse under a result or a replay."""
-
-        def __init__(self, match_id: int) -> None:
-            super().__init__(analyse_button(match_id))
-            self.match_id = match_id
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> AnalyseButton:
-            return cls(int(match["match"]))
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.match_id)
-
-    return AnalyseButton
+    return persistent_button(
+        ANALYSE,
+        "AnalyseButton",
+        lambda values: analyse_button(values["match"]),
+        lambda interaction, values: handler(interaction, values["match"]),
+    )
 
 
 def draw_custom_id(match_id: int, version: int, accept: bool) -> str:
-    return f"tabula:draw:{'accept' if accept else 'decline'}:{match_id}:{version}"
+    return DRAW.build(action="accept" if accept else "decline", match=match_id, version=version)
 
 
 def draw_button(match_id: int, version: int, accept: bool, language: str = DEFAULT) -> discord.ui.Button[Any]:
@@ -190,23 +157,11 @@ def draw_view(match_id: int, version: int, language: str = DEFAULT) -> discord.u
 
 def draw_buttons(handler: DrawHandler) -> type[discord.ui.DynamicItem[Any]]:
     """The dynamic item that routes every press on a draw offer to ``handler``."""
-
-    class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DRAW_TEMPLATE):
-        """Accept or Decline on a draw offer."""
-
-        def __init__(self, match_id: int, version: int, accept: bool) -> None:
-            super().__init__(draw_button(match_id, version, accept))
-            self.match_id = match_id
-            self.version = version
-            self.accept = accept
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> DrawButton:
-            return cls(int(match["match"]), int(match["version"]), match["action"] == "accept")
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await handler(interaction, self.match_id, self.version, self.accept)
-
-    return DrawButton
+    return persistent_button(
+        DRAW,
+        "DrawButton",
+        lambda values: draw_button(values["match"], values["version"], values["action"] == "accept"),
+        lambda interaction, values: handler(
+            interaction, values["match"], values["version"], values["action"] == "accept"
+        ),
+    )

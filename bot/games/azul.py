@@ -12,38 +12,59 @@ engine by playing the move on the current state, never worked out here.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-import discord
 from discord import app_commands
 
-from bot.commands.ui import user_language
-from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
-from engines.azul import CENTRE, COLOURS, FLOOR, FLOOR_SPACES, LETTERS, WALL, AzulMove, AzulState
+from bot.games.common import (
+    MoveOption,
+    StartOption,
+    add_common_commands,
+    add_move_command,
+    add_start_command,
+    labelled,
+    new_group,
+)
+from engines.azul import (
+    CENTRE,
+    COLOUR_BONUS,
+    COLOURS,
+    COLUMN_BONUS,
+    DEFAULT_MAX_ROUNDS,
+    FLOOR,
+    FLOOR_PENALTIES,
+    FLOOR_SPACES,
+    LETTERS,
+    MOVES,
+    ROW_BONUS,
+    SPEC,
+    AzulMove,
+    AzulState,
+)
 from i18n.catalog import DEFAULT, gettext, pgettext
 
 if TYPE_CHECKING:
     from bot.commands.ui import MatchUI
 
 GAME = "azul"
-CHOICE_LIMIT = 25  # Discord shows at most 25 autocomplete choices
-CHOICE_NAME_LIMIT = 100  # characters in a choice's name
 
 RULES = (
-    "**Azul** — 2 to 4 players draft coloured tiles to fill pattern lines and tile a wall. Most points wins.\n"
+    f"**Azul** — {SPEC.min_players} to {SPEC.max_players} players draft coloured tiles to fill pattern lines and "
+    "tile a wall. Most points wins.\n"
     "**Your turn**: take **all** tiles of one colour from one factory (`f1`, `f2`…; the rest of it slides to the "
     "centre) or from the centre (`c`; the first to do so this round also takes the **1** marker onto their floor "
     "and starts the next round). Put them all in **one** pattern line, or on the floor.\n"
     "• Line *n* holds *n* tiles of one colour, never a colour its wall row already has. Tiles that do not fit "
-    "fall to the floor (−1 −1 −2 −2 −2 −3 −3); past 7 they go to the lid.\n"
+    f"fall to the floor ({' '.join(f'−{points}' for points in FLOOR_PENALTIES)}); past {FLOOR_SPACES} they go to "
+    "the lid.\n"
     "**End of a round** (factories and centre empty): each full line moves one tile to its wall row (the "
     "rest go to the lid) and scores it: 1 alone, else the length of its row run plus its column run (each "
     "counted when 2 or more). Then the floor costs its points (never below 0).\n"
-    "**End**: after the round in which someone completes a wall row. Bonuses: +2 per complete row, +7 per "
-    "column, +10 per colour with all five tiles. Ties: more complete rows wins, else shared. "
-    "Safety rules: the game also ends after 100 rounds, or when no tile is left to fill the factories.\n"
+    f"**End**: after the round in which someone completes a wall row. Bonuses: +{ROW_BONUS} per complete row, "
+    f"+{COLUMN_BONUS} per column, +{COLOUR_BONUS} per colour with all five tiles. Ties: more complete rows wins, "
+    f"else shared. Safety rules: the game also ends after {DEFAULT_MAX_ROUNDS} rounds, or when no tile is left to "
+    "fill the factories.\n"
     "**Grey wall** (`wall: grey`): a tile may go in any column of its row where its colour is not yet in that "
     "column; you choose with `/azul wall line:3 column:2` (no such column: the tiles fall to the floor).\n"
     "**Commands**: `/azul take source:f3 color:red line:4` · `/azul take source:c color:blue line:floor`. "
@@ -58,62 +79,10 @@ WALLS = {
     "grey": "Grey: choose the column when a line is tiled",
 }
 
-# Lenient readings of what a player typed in another option, so autocomplete can narrow on it.
-_SOURCE = re.compile(r"^(?:f|fac|factory|display)?\s*(\d+)$")
-_CENTRE_WORDS = frozenset(("c", "centre", "center", "middle"))
-_LINE = re.compile(r"^(?:line|l|row)?\s*(\d+)$")
-_FLOOR_WORDS = frozenset(("floor", "fl", "f", "floor line"))
-_COLOUR_WORDS = {name: k for k, name in enumerate(COLOURS)} | {letter: k for k, letter in enumerate(LETTERS)}
 
-
-def read_source(text: str) -> int | None:
-    """Return the source a player named (0 the centre, 1.. a factory), or ``None`` if blank or unreadable."""
-    clean = " ".join(text.lower().split()).split(" ·")[0]
-    if clean in _CENTRE_WORDS:
-        return CENTRE
-    match = _SOURCE.match(clean)
-    return int(match[1]) if match else None
-
-
-def read_colour(text: str) -> int | None:
-    """Return the colour a player named (by name or letter), or ``None`` if blank or unreadable."""
-    words = text.lower().split()
-    if not words:
-        return None
-    return _COLOUR_WORDS.get(words[0], _COLOUR_WORDS.get(words[0].removesuffix("s")))
-
-
-def read_line(text: str) -> int | None:
-    """Return the destination a player named (1..5, or :data:`FLOOR`), or ``None`` if blank or unreadable."""
-    clean = " ".join(text.lower().split()).split(" (")[0]
-    if clean in _FLOOR_WORDS:
-        return FLOOR
-    match = _LINE.match(clean)
-    return int(match[1]) if match else None
-
-
-def labelled(items: Iterable[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
-    """Return at most 25 choices of ``(value, label)``: values starting with what was typed, then labels holding it."""
-    needle = typed.strip().lower()
-    unique = dict(items)  # first label wins; order kept
-    starting = [value for value in unique if value.startswith(needle)]
-    containing = [value for value, label in unique.items() if value not in starting and needle in label.lower()]
-    return [
-        app_commands.Choice(name=unique[value][:CHOICE_NAME_LIMIT], value=value)
-        for value in (starting + containing)[:CHOICE_LIMIT]
-    ]
-
-
-def _takes(state: AzulState, source: int | None, colour: int | None, line: int | None) -> list[AzulMove]:
-    """Return the legal takes that agree with whatever the player already chose."""
-    return [
-        m
-        for m in state.legal_moves()
-        if m.source != WALL
-        and (source is None or m.source == source)
-        and (colour is None or m.colour == colour)
-        and (line is None or m.line == line)
-    ]
+def _takes(state: AzulState, given: Mapping[str, str], field: str) -> list[tuple[AzulMove, dict[str, str]]]:
+    """Return the legal takes (with their fields) that agree with what the player chose in the other options."""
+    return MOVES.matching(state, "take", MOVES.read("take", {k: v for k, v in given.items() if k != field}))
 
 
 def colour_word(colour: int, language: str = DEFAULT) -> str:
@@ -136,69 +105,66 @@ def _tiles_phrase(counts: tuple[int, ...], language: str = DEFAULT) -> str:
     return ", ".join(f"{counts[k]} {colour_word(k, language)}" for k in order)
 
 
-def _source_name(source: int) -> str:
-    return "c" if source == CENTRE else f"f{source}"
-
-
 def source_choices(
-    state: AzulState, colour: str, line: str, typed: str, language: str = DEFAULT
+    state: AzulState, given: Mapping[str, str], typed: str, language: str = DEFAULT
 ) -> list[app_commands.Choice[str]]:
     """Offer the factories holding tiles and the centre, narrowed by a chosen colour and line."""
-    sources = dict.fromkeys(m.source for m in _takes(state, None, read_colour(colour), read_line(line)))
+    sources = dict.fromkeys((move.source, fields["source"]) for move, fields in _takes(state, given, "source"))
     items = []
-    for source in sorted(sources, key=lambda s: (s == CENTRE, s)):  # factories first, as on the board
+    for source, value in sorted(sources, key=lambda s: (s[0] == CENTRE, s[0])):  # factories first, as on the board
         if source == CENTRE:
             tiles = _tiles_phrase(state.centre, language)
             if state.marker < 0:
                 label = gettext(language, "c · centre: {tiles} + first-player marker", tiles=tiles)
             else:
                 label = gettext(language, "c · centre: {tiles}", tiles=tiles)
-            items.append(("c", label))
+            items.append((value, label))
         else:
-            items.append((f"f{source}", f"f{source} · {_tiles_phrase(state.factories[source - 1], language)}"))
+            items.append((value, f"{value} · {_tiles_phrase(state.factories[source - 1], language)}"))
     return labelled(items, typed)
 
 
 def colour_choices(
-    state: AzulState, source: str, line: str, typed: str, language: str = DEFAULT
+    state: AzulState, given: Mapping[str, str], typed: str, language: str = DEFAULT
 ) -> list[app_commands.Choice[str]]:
     """Offer the colours the chosen source holds (any source's before one is chosen), narrowed by a chosen line."""
-    chosen = read_source(source)
-    moves = _takes(state, chosen, None, read_line(line))
+    chosen = MOVES.read("take", {"source": given.get("source", "")}).get("source")
+    moves = _takes(state, given, "colour")
     items = []
-    for colour in sorted(dict.fromkeys(m.colour for m in moves)):
+    for colour in sorted({move.colour for move, _ in moves}):
         name, letter = COLOURS[colour], LETTERS[colour].upper()
         word = colour_word(colour, language)
+        sources = sorted({(move.source, fields["source"]) for move, fields in moves if move.colour == colour})
         if chosen is not None:
-            count = state.centre[colour] if chosen == CENTRE else state.factories[chosen - 1][colour]
+            source = sources[0][0]
+            count = state.centre[colour] if source == CENTRE else state.factories[source - 1][colour]
             label = gettext(
                 language,
                 "{colour} ({letter}) · {count} in {source}",
                 colour=word,
                 letter=letter,
                 count=count,
-                source=_source_name(chosen),
+                source=chosen,
             )
         else:
-            where = ", ".join(_source_name(s) for s in sorted({m.source for m in moves if m.colour == colour}))
+            where = ", ".join(value for _, value in sources)
             label = gettext(language, "{colour} ({letter}) · in {sources}", colour=word, letter=letter, sources=where)
         items.append((name, label))
     return labelled(items, typed)
 
 
 def line_choices(
-    state: AzulState, source: str, colour: str, typed: str, language: str = DEFAULT
+    state: AzulState, given: Mapping[str, str], typed: str, language: str = DEFAULT
 ) -> list[app_commands.Choice[str]]:
     """Offer the pattern lines that can take the chosen colour, and the floor, saying what each would do."""
-    chosen_source, chosen_colour = read_source(source), read_colour(colour)
-    moves = _takes(state, chosen_source, chosen_colour, None)
+    chosen = MOVES.read("take", {k: v for k, v in given.items() if k != "line"})
     board = state.boards[state.turn]
     items = []
-    for line in sorted(dict.fromkeys(m.line for m in moves)):
+    for move, fields in sorted(_takes(state, given, "line"), key=lambda found: found[0].line):
+        line = move.line
         if line == FLOOR:
             free = FLOOR_SPACES - len(board.floor)
             label = gettext(language, "floor ({free} of {spaces} free)", free=free, spaces=FLOOR_SPACES)
-            value = "floor"
         else:
             held, held_colour = board.line_counts[line - 1], board.line_colours[line - 1]
             if held:
@@ -212,11 +178,10 @@ def line_choices(
                 )
             else:
                 label = gettext(language, "line {line} ({free} of {line} free)", line=line, free=line - held)
-            value = str(line)
         # Only with the source and colour known is the move itself known: then the engine says where the tiles go.
-        if chosen_source is not None and chosen_colour is not None:
-            label += _consequence(state, AzulMove(chosen_source, chosen_colour, line), language)
-        items.append((value, label))
+        if "source" in chosen and "colour" in chosen:
+            label += _consequence(state, move, language)
+        items.append((fields["line"], label))
     return labelled(items, typed)
 
 
@@ -235,13 +200,11 @@ def _consequence(state: AzulState, move: AzulMove, language: str = DEFAULT) -> s
     return f": {', '.join(parts)}" if parts else ""
 
 
-def _wall_moves(state: AzulState) -> list[AzulMove]:
-    return [m for m in state.legal_moves() if m.source == WALL]
-
-
-def wall_line_choices(state: AzulState, typed: str, language: str = DEFAULT) -> list[app_commands.Choice[str]]:
+def wall_line_choices(
+    state: AzulState, given: Mapping[str, str], typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
     """Offer the pattern line waiting to be tiled on the grey wall."""
-    lines = dict.fromkeys((m.line, m.colour) for m in _wall_moves(state))
+    lines = dict.fromkeys((move.line, move.colour) for move, _ in MOVES.matching(state, "wall", {}))
     items = [
         (str(line), gettext(language, "line {line} · {line} {colour}", line=line, colour=colour_word(colour, language)))
         for line, colour in lines
@@ -250,36 +213,24 @@ def wall_line_choices(state: AzulState, typed: str, language: str = DEFAULT) -> 
 
 
 def wall_column_choices(
-    state: AzulState, line: str, typed: str, language: str = DEFAULT
+    state: AzulState, given: Mapping[str, str], typed: str, language: str = DEFAULT
 ) -> list[app_commands.Choice[str]]:
     """Offer the wall columns the waiting line may go to, with the points the engine would score there."""
-    chosen = read_line(line)
     items = []
-    for move in _wall_moves(state):
-        if chosen is not None and move.line != chosen:
-            continue
+    for move, fields in MOVES.matching(state, "wall", MOVES.read("wall", {"line": given.get("line", "")})):
         event = state.play(move).last
         points = next((p.points for p in event.placements if p.player == state.turn), 0) if event else 0
         items.append(
-            (str(move.column), gettext(language, "column {column} (+{points})", column=move.column, points=points))
+            (fields["column"], gettext(language, "column {column} (+{points})", column=move.column, points=points))
         )
-    return labelled(items, typed.strip().lower().removeprefix("column").removeprefix("c").strip())
-
-
-def take_text(source: str, colour: str, line: str) -> str:
-    """Return the move text for the engine: ``f3 red 4`` (a bare factory number is read as that factory)."""
-    source = source.strip()
-    if source.isdigit():
-        source = f"f{source}"
-    return f"{source} {colour.strip()} {line.strip()}"
+    # What was typed is read as the engine reads a column ("c2" is 2); a column's word alone ("c") names none yet.
+    column = MOVES.kind("wall").field("column").read(typed)
+    return labelled(items, "".join(filter(str.isdigit, typed)) if column is None else column)
 
 
 def build(ui: MatchUI) -> app_commands.Group:
     """Build the ``/azul`` command group."""
     group = new_group(GAME, "Azul: draft tiles from the factories, fill your pattern lines, tile your wall.")
-
-    async def position(interaction: discord.Interaction) -> AzulState | None:
-        return await ui.my_position(interaction, GAME)  # type: ignore[return-value]
 
     add_start_command(
         group,
@@ -289,64 +240,30 @@ def build(ui: MatchUI) -> app_commands.Group:
         opponent_help="Who you challenge (pick me, Tabula, to play the computer)",
         options=[StartOption.from_spec(GAME, "wall", "Wall side (default Colour)", WALLS)],
     )
-
-    @group.command(name="take", description="Take all tiles of one colour from a factory or the centre.")
-    @app_commands.describe(
-        source="A factory like f3, or c for the centre",
-        color="The colour to take: blue, yellow, red, black or white",
-        line="The pattern line 1 to 5 to put them in, or floor",
+    add_move_command(
+        group,
+        GAME,
+        ui,
+        "take",
+        description="Take all tiles of one colour from a factory or the centre.",
+        options={
+            "source": MoveOption("A factory like f3, or c for the centre", 16, labels=source_choices),
+            "colour": MoveOption(
+                "The colour to take: blue, yellow, red, black or white", 16, name="color", labels=colour_choices
+            ),
+            "line": MoveOption("The pattern line 1 to 5 to put them in, or floor", 16, labels=line_choices),
+        },
     )
-    async def take(
-        interaction: discord.Interaction,
-        source: app_commands.Range[str, 1, 16],
-        color: app_commands.Range[str, 1, 16],
-        line: app_commands.Range[str, 1, 16],
-    ) -> None:
-        await ui.play(interaction, GAME, take_text(source, color, line))
-
-    @take.autocomplete("source")
-    async def take_sources(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        if state is None:
-            return []
-        colour, line = typed_option(interaction, "color"), typed_option(interaction, "line")
-        return source_choices(state, colour, line, typed, user_language(interaction))
-
-    @take.autocomplete("color")
-    async def take_colours(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        if state is None:
-            return []
-        source, line = typed_option(interaction, "source"), typed_option(interaction, "line")
-        return colour_choices(state, source, line, typed, user_language(interaction))
-
-    @take.autocomplete("line")
-    async def take_lines(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        if state is None:
-            return []
-        source, colour = typed_option(interaction, "source"), typed_option(interaction, "color")
-        return line_choices(state, source, colour, typed, user_language(interaction))
-
-    @group.command(name="wall", description="Grey wall: choose the column for the pattern line being tiled.")
-    @app_commands.describe(line="The pattern line being tiled, 1 to 5", column="The wall column, 1 to 5")
-    async def wall(
-        interaction: discord.Interaction,
-        line: app_commands.Range[str, 1, 16],
-        column: app_commands.Range[str, 1, 16],
-    ) -> None:
-        await ui.play(interaction, GAME, f"wall {line.strip()} {column.strip()}")
-
-    @wall.autocomplete("line")
-    async def wall_lines(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        return [] if state is None else wall_line_choices(state, typed, user_language(interaction))
-
-    @wall.autocomplete("column")
-    async def wall_columns(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        chosen = typed_option(interaction, "line")
-        return [] if state is None else wall_column_choices(state, chosen, typed, user_language(interaction))
-
+    add_move_command(
+        group,
+        GAME,
+        ui,
+        "wall",
+        description="Grey wall: choose the column for the pattern line being tiled.",
+        options={
+            "line": MoveOption("The pattern line being tiled, 1 to 5", 16, labels=wall_line_choices),
+            "column": MoveOption("The wall column, 1 to 5", 16, labels=wall_column_choices),
+        },
+    )
     add_common_commands(group, GAME, ui, rules_text=RULES)
     return group

@@ -1,26 +1,34 @@
-"""What every game's commands share: the ``start`` builder, and board, resign, claim, rules, cancel.
+"""What every game's commands share: ``start``, the move commands, and board, resign, claim, rules, cancel.
 
 :func:`add_start_command` gives every game the same ``start``: its opponent(s)
 (naming Tabula plays the computer), ``difficulty`` for computer seats, for games
 of more than two players the number of extra computer seats, and the game's own
 rule options (a :class:`StartOption` each, built from the engine's option spec
 with :meth:`StartOption.from_spec`, so its default, choices and bounds live only in the engine).
+
+:func:`add_move_command` makes a move command from one kind of move the engine describes
+(:class:`engines.moves.MoveKind`): an option per field, in the engine's order, each with its autocomplete
+(the values :meth:`~engines.moves.MoveForm.complete` offers after the other options, or the game's own
+labels for them), and the move text the engine composes from the options; the engine reads it.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+import keyword
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.commands.ui import within
+from bot import limits
+from bot.commands.ui import choices, user_language, within
 from bot.core.service import AI_LEVELS, Refusal, level_list
 from engines import GAMES
 from engines.base import OptionSpec
+from engines.moves import MoveForm
 
 if TYPE_CHECKING:
     from bot.commands.ui import MatchUI
@@ -225,3 +233,117 @@ def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI, *, ru
     @group.command(name="cancel", description="Cancel this channel's game (Manage Server) or withdraw your challenge.")
     async def cancel(interaction: discord.Interaction) -> None:
         await ui.cancel(interaction)
+
+
+def labelled(items: Iterable[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
+    """Return at most 25 choices of ``(value, label)``: values starting with what was typed, then labels holding it."""
+    needle = typed.strip().lower()
+    unique = dict(items)  # first label wins; order kept
+    starting = [value for value in unique if value.startswith(needle)]
+    containing = [value for value, label in unique.items() if value not in starting and needle in label.lower()]
+    return [
+        app_commands.Choice(name=unique[value][: limits.CHOICE_NAME_MAX], value=value)
+        for value in (starting + containing)[: limits.AUTOCOMPLETE_CHOICES_MAX]
+    ]
+
+
+def move_form(game: str) -> MoveForm:
+    """Return the engine's description of ``game``'s moves."""
+    form = GAMES[game].moves
+    if form is None:
+        raise LookupError(f"{game}'s engine does not describe its moves")
+    return form
+
+
+# A game's own autocomplete for one field: from the state, the other fields as typed (those that narrow this
+# one), what was typed in this one and the asker's language, the choices with labels that say what each does.
+Labels = Callable[[Any, Mapping[str, str], str, str], list[app_commands.Choice[str]]]
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    """How one field of a move shows as a slash option.
+
+    ``longest`` bounds the text a player may type; ``name`` is the option's name when it is not the
+    field's (the option ``color`` for Azul's field ``colour``); ``labels`` replaces the plain list of
+    values with the game's own labelled choices.
+    """
+
+    description: str
+    longest: int
+    name: str | None = None
+    labels: Labels | None = None
+
+
+def add_move_command(
+    group: app_commands.Group,
+    game: str,
+    ui: MatchUI,
+    kind: str,
+    *,
+    description: str,
+    options: Mapping[str, MoveOption],
+    name: str | None = None,
+) -> app_commands.Command[Any, ..., None]:
+    """Add the command playing the engine's ``kind`` of move: one option per field, each autocompleted.
+
+    The command is named ``name`` (default: the kind's), and plays the text the engine composes from
+    the options as typed (:meth:`~engines.moves.MoveForm.text`), so the engine reads it and names any fault.
+    """
+    form = move_form(game)
+    fields = form.kind(kind).fields
+    shown = {field.name: options[field.name].name or field.name for field in fields}
+    # A Python keyword cannot name a parameter ("from"): the parameter takes a trailing underscore and the
+    # option keeps the name.
+    params = {field: f"{option}_" if keyword.iskeyword(option) else option for field, option in shown.items()}
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    ]
+    for field in fields:
+        text: Any = app_commands.Range[str, 1, options[field.name].longest]
+        default: Any = inspect.Parameter.empty
+        if field.optional:
+            text, default = text | None, None
+        parameters.append(
+            inspect.Parameter(params[field.name], inspect.Parameter.KEYWORD_ONLY, default=default, annotation=text)
+        )
+
+    async def play(interaction: discord.Interaction, **values: Any) -> None:
+        given = {field.name: values.get(params[field.name]) or "" for field in fields}
+        await ui.play(interaction, game, form.text(kind, given))
+
+    play.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    play.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        params[field.name]: options[field.name].description for field in fields
+    }
+    play.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        param: shown[field] for field, param in params.items() if param != shown[field]
+    }
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name or kind, description=description, callback=play, parent=group
+    )
+    for field in fields:
+        command.autocomplete(params[field.name])(
+            _completer(ui, game, kind, field.name, shown, options[field.name].labels)
+        )
+    group.add_command(command)
+    return command
+
+
+def _completer(
+    ui: MatchUI, game: str, kind: str, field: str, shown: Mapping[str, str], labels: Labels | None
+) -> Callable[[discord.Interaction, str], Any]:
+    """Return the autocomplete of one field: the asker's legal choices after what the other options say."""
+    form = move_form(game)
+    narrowing = form.kind(kind).narrowing(field)
+
+    async def complete(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        state = await ui.my_position(interaction, game)
+        if state is None:
+            return []
+        given = {other: typed_option(interaction, shown[other]) for other in narrowing}
+        if labels is not None:
+            return labels(state, given, typed, user_language(interaction))
+        return choices(list(form.complete(state, kind, given)[field]), typed)
+
+    return complete

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import discord
 from discord import app_commands
 
-from bot.commands.ui import choices
-from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
+from bot.games.common import (
+    MoveOption,
+    StartOption,
+    add_common_commands,
+    add_move_command,
+    add_start_command,
+    new_group,
+)
 from engines.pond import DEFAULT_MAX_PLIES, GEOMETRY, VARIANTS
 
 if TYPE_CHECKING:
@@ -57,43 +62,25 @@ def build(ui: MatchUI) -> app_commands.Group:
         ],
     )
 
-    @group.command(name="place", description="Place an egg from your spawn on an empty cell.")
-    @app_commands.describe(cell="An empty cell, e.g. b2")
-    async def place(interaction: discord.Interaction, cell: app_commands.Range[str, 1, 8]) -> None:
-        await ui.play(interaction, "pond", f"place {cell}")
-
-    @place.autocomplete("cell")
-    async def place_cells(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await ui.my_position(interaction, "pond")
-        if state is None:
-            return []
-        cells = [state.move_text(m).split()[1] for m in state.legal_moves() if m.frm < 0]
-        return choices(cells, typed)
-
-    @group.command(name="move", description="Move one of your tadpoles or frogs.")
-    @app_commands.describe(from_="The cell your tadpole or frog is on", to="The empty cell it moves to")
-    @app_commands.rename(from_="from")
-    async def move(
-        interaction: discord.Interaction, from_: app_commands.Range[str, 1, 8], to: app_commands.Range[str, 1, 8]
-    ) -> None:
-        await ui.play(interaction, "pond", f"move {from_} {to}")
-
-    @move.autocomplete("from_")
-    async def move_sources(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await ui.my_position(interaction, "pond")
-        if state is None:
-            return []
-        sources = dict.fromkeys(state.move_text(m).split()[1] for m in state.legal_moves() if m.frm >= 0)
-        return choices(list(sources), typed)
-
-    @move.autocomplete("to")
-    async def move_targets(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await ui.my_position(interaction, "pond")
-        if state is None:
-            return []
-        chosen = typed_option(interaction, "from").strip().lower()
-        moves = [state.move_text(m).split() for m in state.legal_moves() if m.frm >= 0]
-        return choices([parts[2] for parts in moves if not chosen or parts[1] == chosen], typed)
+    add_move_command(
+        group,
+        "pond",
+        ui,
+        "place",
+        description="Place an egg from your spawn on an empty cell.",
+        options={"cell": MoveOption("An empty cell, e.g. b2", 8)},
+    )
+    add_move_command(
+        group,
+        "pond",
+        ui,
+        "move",
+        description="Move one of your tadpoles or frogs.",
+        options={
+            "from": MoveOption("The cell your tadpole or frog is on", 8),
+            "to": MoveOption("The empty cell it moves to", 8),
+        },
+    )
 
     add_common_commands(group, "pond", ui, rules_text=RULES)
     return group

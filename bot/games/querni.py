@@ -10,16 +10,23 @@ move.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-import discord
 from discord import app_commands
 
-from bot.commands.ui import user_language
-from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
-from engines import GameError
-from engines.querni import DEFAULT_DRAW_PLIES, MIN_CHAIN, NAMES, PIECES
+from bot import limits
+from bot.games.common import (
+    MoveOption,
+    StartOption,
+    add_common_commands,
+    add_move_command,
+    add_start_command,
+    labelled,
+    new_group,
+)
+from engines.querni import DEFAULT_DRAW_PLIES, MIN_CHAIN, MOVES, NAMES, PIECES
+from engines.querni.moves import chain_prefix
 from i18n.catalog import DEFAULT, gettext, ngettext
 
 if TYPE_CHECKING:
@@ -27,8 +34,6 @@ if TYPE_CHECKING:
     from engines.querni import QuerniMove, QuerniState
 
 GAME = "querni"
-CHOICE_LIMIT = 25  # Discord shows at most 25 autocomplete choices
-CHOICE_NAME_LIMIT = 100  # characters in a choice's name
 
 RULES = (
     f"**Querni** — clear your {PIECES} numbered pieces off the board in chains. Blue moves first "
@@ -56,32 +61,17 @@ ISOLATIONS = {
 }
 
 
-def removal_text(chain: str) -> str:
-    """Return the engine's removal notation for what a player typed (``4-7``, ``x4-7`` or ``remove 4-7``)."""
-    text = " ".join(chain.lower().split())
-    return text if text.startswith(("x", "remove")) else f"x{text}"
-
-
-def labelled(items: Iterable[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
-    """Return at most 25 choices of ``(value, label)``: values starting with what was typed, then labels holding it."""
-    needle = typed.strip().lower()
-    unique = dict(items)  # first label wins; order kept
-    starting = [value for value in unique if value.startswith(needle)]
-    containing = [value for value, label in unique.items() if value not in starting and needle in label.lower()]
-    return [
-        app_commands.Choice(name=unique[value][:CHOICE_NAME_LIMIT], value=value)
-        for value in (starting + containing)[:CHOICE_LIMIT]
-    ]
-
-
 def chain_squares(state: QuerniState, move: QuerniMove) -> str:
     """Name the squares of ``move``'s chain, as they stand once its piece (if any) has moved (the engine says)."""
     return " ".join(state.cell_name(cell) for cell in state.removal_squares(move))
 
 
-def source_choices(state: QuerniState, typed: str, language: str = DEFAULT) -> list[app_commands.Choice[str]]:
+def source_choices(
+    state: QuerniState, given: Mapping[str, str], typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
     """Offer the squares of the pieces that can move, labelled with their numbers, lowest number first."""
-    starts = sorted({m.frm for m in state.legal_moves() if m.frm >= 0}, key=lambda cell: state.piece(cell) or (0, 0))
+    moves = MOVES.matching(state, "move", {})
+    starts = sorted({move.frm for move, _ in moves}, key=lambda cell: state.piece(cell) or (0, 0))
     items = []
     for cell in starts:
         piece = state.piece(cell)
@@ -92,44 +82,42 @@ def source_choices(state: QuerniState, typed: str, language: str = DEFAULT) -> l
 
 
 def target_choices(
-    state: QuerniState, chosen: str, typed: str, language: str = DEFAULT
+    state: QuerniState, given: Mapping[str, str], typed: str, language: str = DEFAULT
 ) -> list[app_commands.Choice[str]]:
     """Offer the squares the chosen piece (or, before one is chosen, any piece) can reach, saying how."""
-    start = _square(state, chosen)
-    plain = [m for m in state.legal_moves() if m.frm >= 0 and m.lo < 0 and (start is None or m.frm == start)]
+    chosen = MOVES.read("move", {"from": given.get("from", "")})
+    plain = [move for move, fields in MOVES.matching(state, "move", chosen) if "remove" not in fields]
     needle = typed.strip().lower()
     # Describe only what can be shown: the path search runs for at most 25 moves.
     shown = [m for m in plain if state.cell_name(m.to).startswith(needle)] or plain
     items = []
-    for move in shown[:CHOICE_LIMIT]:
-        items.append((state.cell_name(move.to), _route(state, move, start is None, language)))
+    for move in shown[: limits.AUTOCOMPLETE_CHOICES_MAX]:
+        items.append((state.cell_name(move.to), _route(state, move, "from" not in chosen, language)))
     return labelled(items, typed)
 
 
 def removal_choices(
-    state: QuerniState, chosen_from: str, chosen_to: str, typed: str, *, after_move: bool
+    state: QuerniState, given: Mapping[str, str], typed: str, language: str = DEFAULT
 ) -> list[app_commands.Choice[str]]:
-    """Offer the chains that can go: now (``after_move`` false), or after the chosen move."""
-    start, end = _square(state, chosen_from), _square(state, chosen_to)
-    items = []
-    for move in state.legal_moves():
-        if move.lo < 0 or (move.frm >= 0) != after_move:
-            continue
-        if after_move and ((start is not None and move.frm != start) or (end is not None and move.to != end)):
-            continue
-        value = f"{move.lo}-{move.hi}"
-        items.append((value, f"{value} · {chain_squares(state, move)}"))
-    return labelled(items, typed.strip().lower().removeprefix("x"))
+    """Offer the chains that can go after the chosen move (any move's, before one is chosen)."""
+    chosen = MOVES.read("move", {name: given.get(name, "") for name in ("from", "to")})
+    items = [
+        (fields["remove"], f"{fields['remove']} · {chain_squares(state, move)}")
+        for move, fields in MOVES.matching(state, "move", chosen)
+        if "remove" in fields
+    ]
+    return labelled(items, chain_prefix(typed))
 
 
-def _square(state: QuerniState, text: str) -> int | None:
-    """Return the square a player named in another option, or ``None`` if it is empty or unreadable."""
-    if not text.strip():
-        return None
-    try:
-        return state.parse_square(text)
-    except GameError:
-        return None
+def chain_choices(
+    state: QuerniState, given: Mapping[str, str], typed: str, language: str = DEFAULT
+) -> list[app_commands.Choice[str]]:
+    """Offer the chains that can go now, without a move."""
+    items = [
+        (fields["chain"], f"{fields['chain']} · {chain_squares(state, move)}")
+        for move, fields in MOVES.matching(state, "remove", {})
+    ]
+    return labelled(items, chain_prefix(typed))
 
 
 def _route(state: QuerniState, move: QuerniMove, name_start: bool, language: str = DEFAULT) -> str:
@@ -151,9 +139,6 @@ def build(ui: MatchUI) -> app_commands.Group:
     """Build the ``/querni`` command group."""
     group = new_group(GAME, "Querni: move and jump your numbered pieces, and remove them in chains.")
 
-    async def position(interaction: discord.Interaction) -> QuerniState | None:
-        return await ui.my_position(interaction, GAME)  # type: ignore[return-value]
-
     add_start_command(
         group,
         GAME,
@@ -171,55 +156,28 @@ def build(ui: MatchUI) -> app_commands.Group:
             ),
         ],
     )
-
-    @group.command(name="move", description="Step or jump one of your pieces, then remove a chain if you like.")
-    @app_commands.describe(
-        from_="The square of the piece you move, e.g. c3",
-        to="Where it ends: a neighbouring empty square, or the last landing of its jumps",
-        remove="A chain to remove after the move, e.g. 4-7 (optional)",
+    add_move_command(
+        group,
+        GAME,
+        ui,
+        "move",
+        description="Step or jump one of your pieces, then remove a chain if you like.",
+        options={
+            "from": MoveOption("The square of the piece you move, e.g. c3", 8, labels=source_choices),
+            "to": MoveOption(
+                "Where it ends: a neighbouring empty square, or the last landing of its jumps", 8, labels=target_choices
+            ),
+            "remove": MoveOption("A chain to remove after the move, e.g. 4-7 (optional)", 16, labels=removal_choices),
+        },
     )
-    @app_commands.rename(from_="from")
-    async def move(
-        interaction: discord.Interaction,
-        from_: app_commands.Range[str, 1, 8],
-        to: app_commands.Range[str, 1, 8],
-        remove: app_commands.Range[str, 1, 16] | None = None,
-    ) -> None:
-        text = f"{from_} {to}" + (f" {removal_text(remove)}" if remove else "")
-        await ui.play(interaction, GAME, text)
-
-    @move.autocomplete("from_")
-    async def move_sources(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        return [] if state is None else source_choices(state, typed, user_language(interaction))
-
-    @move.autocomplete("to")
-    async def move_targets(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        chosen = typed_option(interaction, "from")
-        return [] if state is None else target_choices(state, chosen, typed, user_language(interaction))
-
-    @move.autocomplete("remove")
-    async def move_removals(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        if state is None:
-            return []
-        chosen_from, chosen_to = typed_option(interaction, "from"), typed_option(interaction, "to")
-        return removal_choices(state, chosen_from, chosen_to, typed, after_move=True)
-
-    @group.command(name="remove", description=f"Remove a chain of {MIN_CHAIN} or more of your consecutive numbers.")
-    @app_commands.describe(chain="The numbers to remove, e.g. 4-7")
-    async def remove(interaction: discord.Interaction, chain: app_commands.Range[str, 1, 16]) -> None:
-        await ui.play(interaction, GAME, removal_text(chain))
-
-    @remove.autocomplete("chain")
-    async def removable_chains(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await position(interaction)
-        return [] if state is None else removal_choices(state, "", "", typed, after_move=False)
-
-    @group.command(name="pass", description="Pass your turn (it counts towards the draw).")
-    async def pass_(interaction: discord.Interaction) -> None:
-        await ui.play(interaction, GAME, "pass")
-
+    add_move_command(
+        group,
+        GAME,
+        ui,
+        "remove",
+        description=f"Remove a chain of {MIN_CHAIN} or more of your consecutive numbers.",
+        options={"chain": MoveOption("The numbers to remove, e.g. 4-7", 16, labels=chain_choices)},
+    )
+    add_move_command(group, GAME, ui, "pass", description="Pass your turn (it counts towards the draw).", options={})
     add_common_commands(group, GAME, ui, rules_text=RULES)
     return group

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import discord
 from discord import app_commands
 
-from bot.commands.ui import choices
-from bot.games.common import StartOption, add_common_commands, add_start_command, new_group, typed_option
+from bot.games.common import (
+    MoveOption,
+    StartOption,
+    add_common_commands,
+    add_move_command,
+    add_start_command,
+    new_group,
+)
 from engines.summer import DEFAULT_SIZE, FILES, PLIES_PER_CELL
 
 if TYPE_CHECKING:
@@ -63,29 +68,17 @@ def build(ui: MatchUI) -> app_commands.Group:
         ],
     )
 
-    @group.command(name="move", description="Move one of your pieces one cell.")
-    @app_commands.describe(from_="The cell your piece is on, e.g. c1", to="The cell it moves to, e.g. c2")
-    @app_commands.rename(from_="from")
-    async def move(
-        interaction: discord.Interaction, from_: app_commands.Range[str, 1, 8], to: app_commands.Range[str, 1, 8]
-    ) -> None:
-        await ui.play(interaction, "summer", f"{from_}-{to}")
-
-    @move.autocomplete("from_")
-    async def move_sources(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await ui.my_position(interaction, "summer")
-        if state is None:
-            return []
-        return choices([state.move_text(m).split("-")[0] for m in state.legal_moves()], typed)
-
-    @move.autocomplete("to")
-    async def move_targets(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
-        state = await ui.my_position(interaction, "summer")
-        if state is None:
-            return []
-        chosen = "".join(typed_option(interaction, "from").lower().split())
-        moves = [state.move_text(m).split("-") for m in state.legal_moves()]
-        return choices([to for frm, to in moves if not chosen or frm == chosen], typed)
+    add_move_command(
+        group,
+        "summer",
+        ui,
+        "move",
+        description="Move one of your pieces one cell.",
+        options={
+            "from": MoveOption("The cell your piece is on, e.g. c1", 8),
+            "to": MoveOption("The cell it moves to, e.g. c2", 8),
+        },
+    )
 
     add_common_commands(group, "summer", ui, rules_text=RULES)
     return group

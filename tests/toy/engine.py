@@ -35,6 +35,7 @@ from engines.base import (
     saved_options,
     win_for,
 )
+from engines.moves import MoveField, MoveForm, MoveKind, field_text
 
 NAME = "toy"
 SEATS = ("first", "second")
@@ -176,6 +177,18 @@ def seat_names(players: int) -> tuple[str, ...]:
     return SEATS
 
 
+def _read_count(text: str) -> str | None:
+    words = field_text(text).removeprefix("take").split()
+    return str(int(words[0])) if len(words) == 1 and words[0].isdigit() else None
+
+
+# A take names how many stones: the one field of the one kind of move.
+MOVES = MoveForm(
+    kinds=(MoveKind("take", (MoveField("count", _read_count),), lambda fields: f"take {fields.get('count', '')}"),),
+    describe=lambda state, move: ("take", {"count": str(move)}),
+)
+
+
 SPEC = GameSpec(
     name=NAME,
     title="Toy",
@@ -187,4 +200,5 @@ SPEC = GameSpec(
     options=OPTIONS,
     test_configs=({}, {"stones": 7, "most": 2}),
     parts="tests.toy",
+    moves=MOVES,
 )

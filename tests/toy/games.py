@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.games.common import StartOption, add_common_commands, add_start_command, new_group
-from tests.toy.engine import NAME, OPTIONS
+from tests.toy.engine import MOVES, NAME, OPTIONS
 
 if TYPE_CHECKING:
     from bot.commands.ui import MatchUI
@@ -41,7 +41,7 @@ def build(ui: MatchUI) -> app_commands.Group:
     @group.command(name="take", description="Take stones from the pile.")
     @app_commands.describe(count="How many stones you take")
     async def take(interaction: discord.Interaction, count: app_commands.Range[int, 1, 9]) -> None:
-        await ui.play(interaction, NAME, f"take {count}")
+        await ui.play(interaction, NAME, MOVES.text("take", {"count": str(count)}))
 
     add_common_commands(group, NAME, ui, rules_text=RULES)
     return group
