@@ -458,7 +458,7 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
     try:
         await load.start(patch)
         await load.open_match(1)
-        await load.bot.store.database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await load.bot.store.database.rows("PRAGMA wal_checkpoint(TRUNCATE)")
         before = os.path.getsize(load.path)
         finished = 0
         channel = 1
@@ -469,7 +469,7 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
                 finished += 1
                 channel += 1
                 await load.open_match(channel)
-        await load.bot.store.database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await load.bot.store.database.rows("PRAGMA wal_checkpoint(TRUNCATE)")
         return (os.path.getsize(load.path) - before) / count
     finally:
         await load.stop()

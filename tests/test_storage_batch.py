@@ -1,11 +1,13 @@
-"""A move's write as one batch (SQLite: one hand-off to aiosqlite's thread), and knowing a match is no event game
+"""A move's write as one batch (SQLite: one hand-off to the connection's thread), and knowing a match is no event game
 from the read that found it, on both backends."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ from bot.core import tournament_formats as f
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
 from bot.storage import IntegrityError, MatchStore, Seat, StaleMatch
-from bot.storage.database import Step
+from bot.storage.database import SQLiteDatabase, SQLiteWorker, Step
 from bot.storage.records import MatchStatus, Notice, NoticeKind, TurnKind
 
 ANA, BO = Seat(100000000000000001, "Ana"), Seat(100000000000000002, "Bo")
@@ -224,3 +226,47 @@ async def test_a_transaction_that_fails_or_is_cancelled_leaves_nothing_and_no_tr
         await task
     await store.set_meta("batch-c", "1")  # a new transaction starts cleanly
     assert await meta(store) == {"batch-c": "1"}
+
+
+async def test_a_call_queued_to_the_sqlite_thread_runs_even_when_its_waiter_is_cancelled() -> None:
+    """Once queued, a call runs (a BEGIN riding with it is then known to be open), and calls run in order."""
+    worker = SQLiteWorker()
+    release = threading.Event()
+    ran: list[str] = []
+    try:
+        blocking = worker.run(release.wait, 5.0)
+        queued = worker.run(ran.append, "queued")
+        after = worker.run(ran.append, "after")
+        queued.cancel()
+        release.set()
+        assert await blocking is True
+        await after
+        assert ran == ["queued", "after"]
+        with pytest.raises(ZeroDivisionError):
+            await worker.run(divmod, 1, 0)
+    finally:
+        worker.stop()
+
+
+async def test_a_commit_that_fails_on_sqlite_is_rolled_back_and_the_next_transaction_starts_clean(
+    tmp_path: Path,
+) -> None:
+    """A deferred foreign key makes the COMMIT itself fail: nothing is kept and no transaction is left open."""
+    opened = await MatchStore.open(str(tmp_path / "commit.sqlite3"))
+    try:
+        database = opened.database
+        assert isinstance(database, SQLiteDatabase)
+        with pytest.raises(Exception, match="FOREIGN KEY"):
+            async with database.transaction() as db:
+                await db.execute("PRAGMA defer_foreign_keys = ON")
+                await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("batch-lost", "1"))
+                await db.execute(
+                    "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
+                    "VALUES (?, 1, 'move', 0, 1, 'a1', 0)",
+                    (987654321,),
+                )
+        assert not await database.worker.run(lambda: database.connection.in_transaction)
+        await opened.set_meta("batch-kept", "1")
+        assert await meta(opened) == {"batch-kept": "1"}
+    finally:
+        await opened.close()

@@ -33,8 +33,6 @@ from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from typing import Any, NoReturn
 
-import aiosqlite
-
 from bot.core import ratings as rating_model
 from bot.storage.database import (
     POSTGRESQL,
@@ -263,22 +261,18 @@ class MatchStore:
         if problem is not None:
             raise DatabaseUnavailable(_unusable(path, *problem))
         lock = _lock_file(path)
-        connection: aiosqlite.Connection | None = None
+        database: SQLiteDatabase | None = None
         try:
-            connection = await aiosqlite.connect(path, isolation_level=None)
-            await connection.execute("PRAGMA busy_timeout = 5000")
-            database = SQLiteDatabase(connection)
+            database = await SQLiteDatabase.connect(path)
             found = await database.schema_version()
             latest = max((number for number, _ in migrations()), default=0)
             if found > latest:
                 raise DatabaseUnavailable(_unusable(path, *_too_new(found, latest)))
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA synchronous = NORMAL")
+            await database.configure()
             await database.migrate(migrations())
         except BaseException as error:
-            if connection is not None:
-                await connection.close()  # its worker thread would otherwise keep the process alive
+            if database is not None:
+                await database.close()  # its thread and file handle go with it
             _unlock_file(lock)
             if isinstance(error, sqlite3.Error):
                 raise DatabaseUnavailable(_explain(path, error)) from error

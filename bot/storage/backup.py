@@ -19,8 +19,6 @@ import os
 import sqlite3
 import time
 
-import aiosqlite
-
 from bot.core.service import MatchService
 from bot.storage.database import SQLiteDatabase, redact
 from bot.storage.match_store import _COLUMNS, Matches
@@ -67,9 +65,9 @@ def _integrity(target: str) -> str:
 
 async def _replay_all(target: str) -> tuple[int, list[int]]:
     """Replay every running match of the copy; return how many, and the ids that differ from their state."""
-    connection = await aiosqlite.connect(target, isolation_level=None)
+    database = await SQLiteDatabase.connect(target)
     try:
-        matches = Matches(SQLiteDatabase(connection))
+        matches = Matches(database)
         service = MatchService(matches)
         checked, differ, after = 0, [], 0
         while True:
@@ -85,7 +83,7 @@ async def _replay_all(target: str) -> tuple[int, list[int]]:
             if len(batch) < BATCH:
                 return checked, differ
     finally:
-        await connection.close()
+        await database.close()
 
 
 async def back_up(source: str, target: str) -> str:
