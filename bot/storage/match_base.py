@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.shards import Shards
 from bot.storage.database import N_, ChannelBusy, Database, Handle, IntegrityError, StaleMatch, dump
+from bot.storage.move_write import OUTBOX_COLUMNS, announcement
 from bot.storage.records import (
     Announcement,
     Delivery,
@@ -30,17 +31,9 @@ _COLUMNS = (
 # is linked to its pairing in the transaction that creates it and never linked later, so a committed match read
 # without a pairing is never an event game (:meth:`MatchesBase.known_ordinary`).
 _EVENT_FLAG = "EXISTS (SELECT 1 FROM tournament_pairings AS e WHERE e.match_id = {alias}id)"
-_OUTBOX_COLUMNS = (
-    "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
-    "error, message_id, created_at"
-)
+_OUTBOX_COLUMNS = OUTBOX_COLUMNS
 _BUSY = N_("This channel already has a game or a pending challenge.")
 _STALE = N_("The game changed while your command was on its way; look at the board and try again.")
-# A move's log row: the next number of the match's log (parameters: match, kind, seat, user, text, time).
-_LOG_MOVE = (
-    "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
-    "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1 RETURNING seq"
-)
 # A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
 # (it may still be on its way), and a restart delivers every pending one regardless.
 GRACE_SECONDS = 60.0
@@ -121,15 +114,35 @@ _ENCODERS: dict[str, Callable[[Any], Any]] = {
 
 
 def _update_sql(changes: dict[str, Any], now: float, record: MatchRecord) -> tuple[str, tuple[Any, ...]]:
-    """The version-checked ``UPDATE … RETURNING`` that applies ``changes`` to ``record``, and its parameters."""
+    """The version-checked ``UPDATE … RETURNING`` that applies ``changes`` to ``record``, and its parameters.
+
+    Its placeholders are numbered (``?1`` …), so that a longer statement may hold it and go on numbering
+    (:meth:`bot.storage.move_write.MoveWrite.one_statement`).
+    """
     unknown = set(changes) - set(_ENCODERS)
     if unknown:
         raise ValueError(f"cannot change {sorted(unknown)}")
-    assignments = ", ".join(f"{name} = ?" for name in changes)
     values = [_ENCODERS[name](value) for name, value in changes.items()]
-    sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
-    sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
+    assignments = "".join(f"{name} = ?{i}, " for i, name in enumerate(changes, 1))
+    n = len(values)
+    sql = f"UPDATE matches SET {assignments}version = version + 1, updated_at = ?{n + 1} "
+    sql += f"WHERE id = ?{n + 2} AND version = ?{n + 3} RETURNING {_COLUMNS}"
     return sql, (*values, now, record.id, record.version)
+
+
+def _notice_values(notice: Notice) -> dict[str, Any]:
+    """An announcement's own values in its outbox row (:data:`bot.storage.move_write.OUTBOX_ROW`)."""
+    return {
+        "kind": str(notice.kind),
+        "mentions": dump(list(notice.mentions)),
+        "board": int(notice.board),
+        "detail": dump(notice.detail),
+    }
+
+
+def _outbox_values(now: float) -> dict[str, Any]:
+    """What every outbox row written at ``now`` shares: pending, first tried after :data:`GRACE_SECONDS`."""
+    return {"status": str(Delivery.PENDING), "next_at": now + GRACE_SECONDS, "created_at": now}
 
 
 class MatchesBase:
@@ -253,26 +266,10 @@ class MatchesBase:
         self, db: Handle, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
     ) -> list[Announcement]:
         made = []
+        shared = _outbox_values(now)
         for notice in notices:
-            rows = await db.execute_fetchall(
-                "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
-                f"status, attempts, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
-                f"RETURNING {_OUTBOX_COLUMNS}",
-                (
-                    record.id,
-                    record.channel_id,
-                    record.guild_id,
-                    str(notice.kind),
-                    record.version,
-                    seq,
-                    dump(list(notice.mentions)),
-                    int(notice.board),
-                    dump(notice.detail),
-                    Delivery.PENDING,
-                    now + GRACE_SECONDS,
-                    now,
-                ),
-            )
+            step = announcement(record, seq, _notice_values(notice), shared)
+            rows = await db.execute_fetchall(step.sql, step.params)
             made.append(_decode_announcement(next(iter(rows))))
         self._due(now + GRACE_SECONDS if made else None)
         return made

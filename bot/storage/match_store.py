@@ -13,12 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, Step, dump
+from bot.storage.database import POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, dump
 from bot.storage.match_base import (
     _BUSY,
     _COLUMNS,
-    _ENCODERS,
-    _LOG_MOVE,
     _OUTBOX_COLUMNS,
     _STALE,
     GRACE_SECONDS,
@@ -26,15 +24,17 @@ from bot.storage.match_base import (
     MatchesBase,
     _decode,
     _decode_announcement,
+    _notice_values,
+    _outbox_values,
     _players_json,
     _update_sql,
 )
+from bot.storage.move_write import MoveWrite
 from bot.storage.outbox_store import Outbox
 from bot.storage.places_store import Places
 from bot.storage.records import (
     OPEN_STATUSES,
     Announcement,
-    Delivery,
     LogEntry,
     MatchRecord,
     MatchStatus,
@@ -192,69 +192,37 @@ class Matches(Outbox, Places):
         (ratings) runs inside the same transaction.
         """
         finishing = changes.get("status") == MatchStatus.FINISHED
+        update, values = _update_sql(changes, now, record)
+        write = MoveWrite(
+            update,
+            values,
+            record.id,
+            {"kind": str(kind), "seat": seat, "user_id": user_id, "text": text, "created_at": now},
+            [_notice_values(notice) for notice in announce],
+            _outbox_values(now),
+        )
         if record.status == MatchStatus.ACTIVE and not finishing:
             if self.database.dialect == POSTGRESQL and announce:
-                return await self._append_at_once(record, kind, seat, user_id, text, now, announce, changes)
-            return await self._append_batched(record, kind, seat, user_id, text, now, announce, changes)
+                return await self._append_at_once(write)
+            return await self._append_batched(write)
         async with self.database.transaction() as db:
             updated = await self._update(db, record, {**changes, "now": now})
             if updated.status == MatchStatus.FINISHED and record.status != MatchStatus.FINISHED:
                 await self._record_finish(db, updated, now)
-            rows = await db.execute_fetchall(
-                _LOG_MOVE,
-                (record.id, str(kind), seat, user_id, text, now),
-            )
-            seq = int(next(iter(rows))[0])
-            announced = await self._announce(db, updated, seq, announce, now)
+            found = [await db.execute_fetchall(step.sql, step.params) for step in write.after_update()]
+            announced = [_decode_announcement(rows[0]) for rows in found[1:]]
+            self._due(now + GRACE_SECONDS if announced else None)
             return updated, announced
 
-    async def _append_batched(
-        self,
-        record: MatchRecord,
-        kind: TurnKind,
-        seat: int,
-        user_id: int,
-        text: str,
-        now: float,
-        announce: Sequence[Notice],
-        changes: dict[str, Any],
-    ) -> tuple[MatchRecord, list[Announcement]]:
+    async def _append_batched(self, write: MoveWrite) -> tuple[MatchRecord, list[Announcement]]:
         """:meth:`append` for a running match that goes on, as one :meth:`~Database.batch` (SQLite: one hand-off).
 
         Every statement is known beforehand: the log row and the announcements take the match's new version,
         place and the move's number from the rows the earlier statements wrote.  The version-checked ``UPDATE``
         is a required step: when the version changed nothing is written (:class:`StaleMatch`).
         """
-        update, values = _update_sql(changes, now, record)
-        steps = [
-            Step(update, values, required=True),
-            Step(
-                _LOG_MOVE,
-                (record.id, str(kind), seat, user_id, text, now),
-            ),
-        ]
-        for notice in announce:
-            steps.append(
-                Step(
-                    "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
-                    "status, attempts, next_at, created_at) "
-                    "SELECT m.id, m.channel_id, m.guild_id, ?, m.version, "
-                    "(SELECT MAX(seq) FROM moves WHERE match_id = m.id), ?, ?, ?, ?, 0, ?, ? "
-                    f"FROM matches AS m WHERE m.id = ? RETURNING {_OUTBOX_COLUMNS}",
-                    (
-                        str(notice.kind),
-                        dump(list(notice.mentions)),
-                        int(notice.board),
-                        dump(notice.detail),
-                        Delivery.PENDING,
-                        now + GRACE_SECONDS,
-                        now,
-                        record.id,
-                    ),
-                )
-            )
         try:
-            found = await self.database.batch(steps)
+            found = await self.database.batch(write.steps())
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if found is None:
@@ -262,64 +230,17 @@ class Matches(Outbox, Places):
         updated = _decode(found[0][0])
         self._due_for(updated)
         announced = [_decode_announcement(rows[0]) for rows in found[2:]]
-        self._due(now + GRACE_SECONDS if announced else None)
+        self._due(write.outbox["next_at"] if announced else None)
         return updated, announced
 
-    async def _append_at_once(
-        self,
-        record: MatchRecord,
-        kind: TurnKind,
-        seat: int,
-        user_id: int,
-        text: str,
-        now: float,
-        announce: Sequence[Notice],
-        changes: dict[str, Any],
-    ) -> tuple[MatchRecord, list[Announcement]]:
+    async def _append_at_once(self, write: MoveWrite) -> tuple[MatchRecord, list[Announcement]]:
         """:meth:`append` on PostgreSQL as one statement, so one round trip: its own transaction.
 
         The version-checked ``UPDATE`` feeds the log's ``INSERT``, which feeds the outbox's: when the
         version changed, the update returns no row, so nothing is logged or announced (:class:`StaleMatch`).
         Only for a running match that goes on (a finish also rates the players, in :meth:`append`).
         """
-        unknown = set(changes) - set(_ENCODERS)
-        if unknown:
-            raise ValueError(f"cannot change {sorted(unknown)}")
-        params: list[Any] = []
-
-        def mark(value: Any, cast: str = "") -> str:
-            params.append(value)
-            return f"?{len(params)}{cast}"
-
-        assignments = "".join(f"{name} = {mark(_ENCODERS[name](value))}, " for name, value in changes.items())
-        update = (
-            f"UPDATE matches SET {assignments}version = version + 1, updated_at = {mark(now)} "
-            f"WHERE id = {mark(record.id)} AND version = {mark(record.version)} RETURNING {_COLUMNS}"
-        )
-        logged = (
-            "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
-            "SELECT u.id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = u.id), "
-            f"{mark(str(kind))}, {mark(seat)}, {mark(user_id)}, {mark(text)}, {mark(now)} FROM u RETURNING seq"
-        )
-        notices = ", ".join(
-            f"({mark(str(n.kind), '::text')}, {mark(dump(list(n.mentions)), '::text')}, "
-            f"{mark(int(n.board), '::bigint')}, {mark(dump(n.detail), '::text')}, {i})"
-            for i, n in enumerate(announce)
-        )
-        outbox = (
-            "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
-            "status, attempts, next_at, created_at) "
-            f"SELECT u.id, u.channel_id, u.guild_id, n.kind, u.version, m.seq, n.mentions, n.board, n.detail, "
-            f"{mark(str(Delivery.PENDING), '::text')}, 0, {mark(now + GRACE_SECONDS)}, {mark(now)} "
-            f"FROM u, m, (VALUES {notices}) AS n (kind, mentions, board, detail, ord) ORDER BY n.ord "
-            f"RETURNING {_OUTBOX_COLUMNS}"
-        )
-        match_columns = ", ".join("u." + c.strip() for c in _COLUMNS.split(","))
-        outbox_columns = ", ".join("o." + c.strip() for c in _OUTBOX_COLUMNS.split(","))
-        sql = (
-            f"WITH u AS ({update}), m AS ({logged}), o AS ({outbox}) "
-            f"SELECT {match_columns}, {outbox_columns} FROM u JOIN o ON TRUE ORDER BY o.id"
-        )
+        sql, params = write.one_statement(_COLUMNS)
         try:  # one statement outside BEGIN … COMMIT is a transaction of its own: all of it, or none
             rows = await self.database.rows(sql, params)
         except IntegrityError:
@@ -329,7 +250,7 @@ class Matches(Outbox, Places):
         width = len(_COLUMNS.split(","))
         updated = _decode(rows[0][:width])
         self._due_for(updated)
-        self._due(now + GRACE_SECONDS)
+        self._due(write.outbox["next_at"])
         return updated, [_decode_announcement(row[width:]) for row in rows]
 
     async def _record_finish(self, db: Handle, record: MatchRecord, now: float) -> None:
