@@ -45,6 +45,7 @@ from typing import Any
 from bench.discord_fake import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 from bench.pgserver import create_database, drop_database, throwaway_server
 from bot.client import TabulaBot, settle_memory
+from bot.core import ratings
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import MatchStore, NoticeKind, Seat
@@ -143,7 +144,7 @@ class Load:
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
-        store = await MatchStore.open(self.database)
+        store = await MatchStore.open(self.database, rating=ratings)
         settings = Settings(
             database=self.database, render_processes=self.render_processes, ai_processes=0, shards=self.shards
         )

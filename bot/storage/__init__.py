@@ -33,7 +33,6 @@ from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from typing import Any, NoReturn
 
-from bot.core import ratings as rating_model
 from bot.storage.database import (
     POSTGRESQL,
     SQLITE,
@@ -50,7 +49,7 @@ from bot.storage.database import (
 )
 from bot.storage.extras_store import MatchExtras
 from bot.storage.match_store import Matches
-from bot.storage.rating_store import RatedSeat, RatingRow, Ratings
+from bot.storage.rating_store import RatedSeat, RatingModel, RatingRow, Ratings
 from bot.storage.records import (
     Announcement,
     Delivery,
@@ -82,6 +81,7 @@ __all__ = [
     "Notice",
     "NoticeKind",
     "RatedSeat",
+    "RatingModel",
     "RatingRow",
     "Ratings",
     "Reviews",
@@ -221,10 +221,10 @@ def _postgres_problem(url: str, error: BaseException) -> str:
 class MatchStore:
     """The database behind the bot: its stores by concern.  Create with :meth:`open`."""
 
-    def __init__(self, database: Database, lock: int | None = None) -> None:
+    def __init__(self, database: Database, lock: int | None = None, *, rating: RatingModel | None = None) -> None:
         self.database = database
         self._file_lock = lock
-        self.ratings = Ratings(self.database, rate=rating_model.rate)
+        self.ratings = Ratings(self.database, rating)
         self.matches = Matches(self.database, on_finish=self._finished)
         self.settings = GuildSettingsStore(self.database)
         self.extras = MatchExtras(self.database, self.matches)
@@ -246,17 +246,18 @@ class MatchStore:
         return cls(_Unopened())
 
     @classmethod
-    async def open(cls, path: str, *, connections: int = 10) -> MatchStore:
+    async def open(cls, path: str, *, connections: int = 10, rating: RatingModel | None = None) -> MatchStore:
         """Open (creating if needed) the database ``path`` names and bring its schema up to date.
 
         ``path`` is a SQLite file, or a ``postgresql://`` URL (then ``connections`` bounds the pool).
         One process at a time per SQLite file: an exclusive lock on ``<path>.lock``, held until
         :meth:`close`, refuses a second bot on the same file.  Any reason the database cannot be
-        used raises :class:`DatabaseUnavailable` with nothing left open.
+        used raises :class:`DatabaseUnavailable` with nothing left open.  ``rating`` rates the rated matches
+        that finish (the bot hands in ``bot.core.ratings``); without it they are recorded unrated.
         """
 
         if is_url(path):
-            return await cls._open_postgres(path, connections)
+            return await cls._open_postgres(path, connections, rating)
         problem = _path_problem(path)
         if problem is not None:
             raise DatabaseUnavailable(_unusable(path, *problem))
@@ -277,10 +278,10 @@ class MatchStore:
             if isinstance(error, sqlite3.Error):
                 raise DatabaseUnavailable(_explain(path, error)) from error
             raise
-        return cls(database, lock)
+        return cls(database, lock, rating=rating)
 
     @classmethod
-    async def _open_postgres(cls, url: str, connections: int) -> MatchStore:
+    async def _open_postgres(cls, url: str, connections: int, rating: RatingModel | None) -> MatchStore:
         try:
             from bot.storage.postgres import PostgresDatabase
         except ImportError as error:  # asyncpg is the optional extra
@@ -303,7 +304,7 @@ class MatchStore:
             if isinstance(error, DatabaseUnavailable) or not isinstance(error, Exception):
                 raise
             raise DatabaseUnavailable(_postgres_problem(url, error)) from error
-        return cls(database)
+        return cls(database, rating=rating)
 
     async def close(self) -> None:
         """Close the connection(s); committed transactions are kept."""

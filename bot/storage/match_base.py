@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from bot.shards import Shards
 from bot.storage.database import N_, ChannelBusy, Database, Handle, IntegrityError, StaleMatch, dump
 from bot.storage.move_write import OUTBOX_COLUMNS, announcement
 from bot.storage.records import (
@@ -18,6 +17,17 @@ from bot.storage.records import (
     NoticeKind,
     Seat,
 )
+
+
+class ShardSet(Protocol):
+    """The shards this process serves (``bot.shards.Shards`` is one): ``ids`` of ``count`` in all."""
+
+    @property
+    def ids(self) -> tuple[int, ...]: ...
+
+    @property
+    def count(self) -> int: ...
+
 
 # Called inside the transaction that finishes a match: (transaction handle, finished record, places, now).
 FinishHook = Callable[[Handle, MatchRecord, Sequence[int], float], Awaitable[None]]
@@ -148,7 +158,7 @@ def _outbox_values(now: float) -> dict[str, Any]:
 class MatchesBase:
     """The matches store's shared part: its state, reading one match, announcing (on a shared database)."""
 
-    def __init__(self, database: Database, on_finish: FinishHook | None = None, shards: Shards | None = None) -> None:
+    def __init__(self, database: Database, on_finish: FinishHook | None = None, shards: ShardSet | None = None) -> None:
         self.database = database
         self._on_finish = on_finish
         # The background queries (expiries, computer turns, the outbox) see only the servers on these

@@ -78,6 +78,13 @@ class Matches(Outbox, Places):
             (MatchStatus.CHALLENGE, now, *shards),
         )
 
+    async def running_after(self, after: int, limit: int) -> list[MatchRecord]:
+        """Return up to ``limit`` running matches whose ID is above ``after``, in ID order (a page of them all)."""
+        return await self._fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND id > ? ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, after, limit),
+        )
+
     async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]:
         """Return the match's move log in order (its first ``upto`` entries, if given)."""
         rows = await self.database.rows(

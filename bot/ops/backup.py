@@ -21,8 +21,7 @@ import time
 
 from bot.core.service import MatchService
 from bot.storage.database import SQLiteDatabase, redact
-from bot.storage.match_store import _COLUMNS, Matches
-from bot.storage.records import MatchStatus
+from bot.storage.match_store import Matches
 
 BATCH = 500
 
@@ -71,10 +70,7 @@ async def _replay_all(target: str) -> tuple[int, list[int]]:
         service = MatchService(matches)
         checked, differ, after = 0, [], 0
         while True:
-            batch = await matches._fetch_all(
-                f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND id > ? ORDER BY id LIMIT ?",
-                (MatchStatus.ACTIVE, after, BATCH),
-            )
+            batch = await matches.running_after(after, BATCH)
             for record in batch:
                 after = record.id
                 checked += 1
