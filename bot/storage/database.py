@@ -13,8 +13,12 @@ always called — ``execute_fetchall``, ``execute``, ``executemany`` — and wri
 ``?`` placeholders (``?1``, ``?2`` … to repeat one): :func:`to_postgres` numbers them ``$1``, ``$2`` …
 for PostgreSQL.  Rows come back as plain tuples of ``int``, ``float``, ``str`` and ``None`` on both.
 A unique or other constraint violation raises :class:`IntegrityError` on both.  The SQL itself
-lives in the stores (:mod:`bot.storage.match_store`, :mod:`bot.storage.rating_store`, :mod:`bot.storage.settings_store`)
-and in :mod:`bot.storage`, which opens the database and migrates it.
+lives in the stores (:mod:`bot.storage.match_store`, :mod:`bot.storage.rating_store`, :mod:`bot.storage.settings_store`
+…; a move's write in :mod:`bot.storage.move_write`) and in :mod:`bot.storage.opening`, which opens the database
+and migrates it.
+
+SQLite's connection is the standard library's, used through public calls only: the one thread it lives on is
+ours (:class:`SQLiteWorker`), so a statement, or a whole batch, is one hand-off to it and one wake-up of the loop.
 """
 
 from __future__ import annotations
