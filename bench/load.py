@@ -45,6 +45,7 @@ from typing import Any
 from bench.discord_fake import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 from bench.pgserver import create_database, drop_database, throwaway_server
 from bot.client import TabulaBot, settle_memory
+from bot.core import ratings
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import MatchStore, NoticeKind, Seat
@@ -143,7 +144,7 @@ class Load:
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
-        store = await MatchStore.open(self.database)
+        store = await MatchStore.open(self.database, rating=ratings)
         settings = Settings(
             database=self.database, render_processes=self.render_processes, ai_processes=0, shards=self.shards
         )
@@ -458,7 +459,7 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
     try:
         await load.start(patch)
         await load.open_match(1)
-        await load.bot.store.database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await load.bot.store.database.rows("PRAGMA wal_checkpoint(TRUNCATE)")
         before = os.path.getsize(load.path)
         finished = 0
         channel = 1
@@ -469,7 +470,7 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
                 finished += 1
                 channel += 1
                 await load.open_match(channel)
-        await load.bot.store.database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await load.bot.store.database.rows("PRAGMA wal_checkpoint(TRUNCATE)")
         return (os.path.getsize(load.path) - before) / count
     finally:
         await load.stop()

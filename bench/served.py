@@ -26,6 +26,7 @@ from pathlib import Path
 from bench.discord_fake import APP_ID, GUILD_ID, Discord, Person, install, option
 from bench.load import Load, LoadRecorder, Patch, _client_user
 from bot.client import TabulaBot
+from bot.core import ratings
 from bot.lifecycle import on_stop_signals
 from bot.settings import Settings
 from bot.storage import MatchStore
@@ -44,7 +45,7 @@ class Served(Load):
     async def start(self, patch: Patch) -> None:
         self.recorder = LoadRecorder()
         install(patch, self.recorder)
-        store = await MatchStore.open(self.database)
+        store = await MatchStore.open(self.database, rating=ratings)
         await store.settings.change(GUILD_ID, threads=False)  # the computer's match is played in its channel
         # /metrics and /healthz on a free port (the fake gateway counts as connected: see below).
         settings = Settings(database=self.database, render_processes=1, ai_processes=1, metrics_port=0)

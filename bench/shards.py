@@ -113,6 +113,7 @@ def _finish(process: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
 
 async def verify(database: str, journal: Path) -> dict[str, Any]:
     """Every match replays to its state, one log row per move; every journalled move is in its log."""
+    from bot.core import ratings
     from bot.core.service import MatchService
     from bot.storage import MatchStore
 
@@ -122,7 +123,7 @@ async def verify(database: str, journal: Path) -> dict[str, Any]:
         plies = seen.setdefault(int(match_id), set())
         assert int(ply) not in plies, f"match {match_id}: the move at ply {ply} was confirmed twice"
         plies.add(int(ply))
-    store = await MatchStore.open(database)
+    store = await MatchStore.open(database, rating=ratings)
     try:
         service = MatchService(store.matches)
         rows = await store.database.rows("SELECT id FROM matches ORDER BY id")
@@ -167,10 +168,11 @@ def run(seconds: float = 20.0, matches: int = 40, database: str | None = None) -
 
 
 def _conduct(seconds: float, matches: int, database: str) -> dict[str, Any]:
+    from bot.core import ratings
     from bot.storage import MatchStore
 
     async def migrate() -> None:  # once, before the processes race to start
-        store = await MatchStore.open(database)
+        store = await MatchStore.open(database, rating=ratings)
         await store.close()
 
     asyncio.run(migrate())

@@ -35,6 +35,7 @@ from typing import Any
 from bench.discord_fake import APP_ID, GUILD_ID, Discord, Person, Recorder, install, option, settle
 from bench.load import Patch, _client_user
 from bot.client import TabulaBot
+from bot.core import ratings
 from bot.core import tournament_formats as formats
 from bot.settings import Settings
 from bot.storage import MatchStore
@@ -74,7 +75,7 @@ class Event:
         self.by_id = {p.id: p for p in self.people}
 
     async def start(self) -> None:
-        store = await MatchStore.open(self.database)
+        store = await MatchStore.open(self.database, rating=ratings)
         await store.settings.change(GUILD_ID, threads=True)
         self.bot = TabulaBot(Settings(database=self.database, render_processes=0, ai_processes=0), store=store)
         await self.bot._async_setup_hook()

@@ -1,9 +1,9 @@
 """Run Tabula: ``python -m bot`` (or ``python -m bot --print-commands``).
 
 ``python -m bot migrate --to postgresql://…`` copies the SQLite database (``TABULA_DATABASE`` or
-``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.storage.transfer`).
+``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.ops.transfer`).
 ``python -m bot backup FILE`` copies the SQLite database consistently while the bot runs, and checks
-the copy (:mod:`bot.storage.backup`).
+the copy (:mod:`bot.ops.backup`).
 
 SIGTERM and SIGINT stop the bot gracefully (:mod:`bot.lifecycle`): the work in flight finishes, the
 workers stop, the database is closed, one line is logged, and the exit status is 0.
@@ -90,8 +90,8 @@ def migrate(argv: list[str]) -> int:
     settings = _settings()
     if settings is None:
         return 2
+    from bot.ops.transfer import copy_database, describe_failure
     from bot.storage.database import redact
-    from bot.storage.transfer import copy_database, describe_failure
 
     source = args.source or settings.database
     print(f"copying {source} to {redact(args.to)}")
@@ -120,7 +120,7 @@ def backup(argv: list[str]) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    from bot.storage.backup import BackupError, back_up, pg_dump_advice
+    from bot.ops.backup import BackupError, back_up, pg_dump_advice
     from bot.storage.database import is_url
 
     source = args.source or settings.database
@@ -154,6 +154,7 @@ def fatal(error: BaseException, *, debug: bool) -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
+    from bot.core import ratings
     from bot.lifecycle import on_stop_signals
     from bot.storage import MatchStore
 
@@ -163,7 +164,7 @@ async def _run(settings: Settings, token: str) -> None:
     undo = on_stop_signals(lambda name: bots[0].request_stop(name) if bots else early.append(name))
     try:
         # Raises DatabaseUnavailable before any login.
-        store = await MatchStore.open(settings.database, connections=settings.database_connections)
+        store = await MatchStore.open(settings.database, connections=settings.database_connections, rating=ratings)
         try:
             from bot.client import TabulaBot
 

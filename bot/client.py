@@ -34,6 +34,7 @@ from bot.commands.server_commands import add_server_commands
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons
+from bot.core import ratings
 from bot.core.ladders import Ladders
 from bot.core.reviews import ReviewMaker
 from bot.core.service import MatchService
@@ -158,7 +159,9 @@ class TabulaBot(discord.Client):
             return
         await self.install_translator()
         if self._store is None:
-            self._store = await MatchStore.open(self.settings.database, connections=self.settings.database_connections)
+            self._store = await MatchStore.open(
+                self.settings.database, connections=self.settings.database_connections, rating=ratings
+            )
             self._wire(self._store)
         # Background work (expiries, computer turns, the outbox) only for the servers on this process's shards.
         self._store.matches.shards = self.settings.shards

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.client import TabulaBot
+from bot.core import ratings
 from bot.settings import Settings
 from bot.storage import MatchStore
 from tests.harness import APP_ID, BOT_USER_ID, GUILD_ID, PARKED, Call, Discord, Person, Recorder, option, user_payload
@@ -80,7 +81,7 @@ class World:
         thread-per-match setting (the older tests play in the channel, as a server with threads turned off does;
         ``None`` leaves it as stored)."""
         path = str(database)
-        store = await MatchStore.open(path)
+        store = await MatchStore.open(path, rating=ratings)
         if threads is not None:
             await store.settings.change(GUILD_ID, threads=threads)
         sleeper = Sleeper(clock)

@@ -13,8 +13,8 @@ import pytest
 
 from bot.__main__ import main
 from bot.core.service import MatchService
+from bot.ops.backup import BackupError, back_up
 from bot.storage import MatchStore
-from bot.storage.backup import BackupError, back_up
 from tests.bot_world import Clock, World
 from tests.harness import Recorder, install
 

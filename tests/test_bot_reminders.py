@@ -15,7 +15,7 @@ import pytest
 
 from bot import storage
 from bot.delivery.failures import backoff
-from bot.storage import match_base, match_store, outbox_store, places_store
+from bot.storage import match_base, match_store, opening, outbox_store, places_store
 from bot.storage.records import Delivery, MatchStatus, Notice, NoticeKind, Seat
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import (
@@ -338,7 +338,7 @@ async def test_migration_006_keeps_the_outbox_and_never_reuses_its_ids(
     """The outbox is rebuilt (a new kind): its rows stay, and IDs (part of message nonces) keep counting up."""
     path = str(tmp_path / "old.sqlite3")
     everything = storage.migrations()
-    monkeypatch.setattr(storage, "migrations", lambda: [m for m in everything if m[0] <= 5])
+    monkeypatch.setattr(opening, "migrations", lambda *dialect: [m for m in everything if m[0] <= 5])
     # The match columns as they were before migration 007 (issue 28's moves and endings).
     decode = match_store._decode
     for part in (match_base, match_store, outbox_store, places_store):  # the store's modules that read matches

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core import ratings
 from bot.core.computer_seats import computer_ids
 from bot.core.service import MatchService
 from bot.shards import Shards
@@ -83,7 +84,7 @@ async def dump(store: MatchStore) -> dict[str, list[tuple]]:
 async def test_both_backends_store_and_return_exactly_the_same_rows(tmp_path: Path, postgres_database: str) -> None:
     found = []
     for where in (str(tmp_path / "same.sqlite3"), postgres_database):
-        store = await MatchStore.open(where)
+        store = await MatchStore.open(where, rating=ratings)
         try:
             await play_a_little(store)
             found.append(await dump(store))

@@ -73,7 +73,7 @@ async def finish_random_game(service: MatchService, channel: int, players: list[
 
 async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(database: str) -> None:
     clock = Clock()
-    store = await MatchStore.open(database)
+    store = await MatchStore.open(database, rating=ratings)
     service = MatchService(store.matches, rng=random.Random(4), clock=clock)
     rng = random.Random(8)
     try:
@@ -99,7 +99,7 @@ async def test_recomputing_every_rating_from_the_log_gives_the_stored_values(dat
 
 
 async def test_a_resignation_is_a_rated_loss_and_a_cancel_is_not_rated(database: str) -> None:
-    store = await MatchStore.open(database)
+    store = await MatchStore.open(database, rating=ratings)
     service = MatchService(store.matches, rng=random.Random(1), clock=Clock())
     try:
         challenge = await service.challenge(

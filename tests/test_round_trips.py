@@ -20,7 +20,7 @@ ANA_SEAT, BO_SEAT = Seat(ANA.id, "Ana"), Seat(BO.id, "Bo")
 NOTICE = Notice(NoticeKind.TURN, mentions=(BO.id,))
 
 # The read that finds the match, the move's write with its log row and its announcement (PostgreSQL: one
-# statement; SQLite: its whole transaction in one hand-off to aiosqlite's thread), and the delivered
+# statement; SQLite: its whole transaction in one hand-off to the connection's thread), and the delivered
 # announcement's DELETE.
 MOST = {"postgresql": 3, "sqlite": 3}
 

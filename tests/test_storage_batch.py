@@ -1,11 +1,13 @@
-"""A move's write as one batch (SQLite: one hand-off to aiosqlite's thread), and knowing a match is no event game
+"""A move's write as one batch (SQLite: one hand-off to the connection's thread), and knowing a match is no event game
 from the read that found it, on both backends."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +16,9 @@ from bot.core import tournament_formats as f
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
 from bot.storage import IntegrityError, MatchStore, Seat, StaleMatch
-from bot.storage.database import Step
+from bot.storage.database import SQLiteDatabase, SQLiteWorker, Step
+from bot.storage.match_base import _COLUMNS, _decode, _notice_values, _outbox_values, _update_sql
+from bot.storage.move_write import MoveWrite
 from bot.storage.records import MatchStatus, Notice, NoticeKind, TurnKind
 
 ANA, BO = Seat(100000000000000001, "Ana"), Seat(100000000000000002, "Bo")
@@ -224,3 +228,90 @@ async def test_a_transaction_that_fails_or_is_cancelled_leaves_nothing_and_no_tr
         await task
     await store.set_meta("batch-c", "1")  # a new transaction starts cleanly
     assert await meta(store) == {"batch-c": "1"}
+
+
+async def test_a_call_queued_to_the_sqlite_thread_runs_even_when_its_waiter_is_cancelled() -> None:
+    """Once queued, a call runs (a BEGIN riding with it is then known to be open), and calls run in order."""
+    worker = SQLiteWorker()
+    release = threading.Event()
+    ran: list[str] = []
+    try:
+        blocking = worker.run(release.wait, 5.0)
+        queued = worker.run(ran.append, "queued")
+        after = worker.run(ran.append, "after")
+        queued.cancel()
+        release.set()
+        assert await blocking is True
+        await after
+        assert ran == ["queued", "after"]
+        with pytest.raises(ZeroDivisionError):
+            await worker.run(divmod, 1, 0)
+    finally:
+        worker.stop()
+
+
+async def test_a_commit_that_fails_on_sqlite_is_rolled_back_and_the_next_transaction_starts_clean(
+    tmp_path: Path,
+) -> None:
+    """A deferred foreign key makes the COMMIT itself fail: nothing is kept and no transaction is left open."""
+    opened = await MatchStore.open(str(tmp_path / "commit.sqlite3"))
+    try:
+        database = opened.database
+        assert isinstance(database, SQLiteDatabase)
+        with pytest.raises(Exception, match="FOREIGN KEY"):
+            async with database.transaction() as db:
+                await db.execute("PRAGMA defer_foreign_keys = ON")
+                await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?)", ("batch-lost", "1"))
+                await db.execute(
+                    "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
+                    "VALUES (?, 1, 'move', 0, 1, 'a1', 0)",
+                    (987654321,),
+                )
+        assert not await database.worker.run(lambda: database.connection.in_transaction)
+        await opened.set_meta("batch-kept", "1")
+        assert await meta(opened) == {"batch-kept": "1"}
+    finally:
+        await opened.close()
+
+
+async def test_every_form_of_a_moves_write_leaves_the_same_rows(store: MatchStore) -> None:
+    """A move's write is described once (bot.storage.move_write): the batch, the same statements in a transaction
+    and PostgreSQL's single statement write the same log row and announcements, and return the same match."""
+    service = MatchService(store.matches, rng=random.Random(3), clock=lambda: 1000.0)
+    forms = ["batch", "transaction"] + (["one statement"] if store.database.dialect == "postgresql" else [])
+    notices = [Notice(NoticeKind.TURN, mentions=(ANA.user_id,)), Notice(NoticeKind.CLOSE, board=False)]
+    written = []
+    for channel, form in enumerate(forms, 51):
+        asked = await service.challenge(
+            guild_id=GUILD, channel_id=channel, game="pond", challenger=ANA, opponents=[BO], options={}
+        )
+        record = (await service.answer(asked.record.id, BO, True)).record
+        update, values = _update_sql({"deadline": 7000.0}, 1001.0, record)
+        move = {"kind": "move", "seat": 0, "user_id": ANA.user_id, "text": "a1", "created_at": 1001.0}
+        write = MoveWrite(update, values, record.id, move, [_notice_values(n) for n in notices], _outbox_values(1001.0))
+        if form == "batch":
+            found = await store.database.batch(write.steps())
+            assert found is not None
+            returned = found[0][0]
+        elif form == "transaction":
+            async with store.database.transaction() as db:
+                returned = (await db.execute_fetchall(write.update, write.update_params))[0]
+                for step in write.after_update():
+                    await db.execute_fetchall(step.sql, step.params)
+        else:
+            sql, params = write.one_statement(_COLUMNS)
+            returned = (await store.database.rows(sql, params))[0][: len(_COLUMNS.split(","))]
+        moves = await store.database.rows(
+            "SELECT seq, kind, seat, user_id, text, created_at FROM moves WHERE match_id = ?", (record.id,)
+        )
+        outbox = await store.database.rows(
+            "SELECT channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at "
+            "FROM outbox WHERE match_id = ? AND version > ? ORDER BY id",
+            (record.id, record.version),
+        )
+        match = _decode(returned)
+        assert (match.version, match.deadline, match.updated_at) == (record.version + 1, 7000.0, 1001.0)
+        written.append((moves, [row[2:] for row in outbox], [row[:2] == (channel, GUILD) for row in outbox]))
+    assert len(written[0][1]) == 2
+    assert all(found == written[0] for found in written[1:])
+    assert written[0][2] == [True, True]

@@ -13,8 +13,8 @@ import pytest
 
 from bot.__main__ import main
 from bot.core.service import MatchService
+from bot.ops.transfer import saved_agrees
 from bot.storage import MatchStore, Seat
-from bot.storage.transfer import saved_agrees
 from engines import GAMES
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "matches_v1.db"

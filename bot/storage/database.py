@@ -2,9 +2,9 @@
 
 Two backends stand behind one small interface, and the stores do not know which they have:
 
-* :class:`SQLiteDatabase` — the embedded default: one aiosqlite connection; each read and each
-  transaction holds an asyncio lock, so two transactions of the process never interleave, and
-  every write is one short ``BEGIN IMMEDIATE`` … ``COMMIT``.
+* :class:`SQLiteDatabase` — the embedded default: one :mod:`sqlite3` connection used only by a thread of its
+  own (:class:`SQLiteWorker`); each read and each transaction holds an asyncio lock, so two transactions of
+  the process never interleave, and every write is one short ``BEGIN IMMEDIATE`` … ``COMMIT``.
 * :class:`bot.storage.postgres.PostgresDatabase` — PostgreSQL through a pool of asyncpg connections, for
   several bot processes sharing one database (imported only when a ``postgresql://`` URL is set).
 
@@ -13,24 +13,28 @@ always called — ``execute_fetchall``, ``execute``, ``executemany`` — and wri
 ``?`` placeholders (``?1``, ``?2`` … to repeat one): :func:`to_postgres` numbers them ``$1``, ``$2`` …
 for PostgreSQL.  Rows come back as plain tuples of ``int``, ``float``, ``str`` and ``None`` on both.
 A unique or other constraint violation raises :class:`IntegrityError` on both.  The SQL itself
-lives in the stores (:mod:`bot.storage.match_store`, :mod:`bot.storage.rating_store`, :mod:`bot.storage.settings_store`)
-and in :mod:`bot.storage`, which opens the database and migrates it.
+lives in the stores (:mod:`bot.storage.match_store`, :mod:`bot.storage.rating_store`, :mod:`bot.storage.settings_store`
+…; a move's write in :mod:`bot.storage.move_write`) and in :mod:`bot.storage.opening`, which opens the database
+and migrates it.
+
+SQLite's connection is the standard library's, used through public calls only: the one thread it lives on is
+ours (:class:`SQLiteWorker`), so a statement, or a whole batch, is one hand-off to it and one wake-up of the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import sqlite3
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
-
-import aiosqlite
 
 Row = tuple[Any, ...]
 SQLITE = "sqlite"
@@ -180,7 +184,7 @@ class Database(ABC):
 
     #: ``"sqlite"`` or ``"postgresql"``: for the few statements whose SQL differs between them.
     dialect: str
-    #: Statements sent so far, each a round trip (to the server, or to aiosqlite's thread), ``BEGIN`` and
+    #: Statements sent so far, each a round trip (to the server, or to the SQLite connection's thread), ``BEGIN`` and
     #: ``COMMIT`` included; the tests and ``bench.load`` read it to count the round trips of a move.
     round_trips: int = 0
 
@@ -232,17 +236,74 @@ class Database(ABC):
         """Close the connection(s); committed work is kept."""
 
 
-class _SQLiteHandle:
-    """The aiosqlite connection as a :class:`Handle`, with SQLite's integrity errors made neutral.
+_T = TypeVar("_T")
 
-    Each statement is one function queued to aiosqlite's thread; the first statement of a transaction takes its
-    ``BEGIN IMMEDIATE`` along (one hand-off, one wake-up of the loop, not two).
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """Hand a call's outcome to the task awaiting it (on the loop's thread); a cancelled waiter takes nothing."""
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+class SQLiteWorker:
+    """The one thread that uses a SQLite connection: it runs the calls queued to it, one at a time, in order.
+
+    A sqlite3 connection blocks while it works, so it must not run on the event loop; one thread of its own
+    keeps every call in order without a lock of SQLite's, and a call costs one hand-off and one wake-up of
+    the loop.  A queued call always runs, even when the task awaiting it is cancelled meanwhile: a
+    transaction's ``BEGIN`` sent along with a statement is then still known to be open, and rolled back.
     """
 
-    __slots__ = ("begin", "connection", "database")
+    __slots__ = ("_queue", "_thread")
 
-    def __init__(self, connection: aiosqlite.Connection, database: Database) -> None:
+    def __init__(self, name: str = "tabula-sqlite") -> None:
+        self._queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+        # A daemon: a bot that ends without closing its database must still end (SQLite's journal keeps
+        # every committed transaction, and undoes the one a crash cut short).
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            loop, future, function, args = item
+            try:
+                result = function(*args)
+            except BaseException as error:  # handed to the waiting task, as any outcome
+                loop.call_soon_threadsafe(_settle, future, None, error)
+            else:
+                loop.call_soon_threadsafe(_settle, future, result, None)
+
+    def run(self, function: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
+        """Queue ``function(*args)`` to the thread; the future has its result (or its exception)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[_T] = loop.create_future()
+        self._queue.put((loop, future, function, args))
+        return future
+
+    def stop(self) -> None:
+        """End the thread once the calls queued before this one have run."""
+        self._queue.put(None)
+
+
+class _SQLiteHandle:
+    """The SQLite connection as a :class:`Handle`, with SQLite's integrity errors made neutral.
+
+    Each statement is one function queued to the connection's thread; the first statement of a transaction takes
+    its ``BEGIN IMMEDIATE`` along (one hand-off, one wake-up of the loop, not two).
+    """
+
+    __slots__ = ("begin", "connection", "database", "worker")
+
+    def __init__(self, connection: sqlite3.Connection, worker: SQLiteWorker, database: Database) -> None:
         self.connection = connection
+        self.worker = worker
         self.database = database
         self.begin = False  # a transaction is open on our side, its BEGIN not sent yet
 
@@ -250,8 +311,7 @@ class _SQLiteHandle:
         self.database.round_trips += 1
         begin, self.begin = self.begin, False  # once queued, the BEGIN runs even if this task is cancelled
         try:
-            # aiosqlite runs every call as a function queued to its thread; _execute queues our own one.
-            return await self.connection._execute(_statement, self.connection._conn, begin, how, sql, params)
+            return await self.worker.run(_statement, self.connection, begin, how, sql, params)
         except sqlite3.IntegrityError as error:
             raise IntegrityError(str(error)) from error
 
@@ -270,7 +330,7 @@ class _SQLiteHandle:
 
 
 def _statement(connection: sqlite3.Connection, begin: bool, how: str, sql: str, params: Any) -> Any:
-    """One statement in aiosqlite's thread, after ``BEGIN IMMEDIATE`` if ``begin``: its rows, or rows changed."""
+    """One statement in the connection's thread, after ``BEGIN IMMEDIATE`` if ``begin``: its rows, or rows changed."""
     if begin:
         connection.execute("BEGIN IMMEDIATE")
     if how == "many":
@@ -281,7 +341,7 @@ def _statement(connection: sqlite3.Connection, begin: bool, how: str, sql: str, 
 
 
 def _end(connection: sqlite3.Connection, sql: str) -> None:
-    """``COMMIT`` or ``ROLLBACK`` in aiosqlite's thread; none is left open (its ``BEGIN`` may have failed)."""
+    """``COMMIT`` or ``ROLLBACK`` in the connection's thread; none is left open (its ``BEGIN`` may have failed)."""
     try:
         if sql == "COMMIT" or connection.in_transaction:
             connection.execute(sql)
@@ -291,15 +351,66 @@ def _end(connection: sqlite3.Connection, sql: str) -> None:
         raise
 
 
+def _rows(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    return connection.execute(sql, params).fetchall()
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    """Open ``path`` in autocommit mode (the stores send ``BEGIN`` themselves), waiting up to 5 s for a lock."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute("PRAGMA busy_timeout = 5000")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _configure(connection: sqlite3.Connection) -> None:
+    """The bot's settings for its own file: write-ahead log, foreign keys, and a sync per checkpoint only."""
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.execute("PRAGMA synchronous = NORMAL")
+
+
+def _apply(connection: sqlite3.Connection, current: int, scripts: Sequence[tuple[int, str]]) -> None:
+    for number, script in scripts:
+        if number <= current:
+            continue
+        # executescript commits first, then runs the whole script; wrapping it in one transaction
+        # that also bumps user_version makes each migration all-or-nothing.
+        connection.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+
 class SQLiteDatabase(Database):
-    """One aiosqlite connection behind a lock (the connection is in autocommit mode between transactions)."""
+    """One :mod:`sqlite3` connection and its thread, behind a lock (autocommit mode between transactions).
+
+    Create with :meth:`connect`.
+    """
 
     dialect = SQLITE
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, worker: SQLiteWorker) -> None:
         self.connection = connection
+        self.worker = worker
         self.lock = asyncio.Lock()
-        self._handle = _SQLiteHandle(connection, self)
+        self._handle = _SQLiteHandle(connection, worker, self)
+
+    @classmethod
+    async def connect(cls, path: str) -> SQLiteDatabase:
+        """Open the SQLite file ``path`` (created if missing) on a thread of its own (sqlite3's errors pass through)."""
+        worker = SQLiteWorker()
+        try:
+            connection = await worker.run(_connect, path)
+        except BaseException:
+            worker.stop()
+            raise
+        return cls(connection, worker)
+
+    async def configure(self) -> None:
+        """Put the file in write-ahead-log mode with foreign keys on (for the bot's own database, not a copy)."""
+        async with self.lock:
+            await self.worker.run(_configure, self.connection)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Handle]:
@@ -315,13 +426,13 @@ class SQLiteDatabase(Database):
             except BaseException:
                 if not handle.begin:
                     self.round_trips += 1
-                    await self.connection._execute(_end, self.connection._conn, "ROLLBACK")
+                    await self.worker.run(_end, self.connection, "ROLLBACK")
                 raise
             finally:
                 began, handle.begin = not handle.begin, False
             if began:
                 self.round_trips += 1
-                await self.connection._execute(_end, self.connection._conn, "COMMIT")
+                await self.worker.run(_end, self.connection, "COMMIT")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Handle]:
@@ -329,51 +440,55 @@ class SQLiteDatabase(Database):
         async with self.lock:
             yield self._handle
 
-    # Each aiosqlite call is a round trip to its worker thread, so reads use execute_fetchall (one trip).
-
     async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         self.round_trips += 1
         async with self.lock:
-            return list(await self.connection.execute_fetchall(sql, params))  # type: ignore[arg-type]
+            return await self.worker.run(_rows, self.connection, sql, params)
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> None:
         async with self.lock:
             await self._handle.execute(sql, params)
 
     async def batch(self, steps: Sequence[Step]) -> list[list[Row]] | None:
-        """The whole transaction in one hand-off to aiosqlite's thread: one wake-up of the loop, not one a statement."""
+        """The whole transaction in one hand-off to the connection's thread: one wake-up of the loop, not one a
+        statement."""
         async with self.lock:
             self.round_trips += 1
             try:
-                # aiosqlite runs every call as a function queued to its thread; _execute queues our own one.
-                return await self.connection._execute(_run_batch, self.connection._conn, steps)
+                return await self.worker.run(_run_batch, self.connection, steps)
             except sqlite3.IntegrityError as error:
                 raise IntegrityError(str(error)) from error
+
+    async def chunks(self, sql: str, size: int, params: Sequence[Any] = ()) -> AsyncIterator[list[Row]]:
+        """Yield the rows of one query ``size`` at a time, for a table too large to read at once (a copy)."""
+        async with self.lock:
+            cursor = await self.worker.run(self.connection.execute, sql, params)
+            try:
+                while rows := await self.worker.run(cursor.fetchmany, size):
+                    yield rows
+            finally:
+                await self.worker.run(cursor.close)
 
     async def schema_version(self) -> int:
         """``PRAGMA user_version``: SQLite's own place for it."""
         async with self.lock:
-            rows = list(await self.connection.execute_fetchall("PRAGMA user_version"))
+            rows = await self.worker.run(_rows, self.connection, "PRAGMA user_version", ())
         return int(rows[0][0]) if rows else 0
 
     async def migrate(self, scripts: Sequence[tuple[int, str]]) -> None:
         current = await self.schema_version()
         async with self.lock:
-            for number, script in scripts:
-                if number <= current:
-                    continue
-                # executescript commits first, then runs the whole script; wrapping it in one transaction
-                # that also bumps user_version makes each migration all-or-nothing.
-                await self.connection.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-                )
+            await self.worker.run(_apply, self.connection, current, scripts)
 
     async def close(self) -> None:
-        await self.connection.close()
+        try:
+            await self.worker.run(self.connection.close)
+        finally:
+            self.worker.stop()
 
 
 def _run_batch(connection: sqlite3.Connection, steps: Sequence[Step]) -> list[list[Row]] | None:
-    """:meth:`SQLiteDatabase.batch` in aiosqlite's thread: ``BEGIN IMMEDIATE``, the steps, ``COMMIT``."""
+    """:meth:`SQLiteDatabase.batch` in the connection's thread: ``BEGIN IMMEDIATE``, the steps, ``COMMIT``."""
     connection.execute("BEGIN IMMEDIATE")
     try:
         found = []

@@ -67,7 +67,7 @@ class MatchExtras:
         """Running matches with a quarter of the turn or less left, not yet reminded about this turn (the
         first ``limit``: the sweeper takes them in batches, so a crowd falling due never blocks the loop).
         Only servers on this process's shards."""
-        mine, shards = self.matches._on_my_shards()
+        mine, shards = self.matches.schedule.on_my_shards()
         # Due means 3 * deadline + updated_at <= 4 * now: with turns of at most T, the deadline is at most
         # now + T / 4, so only that slice of the deadline index is searched.
         bound = now + await self.matches.turn_bound() / 4
@@ -129,7 +129,7 @@ class MatchExtras:
         :meth:`~bot.storage.match_store.Matches.pending_announcements` and
         :meth:`~bot.storage.match_store.Matches.threads_to_archive`.
         """
-        mine, shards = self.matches._on_my_shards()
+        mine, shards = self.matches.schedule.on_my_shards()
         until = now + horizon
         reminded_by = until + await self.matches.turn_bound() / 4
         rows = await self.database.rows(
@@ -164,7 +164,7 @@ class MatchExtras:
 
         The first ``limit`` with an ID above ``after`` (the sweeper pages through them), on this process's shards.
         """
-        mine, shards = self.matches._on_my_shards()
+        mine, shards = self.matches.schedule.on_my_shards()
         rows = await self.database.rows(
             f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline <= ? "
             f"AND 2 * deadline - updated_at <= ? AND id > ?{mine} ORDER BY id LIMIT ?",

@@ -1,13 +1,13 @@
-"""What the matches store's parts share: the columns, decoding a row, and the store's state and helpers."""
+"""What the matches store's parts share: the columns, decoding a row, when work is due, and reading matches."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from bot.shards import Shards
-from bot.storage.database import N_, ChannelBusy, Database, Handle, IntegrityError, StaleMatch, dump
+from bot.storage.database import N_, Database, Handle, dump
+from bot.storage.move_write import OUTBOX_COLUMNS
 from bot.storage.records import (
     Announcement,
     Delivery,
@@ -17,6 +17,17 @@ from bot.storage.records import (
     NoticeKind,
     Seat,
 )
+
+
+class ShardSet(Protocol):
+    """The shards this process serves (``bot.shards.Shards`` is one): ``ids`` of ``count`` in all."""
+
+    @property
+    def ids(self) -> tuple[int, ...]: ...
+
+    @property
+    def count(self) -> int: ...
+
 
 # Called inside the transaction that finishes a match: (transaction handle, finished record, places, now).
 FinishHook = Callable[[Handle, MatchRecord, Sequence[int], float], Awaitable[None]]
@@ -28,19 +39,11 @@ _COLUMNS = (
 )
 # Read after the columns by the queries that find a command's match: whether the match is an event game.  A match
 # is linked to its pairing in the transaction that creates it and never linked later, so a committed match read
-# without a pairing is never an event game (:meth:`MatchesBase.known_ordinary`).
+# without a pairing is never an event game (:meth:`MatchReader.known_ordinary`).
 _EVENT_FLAG = "EXISTS (SELECT 1 FROM tournament_pairings AS e WHERE e.match_id = {alias}id)"
-_OUTBOX_COLUMNS = (
-    "id, match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, status, attempts, next_at, "
-    "error, message_id, created_at"
-)
+_OUTBOX_COLUMNS = OUTBOX_COLUMNS
 _BUSY = N_("This channel already has a game or a pending challenge.")
 _STALE = N_("The game changed while your command was on its way; look at the board and try again.")
-# A move's log row: the next number of the match's log (parameters: match, kind, seat, user, text, time).
-_LOG_MOVE = (
-    "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
-    "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE match_id = ?1 RETURNING seq"
-)
 # A new announcement is posted at once by the code that saved it; the sweeper leaves it alone this long
 # (it may still be on its way), and a restart delivers every pending one regardless.
 GRACE_SECONDS = 60.0
@@ -121,94 +124,127 @@ _ENCODERS: dict[str, Callable[[Any], Any]] = {
 
 
 def _update_sql(changes: dict[str, Any], now: float, record: MatchRecord) -> tuple[str, tuple[Any, ...]]:
-    """The version-checked ``UPDATE … RETURNING`` that applies ``changes`` to ``record``, and its parameters."""
+    """The version-checked ``UPDATE … RETURNING`` that applies ``changes`` to ``record``, and its parameters.
+
+    Its placeholders are numbered (``?1`` …), so that a longer statement may hold it and go on numbering
+    (:meth:`bot.storage.move_write.MoveWrite.one_statement`).
+    """
     unknown = set(changes) - set(_ENCODERS)
     if unknown:
         raise ValueError(f"cannot change {sorted(unknown)}")
-    assignments = ", ".join(f"{name} = ?" for name in changes)
     values = [_ENCODERS[name](value) for name, value in changes.items()]
-    sql = f"UPDATE matches SET {assignments}{', ' if assignments else ''}version = version + 1, updated_at = ? "
-    sql += f"WHERE id = ? AND version = ? RETURNING {_COLUMNS}"
+    assignments = "".join(f"{name} = ?{i}, " for i, name in enumerate(changes, 1))
+    n = len(values)
+    sql = f"UPDATE matches SET {assignments}version = version + 1, updated_at = ?{n + 1} "
+    sql += f"WHERE id = ?{n + 2} AND version = ?{n + 3} RETURNING {_COLUMNS}"
     return sql, (*values, now, record.id, record.version)
 
 
-class MatchesBase:
-    """The matches store's shared part: its state, reading one match, announcing (on a shared database)."""
+def _notice_values(notice: Notice) -> dict[str, Any]:
+    """An announcement's own values in its outbox row (:data:`bot.storage.move_write.OUTBOX_ROW`)."""
+    return {
+        "kind": str(notice.kind),
+        "mentions": dump(list(notice.mentions)),
+        "board": int(notice.board),
+        "detail": dump(notice.detail),
+    }
 
-    def __init__(self, database: Database, on_finish: FinishHook | None = None, shards: Shards | None = None) -> None:
-        self.database = database
-        self._on_finish = on_finish
+
+def _outbox_values(now: float) -> dict[str, Any]:
+    """What every outbox row written at ``now`` shares: pending, first tried after :data:`GRACE_SECONDS`."""
+    return {"status": str(Delivery.PENDING), "next_at": now + GRACE_SECONDS, "created_at": now}
+
+
+class Schedule:
+    """What the background work of this process sees, and when it is next due.
+
+    Shared by the match store's parts: which shards this process serves (the background queries see only
+    theirs), who is told when a write makes something due, and the longest turn a running match may have.
+    """
+
+    def __init__(self, shards: ShardSet | None = None, on_due: Callable[[float], None] | None = None) -> None:
         # The background queries (expiries, computer turns, the outbox) see only the servers on these
         # shards; ``None``: every server (one process runs them all).
         self.shards = shards
         # Told the time of anything a write makes due (a challenge's expiry, a turn's reminder and ending, a
         # retry, a thread to archive), so the sweeper can wake for it; called before the commit (waking
         # early for a write that was rolled back costs one query).
-        self.on_due: Callable[[float], None] | None = None
+        self.on_due = on_due
         # The longest turn (deadline - updated_at) a running match may have: an upper bound that lets the
         # reminder queries search the deadline index instead of every running match.  None: not read yet.
         self.longest_turn: float | None = None
-        # Matches read with no tournament pairing (see _EVENT_FLAG): the first move of each then needs no
-        # query to learn that it is no event game.  Bounded: forgetting one costs that query again.
-        self._ordinary: set[int] = set()
 
-    def _due(self, *times: float | None) -> None:
+    def due(self, *times: float | None) -> None:
+        """Tell :attr:`on_due` the earliest of ``times`` (``None``: nothing due)."""
         if self.on_due is not None:
             known = [t for t in times if t is not None]
             if known:
                 self.on_due(min(known))
 
-    def _due_for(self, record: MatchRecord) -> None:
+    def due_for(self, record: MatchRecord) -> None:
         """Tell :attr:`on_due` when ``record`` next needs the sweeper (see :meth:`MatchExtras.next_due`)."""
         deadline, began = record.deadline, record.updated_at
         if record.status == MatchStatus.CHALLENGE:
-            self._due(deadline, record.archive_at)
+            self.due(deadline, record.archive_at)
         elif record.status == MatchStatus.ACTIVE and deadline is not None:
             if self.longest_turn is not None:
                 self.longest_turn = max(self.longest_turn, deadline - began)
-            self._due((3 * deadline + began) / 4, 2 * deadline - began, record.archive_at)
+            self.due((3 * deadline + began) / 4, 2 * deadline - began, record.archive_at)
         else:
-            self._due(record.archive_at)
+            self.due(record.archive_at)
 
-    def _on_my_shards(self) -> tuple[str, tuple[int, ...]]:
+    def on_my_shards(self) -> tuple[str, tuple[int, ...]]:
         """An ``AND …`` condition on ``guild_id`` keeping this process's shards, and its parameters."""
         if self.shards is None:
             return "", ()
         marks = ", ".join("?" for _ in self.shards.ids)
         return f" AND (guild_id >> 22) % ? IN ({marks})", (self.shards.count, *self.shards.ids)
 
+
+class MatchReader:
+    """Reading matches: decoding rows, one match by ID, and knowing which matches are no event game."""
+
+    def __init__(self, database: Database, schedule: Schedule) -> None:
+        self.database = database
+        self.schedule = schedule
+        # Matches read with no tournament pairing (see _EVENT_FLAG): the first move of each then needs no
+        # query to learn that it is no event game.  Bounded: forgetting one costs that query again.
+        self._ordinary: set[int] = set()
+
     async def turn_bound(self) -> float:
         """An upper bound of every running match's turn time (read once, then kept up to date by the writes)."""
-        if self.longest_turn is None:
+        schedule = self.schedule
+        if schedule.longest_turn is None:
             rows = await self.database.rows(
                 "SELECT MAX(deadline - updated_at) FROM matches WHERE status = ? AND deadline IS NOT NULL",
                 (MatchStatus.ACTIVE,),
             )
             found = float(rows[0][0]) if rows and rows[0][0] is not None else 0.0
-            if self.longest_turn is None:  # a write meanwhile may have set it
-                self.longest_turn = found
+            if schedule.longest_turn is None:  # a write meanwhile may have set it
+                schedule.longest_turn = found
             else:
-                self.longest_turn = max(self.longest_turn, found)
-        return self.longest_turn
+                schedule.longest_turn = max(schedule.longest_turn, found)
+        return schedule.longest_turn
 
-    async def _fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> MatchRecord | None:
         rows = await self.database.rows(sql, params)
         return _decode(rows[0]) if rows else None
 
-    async def _fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
         return [_decode(row) for row in await self.database.rows(sql, params)]
 
-    async def _fetch_flagged(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
-        """Like :meth:`_fetch_all` for a query whose last column is :data:`_EVENT_FLAG`: noting the ordinary ones."""
+    async def fetch_flagged(self, sql: str, params: Sequence[Any] = ()) -> list[MatchRecord]:
+        """Like :meth:`fetch_all` for a query whose last column is :data:`_EVENT_FLAG`: noting the ordinary ones."""
         found = []
         for row in await self.database.rows(sql, params):
             record = _decode(row)
             if not row[-1]:
-                self._note_ordinary(record.id)
+                self.note_ordinary(record.id)
             found.append(record)
         return found
 
-    def _note_ordinary(self, match_id: int) -> None:
+    def note_ordinary(self, match_id: int) -> None:
+        """Remember that the match is no event game (read without a pairing, or challenged and committed)."""
         if len(self._ordinary) >= ORDINARY_KEPT:
             self._ordinary.clear()
         self._ordinary.add(match_id)
@@ -221,64 +257,13 @@ class MatchesBase:
         """Return the match with this ID, whatever its status."""
         if not 0 < match_id < 2**63:  # SQLite integers are 64-bit; anything else is no match at all
             return None
-        found = await self._fetch_flagged(
+        found = await self.fetch_flagged(
             f"SELECT {_COLUMNS}, {_EVENT_FLAG.format(alias='matches.')} FROM matches WHERE id = ?", (match_id,)
         )
         return found[0] if found else None
 
-    async def _update(self, db: Handle, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
-        changes = dict(changes)
-        now = changes.pop("now", record.updated_at)
-        sql, params = _update_sql(changes, now, record)
-        try:
-            rows = list(await db.execute_fetchall(sql, params))
-        except IntegrityError:
-            raise ChannelBusy(_BUSY) from None
-        if not rows:
-            raise StaleMatch(_STALE)
-        updated = _decode(rows[0])
-        self._due_for(updated)
-        if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:
-            await db.executemany(
-                "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
-                [(updated.id, seat, player.user_id) for seat, player in enumerate(updated.players)],
-            )
-        return updated
 
-    async def _last_seq(self, db: Handle, match_id: int) -> int:
-        rows = await db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (match_id,))
-        return int(next(iter(rows))[0])
-
-    async def _announce(
-        self, db: Handle, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
-    ) -> list[Announcement]:
-        made = []
-        for notice in notices:
-            rows = await db.execute_fetchall(
-                "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
-                f"status, attempts, next_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
-                f"RETURNING {_OUTBOX_COLUMNS}",
-                (
-                    record.id,
-                    record.channel_id,
-                    record.guild_id,
-                    str(notice.kind),
-                    record.version,
-                    seq,
-                    dump(list(notice.mentions)),
-                    int(notice.board),
-                    dump(notice.detail),
-                    Delivery.PENDING,
-                    now + GRACE_SECONDS,
-                    now,
-                ),
-            )
-            made.append(_decode_announcement(next(iter(rows))))
-        self._due(now + GRACE_SECONDS if made else None)
-        return made
-
-    async def announce_in(
-        self, db: Handle, record: MatchRecord, notices: Sequence[Notice], now: float
-    ) -> list[Announcement]:
-        """Record ``notices`` about ``record`` in the outbox, inside a transaction another store holds."""
-        return await self._announce(db, record, await self._last_seq(db, record.id), notices, now)
+async def last_seq(db: Handle, match_id: int) -> int:
+    """The number of the match's last log entry (0: none yet), inside a transaction."""
+    rows = await db.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE match_id = ?", (match_id,))
+    return int(next(iter(rows))[0])

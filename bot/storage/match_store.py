@@ -1,5 +1,11 @@
 """Matches, their append-only move log, and the outbox of announcements still to post.
 
+The store is composed of parts by concern, each handed what it uses when it is built: the
+:class:`~bot.storage.match_base.Schedule` (shards served, what is due), the
+:class:`~bot.storage.match_base.MatchReader`, the :class:`~bot.storage.outbox_store.Outbox`, the
+:class:`~bot.storage.places_store.Places` and, here, :class:`MatchRecords` (creating matches and writing
+their moves).  :class:`Matches` builds them once and is their compatibility surface.
+
 Writes to a match are version-checked (``UPDATE … WHERE id = ? AND version = ?``),
 so a write based on a stale read is refused instead of applied.  The transaction
 that changes a match also records what must be announced about it (the
@@ -10,31 +16,34 @@ Only snowflake IDs and JSON are stored, never discord.py objects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.storage.database import POSTGRESQL, ChannelBusy, Handle, IntegrityError, StaleMatch, Step, dump
+from bot.storage.database import POSTGRESQL, ChannelBusy, Database, Handle, IntegrityError, StaleMatch, dump
 from bot.storage.match_base import (
     _BUSY,
     _COLUMNS,
-    _ENCODERS,
-    _LOG_MOVE,
     _OUTBOX_COLUMNS,
     _STALE,
     GRACE_SECONDS,
     FinishHook,
-    MatchesBase,
+    MatchReader,
+    Schedule,
+    ShardSet,
     _decode,
     _decode_announcement,
+    _notice_values,
+    _outbox_values,
     _players_json,
     _update_sql,
+    last_seq,
 )
+from bot.storage.move_write import MoveWrite
 from bot.storage.outbox_store import Outbox
 from bot.storage.places_store import Places
 from bot.storage.records import (
     OPEN_STATUSES,
     Announcement,
-    Delivery,
     LogEntry,
     MatchRecord,
     MatchStatus,
@@ -44,16 +53,29 @@ from bot.storage.records import (
 )
 
 
-class Matches(Outbox, Places):
-    """Matches, the move log and the outbox, on a shared :class:`~bot.storage.database.Database`.
+class MatchRecords:
+    """Creating matches, finding them by channel, status and time, their move log, and writing their moves.
 
-    Built in parts: :class:`~bot.storage.match_base.MatchesBase`, :class:`~bot.storage.outbox_store.Outbox`
-    and :class:`~bot.storage.places_store.Places`; here, creating matches and writing their moves.
+    ``on_finish`` runs inside the transaction that finishes a match (ratings, an event's result).
     """
+
+    def __init__(
+        self,
+        database: Database,
+        schedule: Schedule,
+        reader: MatchReader,
+        outbox: Outbox,
+        on_finish: FinishHook | None = None,
+    ) -> None:
+        self.database = database
+        self.schedule = schedule
+        self.reader = reader
+        self.outbox = outbox
+        self._on_finish = on_finish
 
     async def open_match(self, channel_id: int) -> MatchRecord | None:
         """Return the channel's pending challenge or running match, if any."""
-        return await self._fetch_one(
+        return await self.reader.fetch_one(
             f"SELECT {_COLUMNS} FROM matches WHERE channel_id = ? AND status IN (?, ?)",
             (channel_id, *OPEN_STATUSES),
         )
@@ -64,18 +86,25 @@ class Matches(Outbox, Places):
             seated = "SELECT 1 FROM jsonb_array_elements(players::jsonb) AS seat WHERE (seat ->> 'id')::BIGINT"
         else:
             seated = "SELECT 1 FROM json_each(players) WHERE json_extract(value, '$.id')"
-        mine, shards = self._on_my_shards()
-        return await self._fetch_all(
+        mine, shards = self.schedule.on_my_shards()
+        return await self.reader.fetch_all(
             f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND EXISTS ({seated} BETWEEN ? AND ?){mine} ORDER BY id",
             (MatchStatus.ACTIVE, low, high, *shards),
         )
 
     async def expired_challenges(self, now: float) -> list[MatchRecord]:
         """Return pending challenges (on this process's shards) whose expiry has passed."""
-        mine, shards = self._on_my_shards()
-        return await self._fetch_all(
+        mine, shards = self.schedule.on_my_shards()
+        return await self.reader.fetch_all(
             f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND deadline <= ?{mine} ORDER BY id",
             (MatchStatus.CHALLENGE, now, *shards),
+        )
+
+    async def running_after(self, after: int, limit: int) -> list[MatchRecord]:
+        """Return up to ``limit`` running matches whose ID is above ``after``, in ID order (a page of them all)."""
+        return await self.reader.fetch_all(
+            f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND id > ? ORDER BY id LIMIT ?",
+            (MatchStatus.ACTIVE, after, limit),
         )
 
     async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]:
@@ -96,8 +125,8 @@ class Matches(Outbox, Places):
                 "JOIN matches AS m ON m.id = p.match_id WHERE p.user_id = ? AND m.guild_id = ? "
                 "AND m.status = ? ORDER BY m.finished_at DESC, m.id DESC LIMIT ?"
             )
-            return await self._fetch_all(sql, (user_id, guild_id, MatchStatus.FINISHED, limit))
-        return await self._fetch_all(
+            return await self.reader.fetch_all(sql, (user_id, guild_id, MatchStatus.FINISHED, limit))
+        return await self.reader.fetch_all(
             f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status = ? "
             "ORDER BY finished_at DESC, id DESC LIMIT ?",
             (guild_id, channel_id, channel_id, MatchStatus.FINISHED, limit),
@@ -147,11 +176,11 @@ class Matches(Outbox, Places):
                     ),
                 )
                 record = _decode(next(iter(rows)))
-                self._due_for(record)
+                self.schedule.due_for(record)
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
-        # Committed: an event's games are opened by the event, never challenged (see MatchesBase.known_ordinary).
-        self._note_ordinary(record.id)
+        # Committed: an event's games are opened by the event, never challenged (see MatchReader.known_ordinary).
+        self.reader.note_ordinary(record.id)
         return record
 
     async def update(self, record: MatchRecord, **changes: Any) -> MatchRecord:
@@ -170,8 +199,8 @@ class Matches(Outbox, Places):
             updated = await self._update(db, record, changes)
             announced = []
             if announce:
-                seq = await self._last_seq(db, record.id)
-                announced = await self._announce(db, updated, seq, announce, updated.updated_at)
+                seq = await last_seq(db, record.id)
+                announced = await self.outbox.announce(db, updated, seq, announce, updated.updated_at)
             return updated, announced
 
     async def append(
@@ -192,134 +221,55 @@ class Matches(Outbox, Places):
         (ratings) runs inside the same transaction.
         """
         finishing = changes.get("status") == MatchStatus.FINISHED
+        update, values = _update_sql(changes, now, record)
+        write = MoveWrite(
+            update,
+            values,
+            record.id,
+            {"kind": str(kind), "seat": seat, "user_id": user_id, "text": text, "created_at": now},
+            [_notice_values(notice) for notice in announce],
+            _outbox_values(now),
+        )
         if record.status == MatchStatus.ACTIVE and not finishing:
             if self.database.dialect == POSTGRESQL and announce:
-                return await self._append_at_once(record, kind, seat, user_id, text, now, announce, changes)
-            return await self._append_batched(record, kind, seat, user_id, text, now, announce, changes)
+                return await self._append_at_once(write)
+            return await self._append_batched(write)
         async with self.database.transaction() as db:
             updated = await self._update(db, record, {**changes, "now": now})
             if updated.status == MatchStatus.FINISHED and record.status != MatchStatus.FINISHED:
                 await self._record_finish(db, updated, now)
-            rows = await db.execute_fetchall(
-                _LOG_MOVE,
-                (record.id, str(kind), seat, user_id, text, now),
-            )
-            seq = int(next(iter(rows))[0])
-            announced = await self._announce(db, updated, seq, announce, now)
+            found = [await db.execute_fetchall(step.sql, step.params) for step in write.after_update()]
+            announced = [_decode_announcement(rows[0]) for rows in found[1:]]
+            self.schedule.due(now + GRACE_SECONDS if announced else None)
             return updated, announced
 
-    async def _append_batched(
-        self,
-        record: MatchRecord,
-        kind: TurnKind,
-        seat: int,
-        user_id: int,
-        text: str,
-        now: float,
-        announce: Sequence[Notice],
-        changes: dict[str, Any],
-    ) -> tuple[MatchRecord, list[Announcement]]:
+    async def _append_batched(self, write: MoveWrite) -> tuple[MatchRecord, list[Announcement]]:
         """:meth:`append` for a running match that goes on, as one :meth:`~Database.batch` (SQLite: one hand-off).
 
         Every statement is known beforehand: the log row and the announcements take the match's new version,
         place and the move's number from the rows the earlier statements wrote.  The version-checked ``UPDATE``
         is a required step: when the version changed nothing is written (:class:`StaleMatch`).
         """
-        update, values = _update_sql(changes, now, record)
-        steps = [
-            Step(update, values, required=True),
-            Step(
-                _LOG_MOVE,
-                (record.id, str(kind), seat, user_id, text, now),
-            ),
-        ]
-        for notice in announce:
-            steps.append(
-                Step(
-                    "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
-                    "status, attempts, next_at, created_at) "
-                    "SELECT m.id, m.channel_id, m.guild_id, ?, m.version, "
-                    "(SELECT MAX(seq) FROM moves WHERE match_id = m.id), ?, ?, ?, ?, 0, ?, ? "
-                    f"FROM matches AS m WHERE m.id = ? RETURNING {_OUTBOX_COLUMNS}",
-                    (
-                        str(notice.kind),
-                        dump(list(notice.mentions)),
-                        int(notice.board),
-                        dump(notice.detail),
-                        Delivery.PENDING,
-                        now + GRACE_SECONDS,
-                        now,
-                        record.id,
-                    ),
-                )
-            )
         try:
-            found = await self.database.batch(steps)
+            found = await self.database.batch(write.steps())
         except IntegrityError:
             raise ChannelBusy(_BUSY) from None
         if found is None:
             raise StaleMatch(_STALE)
         updated = _decode(found[0][0])
-        self._due_for(updated)
+        self.schedule.due_for(updated)
         announced = [_decode_announcement(rows[0]) for rows in found[2:]]
-        self._due(now + GRACE_SECONDS if announced else None)
+        self.schedule.due(write.outbox["next_at"] if announced else None)
         return updated, announced
 
-    async def _append_at_once(
-        self,
-        record: MatchRecord,
-        kind: TurnKind,
-        seat: int,
-        user_id: int,
-        text: str,
-        now: float,
-        announce: Sequence[Notice],
-        changes: dict[str, Any],
-    ) -> tuple[MatchRecord, list[Announcement]]:
+    async def _append_at_once(self, write: MoveWrite) -> tuple[MatchRecord, list[Announcement]]:
         """:meth:`append` on PostgreSQL as one statement, so one round trip: its own transaction.
 
         The version-checked ``UPDATE`` feeds the log's ``INSERT``, which feeds the outbox's: when the
         version changed, the update returns no row, so nothing is logged or announced (:class:`StaleMatch`).
         Only for a running match that goes on (a finish also rates the players, in :meth:`append`).
         """
-        unknown = set(changes) - set(_ENCODERS)
-        if unknown:
-            raise ValueError(f"cannot change {sorted(unknown)}")
-        params: list[Any] = []
-
-        def mark(value: Any, cast: str = "") -> str:
-            params.append(value)
-            return f"?{len(params)}{cast}"
-
-        assignments = "".join(f"{name} = {mark(_ENCODERS[name](value))}, " for name, value in changes.items())
-        update = (
-            f"UPDATE matches SET {assignments}version = version + 1, updated_at = {mark(now)} "
-            f"WHERE id = {mark(record.id)} AND version = {mark(record.version)} RETURNING {_COLUMNS}"
-        )
-        logged = (
-            "INSERT INTO moves (match_id, seq, kind, seat, user_id, text, created_at) "
-            "SELECT u.id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE match_id = u.id), "
-            f"{mark(str(kind))}, {mark(seat)}, {mark(user_id)}, {mark(text)}, {mark(now)} FROM u RETURNING seq"
-        )
-        notices = ", ".join(
-            f"({mark(str(n.kind), '::text')}, {mark(dump(list(n.mentions)), '::text')}, "
-            f"{mark(int(n.board), '::bigint')}, {mark(dump(n.detail), '::text')}, {i})"
-            for i, n in enumerate(announce)
-        )
-        outbox = (
-            "INSERT INTO outbox (match_id, channel_id, guild_id, kind, version, seq, mentions, board, detail, "
-            "status, attempts, next_at, created_at) "
-            f"SELECT u.id, u.channel_id, u.guild_id, n.kind, u.version, m.seq, n.mentions, n.board, n.detail, "
-            f"{mark(str(Delivery.PENDING), '::text')}, 0, {mark(now + GRACE_SECONDS)}, {mark(now)} "
-            f"FROM u, m, (VALUES {notices}) AS n (kind, mentions, board, detail, ord) ORDER BY n.ord "
-            f"RETURNING {_OUTBOX_COLUMNS}"
-        )
-        match_columns = ", ".join("u." + c.strip() for c in _COLUMNS.split(","))
-        outbox_columns = ", ".join("o." + c.strip() for c in _OUTBOX_COLUMNS.split(","))
-        sql = (
-            f"WITH u AS ({update}), m AS ({logged}), o AS ({outbox}) "
-            f"SELECT {match_columns}, {outbox_columns} FROM u JOIN o ON TRUE ORDER BY o.id"
-        )
+        sql, params = write.one_statement(_COLUMNS)
         try:  # one statement outside BEGIN … COMMIT is a transaction of its own: all of it, or none
             rows = await self.database.rows(sql, params)
         except IntegrityError:
@@ -328,9 +278,28 @@ class Matches(Outbox, Places):
             raise StaleMatch(_STALE)
         width = len(_COLUMNS.split(","))
         updated = _decode(rows[0][:width])
-        self._due_for(updated)
-        self._due(now + GRACE_SECONDS)
+        self.schedule.due_for(updated)
+        self.schedule.due(write.outbox["next_at"])
         return updated, [_decode_announcement(row[width:]) for row in rows]
+
+    async def _update(self, db: Handle, record: MatchRecord, changes: dict[str, Any]) -> MatchRecord:
+        changes = dict(changes)
+        now = changes.pop("now", record.updated_at)
+        sql, params = _update_sql(changes, now, record)
+        try:
+            rows = list(await db.execute_fetchall(sql, params))
+        except IntegrityError:
+            raise ChannelBusy(_BUSY) from None
+        if not rows:
+            raise StaleMatch(_STALE)
+        updated = _decode(rows[0])
+        self.schedule.due_for(updated)
+        if record.status == MatchStatus.CHALLENGE and updated.status == MatchStatus.ACTIVE:
+            await db.executemany(
+                "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)",
+                [(updated.id, seat, player.user_id) for seat, player in enumerate(updated.players)],
+            )
+        return updated
 
     async def _record_finish(self, db: Handle, record: MatchRecord, now: float) -> None:
         places = list((record.result or {}).get("places") or [])
@@ -344,13 +313,94 @@ class Matches(Outbox, Places):
             await self._on_finish(db, record, places, now)
 
 
+class Matches:
+    """Matches, the move log and the outbox, on a shared :class:`~bot.storage.database.Database`.
+
+    Built once, in parts that each get what they use: :attr:`schedule`, :attr:`reader`, :attr:`outbox`,
+    :attr:`places` and :attr:`records`.  New code may call a part directly (``matches.outbox.mark_delivered``).
+
+    The compatibility surface: every method callers used before the store had parts stays a method of
+    :class:`Matches` under its name, each the very method of the part that owns it (nothing is wrapped), and
+    :attr:`shards`, :attr:`on_due` and :attr:`longest_turn` read and set the schedule's.
+    """
+
+    def __init__(self, database: Database, on_finish: FinishHook | None = None, shards: ShardSet | None = None) -> None:
+        self.database = database
+        self.schedule = Schedule(shards)
+        self.reader = MatchReader(database, self.schedule)
+        self.outbox = Outbox(database, self.schedule)
+        self.places = Places(database, self.schedule, self.reader, self.outbox)
+        self.records = MatchRecords(database, self.schedule, self.reader, self.outbox, on_finish)
+
+        reader, outbox, places, records = self.reader, self.outbox, self.places, self.records
+        self.get = reader.get
+        self.known_ordinary = reader.known_ordinary
+        self.turn_bound = reader.turn_bound
+
+        self.announce_in = outbox.announce_in
+        self.announcement = outbox.announcement
+        self.pending_announcements = outbox.pending_announcements
+        self.failed_announcements = outbox.failed_announcements
+        self.mark_delivered = outbox.mark_delivered
+        self.mark_failed = outbox.mark_failed
+        self.reschedule = outbox.reschedule
+        self.settle_failed = outbox.settle_failed
+
+        self.open_matches_at = places.open_matches_at
+        self.running_matches_of = places.running_matches_of
+        self.set_thread = places.set_thread
+        self.set_starter = places.set_starter
+        self.play_in_channel = places.play_in_channel
+        self.relocate = places.relocate
+        self.matches_in = places.matches_in
+        self.running_in_guild = places.running_in_guild
+        self.threads_to_archive = places.threads_to_archive
+        self.archived = places.archived
+        self.operating_counts = places.operating_counts
+        self.note_once = places.note_once
+
+        self.open_match = records.open_match
+        self.active_matches_seating = records.active_matches_seating
+        self.expired_challenges = records.expired_challenges
+        self.running_after = records.running_after
+        self.log = records.log
+        self.finished_matches = records.finished_matches
+        self.create_challenge = records.create_challenge
+        self.update = records.update
+        self.update_announcing = records.update_announcing
+        self.append = records.append
+
+    @property
+    def shards(self) -> ShardSet | None:
+        """The shards whose servers this process's background queries see (``None``: every server)."""
+        return self.schedule.shards
+
+    @shards.setter
+    def shards(self, shards: ShardSet | None) -> None:
+        self.schedule.shards = shards
+
+    @property
+    def on_due(self) -> Callable[[float], None] | None:
+        """Told the time of anything a write makes due (:attr:`Schedule.on_due`)."""
+        return self.schedule.on_due
+
+    @on_due.setter
+    def on_due(self, on_due: Callable[[float], None] | None) -> None:
+        self.schedule.on_due = on_due
+
+    @property
+    def longest_turn(self) -> float | None:
+        """The longest turn a running match may have, once read (:attr:`Schedule.longest_turn`)."""
+        return self.schedule.longest_turn
+
+
 __all__ = [
     "GRACE_SECONDS",
     "_COLUMNS",
     "_OUTBOX_COLUMNS",
     "FinishHook",
+    "MatchRecords",
     "Matches",
-    "MatchesBase",
     "_decode",
     "_decode_announcement",
 ]

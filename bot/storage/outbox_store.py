@@ -1,19 +1,22 @@
-"""The outbox's rows: the announcements still to post, posted, retried or given up."""
+"""The outbox's rows: the announcements still to post, posted, retried or given up, and recording new ones."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
-from bot.storage.database import POSTGRESQL, dump
+from bot.storage.database import POSTGRESQL, Database, Handle, dump
 from bot.storage.match_base import (
     _OUTBOX_COLUMNS,
-    MatchesBase,
+    GRACE_SECONDS,
+    Schedule,
     _decode_announcement,
+    _notice_values,
+    _outbox_values,
+    last_seq,
 )
-from bot.storage.records import (
-    Announcement,
-    Delivery,
-)
+from bot.storage.move_write import announcement
+from bot.storage.records import Announcement, Delivery, MatchRecord, Notice
 
 
 class _Delivered:
@@ -26,11 +29,33 @@ class _Delivered:
         self.gone = False  # the statement that deleted them all committed
 
 
-class Outbox(MatchesBase):
-    """Reading and settling the outbox of announcements."""
+class Outbox:
+    """Recording, reading and settling the outbox of announcements."""
 
-    _delivered: _Delivered | None = None  # waiting for the next DELETE
-    _deleting_lock: asyncio.Lock | None = None
+    def __init__(self, database: Database, schedule: Schedule) -> None:
+        self.database = database
+        self.schedule = schedule
+        self._delivered: _Delivered | None = None  # waiting for the next DELETE
+        self._deleting_lock: asyncio.Lock | None = None
+
+    async def announce(
+        self, db: Handle, record: MatchRecord, seq: int, notices: Sequence[Notice], now: float
+    ) -> list[Announcement]:
+        """Record ``notices`` about ``record`` (shown after log entry ``seq``) inside the transaction ``db``."""
+        made = []
+        shared = _outbox_values(now)
+        for notice in notices:
+            step = announcement(record, seq, _notice_values(notice), shared)
+            rows = await db.execute_fetchall(step.sql, step.params)
+            made.append(_decode_announcement(next(iter(rows))))
+        self.schedule.due(now + GRACE_SECONDS if made else None)
+        return made
+
+    async def announce_in(
+        self, db: Handle, record: MatchRecord, notices: Sequence[Notice], now: float
+    ) -> list[Announcement]:
+        """Record ``notices`` about ``record`` in the outbox, inside a transaction another store holds."""
+        return await self.announce(db, record, await last_seq(db, record.id), notices, now)
 
     @property
     def _deleting(self) -> asyncio.Lock:
@@ -48,7 +73,7 @@ class Outbox(MatchesBase):
         """Return undelivered announcements (on this process's shards) in the order they were made.
 
         Only those due by ``now``, if given."""
-        mine, shards = self._on_my_shards()
+        mine, shards = self.schedule.on_my_shards()
         rows = await self.database.rows(
             f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE status = ? AND next_at <= ?{mine} ORDER BY id",
             (Delivery.PENDING, float("inf") if now is None else now, *shards),
@@ -106,7 +131,7 @@ class Outbox(MatchesBase):
             "UPDATE outbox SET attempts = attempts + 1, error = ?, next_at = ? WHERE id = ? AND status = ?",
             (error, next_at, announcement_id, Delivery.PENDING),
         )
-        self._due(next_at)
+        self.schedule.due(next_at)
 
     async def settle_failed(self, match_id: int) -> None:
         """Forget a match's failed announcements once a fresh board has been posted in their place."""

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.storage.database import Database
 from bot.storage.match_base import (
     _COLUMNS,
     _EVENT_FLAG,
-    MatchesBase,
+    MatchReader,
+    Schedule,
 )
+from bot.storage.outbox_store import Outbox
 from bot.storage.records import (
     OPEN_STATUSES,
     Announcement,
@@ -19,12 +22,18 @@ from bot.storage.records import (
 )
 
 
-class Places(MatchesBase):
+class Places:
     """Finding matches by place and player, and changing where a match is played."""
+
+    def __init__(self, database: Database, schedule: Schedule, reader: MatchReader, outbox: Outbox) -> None:
+        self.database = database
+        self.schedule = schedule
+        self.reader = reader
+        self.outbox = outbox
 
     async def open_matches_at(self, place_id: int) -> list[MatchRecord]:
         """Return the open matches played in this channel or thread (or challenged there, no thread yet)."""
-        return await self._fetch_flagged(
+        return await self.reader.fetch_flagged(
             f"SELECT {_COLUMNS}, {_EVENT_FLAG.format(alias='matches.')} FROM matches WHERE status IN (?, ?) "
             "AND (thread_id = ? OR (thread_id IS NULL AND channel_id = ?)) ORDER BY id",
             (*OPEN_STATUSES, place_id, place_id),
@@ -42,7 +51,7 @@ class Places(MatchesBase):
         if game is not None:
             sql += " AND m.game = ?"
             params.append(game)
-        return await self._fetch_flagged(sql + " ORDER BY m.id", params)
+        return await self.reader.fetch_flagged(sql + " ORDER BY m.id", params)
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         """Record the thread Discord opened for a match, the moment it exists (once; no version bump).
@@ -103,26 +112,26 @@ class Places(MatchesBase):
             )
             if not list(rows):
                 return None
-            return (await self.announce_in(db, record, [notice], now))[0]
+            return (await self.outbox.announce_in(db, record, [notice], now))[0]
 
     async def matches_in(self, channel_id: int) -> list[MatchRecord]:
         """Return the running matches played in this channel or thread, or in a thread of this channel."""
-        return await self._fetch_all(
+        return await self.reader.fetch_all(
             f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND (thread_id = ? OR channel_id = ?) ORDER BY id",
             (MatchStatus.ACTIVE, channel_id, channel_id),
         )
 
     async def running_in_guild(self, guild_id: int, limit: int = 25) -> list[MatchRecord]:
         """Return a server's running matches, newest first (for ``/tabula end``)."""
-        return await self._fetch_all(
+        return await self.reader.fetch_all(
             f"SELECT {_COLUMNS} FROM matches WHERE guild_id = ? AND status = ? ORDER BY id DESC LIMIT ?",
             (guild_id, MatchStatus.ACTIVE, limit),
         )
 
     async def threads_to_archive(self, now: float) -> list[MatchRecord]:
         """Return finished matches (on this process's shards) whose thread is due to be archived."""
-        mine, shards = self._on_my_shards()
-        return await self._fetch_all(
+        mine, shards = self.schedule.on_my_shards()
+        return await self.reader.fetch_all(
             f"SELECT {_COLUMNS} FROM matches WHERE archive_at IS NOT NULL AND archive_at <= ?{mine} "
             "ORDER BY archive_at",
             (now, *shards),
@@ -131,11 +140,11 @@ class Places(MatchesBase):
     async def archived(self, match_id: int, retry_at: float | None = None) -> None:
         """Note that a match's thread was archived (``retry_at``: not yet, try again then)."""
         await self.database.write("UPDATE matches SET archive_at = ? WHERE id = ?", (retry_at, match_id))
-        self._due(retry_at)
+        self.schedule.due(retry_at)
 
     async def operating_counts(self) -> dict[str, dict[str, int]]:
         """Open matches by status and outbox announcements by status, on this process's shards (for the metrics)."""
-        mine, shards = self._on_my_shards()
+        mine, shards = self.schedule.on_my_shards()
         matches = await self.database.rows(
             f"SELECT status, COUNT(*) FROM matches WHERE status IN (?, ?){mine} GROUP BY status",
             (*OPEN_STATUSES, *shards),

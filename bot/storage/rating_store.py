@@ -7,11 +7,10 @@ so a result is never saved without its ratings or rated twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.core.ratings import ordinal
 from bot.storage.database import Database, Handle
 
 if TYPE_CHECKING:
@@ -43,8 +42,18 @@ class RatedSeat:
     after: tuple[float, float] | None
 
 
-# rate(current (mu, sigma) or None for newcomers, places) -> new (mu, sigma) per seat
-RateFunction = Callable[[Sequence["tuple[float, float] | None"], Sequence[int]], list[tuple[float, float]]]
+class RatingModel(Protocol):
+    """What the store needs of the rating model, handed to it by whoever builds the stores (the domain's
+    ``bot.core.ratings`` module is one): storage computes no rating itself."""
+
+    def rate(self, current: Sequence[tuple[float, float] | None], places: Sequence[int]) -> list[tuple[float, float]]:
+        """The new (mu, sigma) of each seat, from its current one (``None``: a newcomer) and the places."""
+        ...
+
+    def ordinal(self, mu: float, sigma: float) -> float:
+        """The number the ladder sorts by."""
+        ...
+
 
 _RATING_COLUMNS = "user_id, name, mu, sigma, games, wins, losses, draws"
 
@@ -52,16 +61,18 @@ _RATING_COLUMNS = "user_id, name, mu, sigma, games, wins, losses, draws"
 class Ratings:
     """Ratings, ladders and rated history, on a shared :class:`~bot.storage.database.Database`."""
 
-    def __init__(self, database: Database, rate: RateFunction | None = None) -> None:
+    def __init__(self, database: Database, model: RatingModel | None = None) -> None:
         self.database = database
-        self.rate = rate
+        # None: finished matches are recorded without ratings (a copy, a check, a tool that rates nothing).
+        self.model = model
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self.database.rows(sql, params)
 
     async def record_finish(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
         """Rate a rated match that just finished (runs inside the match store's transaction)."""
-        if self.rate is None or not record.rated:
+        model = self.model
+        if model is None or not record.rated:
             return
         ids = [seat.user_id for seat in record.players]
         marks = ", ".join("?" for _ in ids)
@@ -74,7 +85,7 @@ class Ratings:
         )
         known = {row[0]: RatingRow(*row) for row in rows}
         before = [(known[i].mu, known[i].sigma) if i in known else None for i in ids]
-        after = self.rate(before, places)
+        after = model.rate(before, places)
         everyone_first = all(place == 1 for place in places)
         for seat, (player, (mu, sigma)) in enumerate(zip(record.players, after, strict=True)):
             won = not everyone_first and places[seat] == 1
@@ -93,7 +104,7 @@ class Ratings:
                     player.name,
                     mu,
                     sigma,
-                    ordinal(mu, sigma),
+                    model.ordinal(mu, sigma),
                     int(won),
                     int(lost),
                     int(everyone_first),

@@ -210,7 +210,7 @@ class Tournaments:
 
     async def due_to_start(self, now: float) -> list[Event]:
         """Open events whose start time has come (on this process's shards)."""
-        mine, shards = self.matches._on_my_shards()
+        mine, shards = self.matches.schedule.on_my_shards()
         rows = await self.database.rows(
             f"SELECT {_EVENT_COLUMNS} FROM tournaments WHERE status = ? AND starts_at IS NOT NULL "
             f"AND starts_at <= ?{mine} ORDER BY id",
@@ -220,7 +220,7 @@ class Tournaments:
 
     async def running(self) -> list[Event]:
         """Running events (on this process's shards): what a restart resumes."""
-        mine, shards = self.matches._on_my_shards()
+        mine, shards = self.matches.schedule.on_my_shards()
         rows = await self.database.rows(
             f"SELECT {_EVENT_COLUMNS} FROM tournaments WHERE status = ?{mine} ORDER BY id",
             (EventStatus.RUNNING, *shards),

@@ -19,12 +19,9 @@ import os
 import sqlite3
 import time
 
-import aiosqlite
-
 from bot.core.service import MatchService
 from bot.storage.database import SQLiteDatabase, redact
-from bot.storage.match_store import _COLUMNS, Matches
-from bot.storage.records import MatchStatus
+from bot.storage.match_store import Matches
 
 BATCH = 500
 
@@ -67,16 +64,13 @@ def _integrity(target: str) -> str:
 
 async def _replay_all(target: str) -> tuple[int, list[int]]:
     """Replay every running match of the copy; return how many, and the ids that differ from their state."""
-    connection = await aiosqlite.connect(target, isolation_level=None)
+    database = await SQLiteDatabase.connect(target)
     try:
-        matches = Matches(SQLiteDatabase(connection))
+        matches = Matches(database)
         service = MatchService(matches)
         checked, differ, after = 0, [], 0
         while True:
-            batch = await matches._fetch_all(
-                f"SELECT {_COLUMNS} FROM matches WHERE status = ? AND id > ? ORDER BY id LIMIT ?",
-                (MatchStatus.ACTIVE, after, BATCH),
-            )
+            batch = await matches.running_after(after, BATCH)
             for record in batch:
                 after = record.id
                 checked += 1
@@ -85,7 +79,7 @@ async def _replay_all(target: str) -> tuple[int, list[int]]:
             if len(batch) < BATCH:
                 return checked, differ
     finally:
-        await connection.close()
+        await database.close()
 
 
 async def back_up(source: str, target: str) -> str:

@@ -118,7 +118,7 @@ async def _copy(source: MatchStore, target: MatchStore, target_url: str, say: Ca
             "Copy into a new, empty database (createdb), or empty this one first if it holds nothing you need"
         )
     report = TransferReport()
-    connection = source.database.connection
+    reader = source.database
     async with target.database.transaction() as db:
         for table, columns in tables:
             integers = await _integer_columns(target, table)
@@ -126,10 +126,9 @@ async def _copy(source: MatchStore, target: MatchStore, target_url: str, say: Ca
             names = ", ".join(f'"{name}"' for name in columns)
             insert = f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in columns)})'
             copied = 0
-            async with connection.execute(f'SELECT {names} FROM "{table}"') as cursor:
-                while batch := list(await cursor.fetchmany(BATCH)):
-                    await db.executemany(insert, [_fit(row, whole) for row in batch])
-                    copied += len(batch)
+            async for batch in reader.chunks(f'SELECT {names} FROM "{table}"', BATCH):
+                await db.executemany(insert, [_fit(row, whole) for row in batch])
+                copied += len(batch)
             report.counts[table] = copied
             say(f"copied {copied} rows of {table}")
     reset = getattr(target.database, "reset_identities", None)
