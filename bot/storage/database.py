@@ -24,6 +24,7 @@ ours (:class:`SQLiteWorker`), so a statement, or a whole batch, is one hand-off 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import queue
 import sqlite3
@@ -258,10 +259,11 @@ class SQLiteWorker:
     transaction's ``BEGIN`` sent along with a statement is then still known to be open, and rolled back.
     """
 
-    __slots__ = ("_queue", "_thread")
+    __slots__ = ("_queue", "_stopped", "_thread")
 
     def __init__(self, name: str = "tabula-sqlite") -> None:
         self._queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+        self._stopped = False
         # A daemon: a bot that ends without closing its database must still end (SQLite's journal keeps
         # every committed transaction, and undoes the one a crash cut short).
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
@@ -274,22 +276,37 @@ class SQLiteWorker:
                 return
             loop, future, function, args = item
             try:
-                result = function(*args)
+                outcome = (function(*args), None)
             except BaseException as error:  # handed to the waiting task, as any outcome
-                loop.call_soon_threadsafe(_settle, future, None, error)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
+                outcome = (None, error)
+            # A loop that has closed since it asked waits for nothing (call_soon_threadsafe raises
+            # RuntimeError), and the thread must live on for the calls queued after this one.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, future, *outcome)
 
     def run(self, function: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
-        """Queue ``function(*args)`` to the thread; the future has its result (or its exception)."""
+        """Queue ``function(*args)`` to the thread; the future has its result (or its exception).
+
+        After :meth:`stop` the future fails at once with sqlite3's own closed-database error: a call that
+        no thread will run must not leave its caller waiting forever.
+        """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[_T] = loop.create_future()
-        self._queue.put((loop, future, function, args))
+        if self._stopped:
+            future.set_exception(sqlite3.ProgrammingError("Cannot operate on a closed database."))
+        else:
+            self._queue.put((loop, future, function, args))
         return future
 
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
     def stop(self) -> None:
-        """End the thread once the calls queued before this one have run."""
-        self._queue.put(None)
+        """End the thread once the calls queued before this one have run (a second stop does nothing)."""
+        if not self._stopped:
+            self._stopped = True
+            self._queue.put(None)
 
 
 class _SQLiteHandle:
@@ -481,6 +498,9 @@ class SQLiteDatabase(Database):
             await self.worker.run(_apply, self.connection, current, scripts)
 
     async def close(self) -> None:
+        """Close the connection and end its thread; closing a closed database does nothing."""
+        if self.worker.stopped:
+            return
         try:
             await self.worker.run(self.connection.close)
         finally:
