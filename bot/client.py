@@ -33,7 +33,7 @@ from bot.commands.reviews import Reviews, add_hint_commands, add_review_commands
 from bot.commands.server_commands import add_server_commands
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
-from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons
+from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
 from bot.core.ladders import Ladders
 from bot.core.reviews import ReviewMaker
 from bot.core.service import MatchService
@@ -183,6 +183,7 @@ class TabulaBot(discord.Client):
             self.renderer,
             self.ladders,
             self,
+            result_view=rematch_view,
             clock=clock,
             sleep=self._sleep,
             languages=store.settings,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.core.computer_seats import AI_LEVELS as AI_LEVELS
 from bot.core.computer_seats import computer_level
 from bot.core.computer_seats import level_list as level_list
+from bot.core.names import escape_name
 from bot.core.refusals import DrawClosed
 from bot.core.refusals import Refusal as Refusal
 from bot.core.service_core import (
@@ -20,7 +21,6 @@ from bot.core.service_core import (
 from bot.storage.database import StaleMatch
 from bot.storage.extras_store import MatchExtras
 from bot.storage.records import MatchRecord, MatchStatus, Notice, NoticeKind, TurnKind
-from bot.text.escaping import escape_name
 from engines import GAMES
 from engines.base import ABANDONED, AGREED, FORFEIT
 

@@ -31,6 +31,7 @@ from bot.core.challenges import Challenges
 from bot.core.computer_seats import AI_LEVELS as AI_LEVELS
 from bot.core.computer_seats import level_list as level_list
 from bot.core.endings import Endings
+from bot.core.names import escape_name
 from bot.core.refusals import Refusal as Refusal
 from bot.core.service_core import (
     ARCHIVE_AFTER_SECONDS,
@@ -42,7 +43,6 @@ from bot.core.service_core import (
     ServiceCore as ServiceCore,
 )
 from bot.storage.records import MatchRecord, TurnKind
-from bot.text.escaping import escape_name
 from engines.base import FORFEIT, TIMEOUT
 
 

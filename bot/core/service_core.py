@@ -21,8 +21,8 @@ from typing import Any
 from bot.core.computer_seats import AI_LEVELS as AI_LEVELS
 from bot.core.computer_seats import level_list as level_list
 from bot.core.computer_seats import mentions_for
+from bot.core.ports import ServerSettings
 from bot.core.refusals import Refusal as Refusal
-from bot.shared import ServerSettings
 from bot.storage.database import N_
 from bot.storage.extras_store import DrawOffer, MatchExtras
 from bot.storage.match_store import Matches

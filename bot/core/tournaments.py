@@ -27,9 +27,9 @@ from typing import Any
 
 from bot.core import tournament_formats as formats
 from bot.core.computer_seats import computer_level, mentions_for
+from bot.core.ports import Workers
 from bot.core.refusals import Refusal
 from bot.core.service import Turn
-from bot.shared import Workers
 from bot.storage.database import StaleMatch
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, Seat
 from bot.storage.tournament_store import Entrant, Event, EventFormat, EventStatus, Pairing, Tournaments

@@ -22,9 +22,9 @@ from bot.core.computer_seats import computer_ids, computer_level
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
 from bot.delivery.announcer import Reply
+from bot.delivery.ports import Deliverer
 from bot.delivery.workers import WorkerPool
 from bot.logs import log_context
-from bot.shared import Deliverer
 from bot.storage.records import MatchRecord
 from engines import GameState
 

@@ -17,9 +17,10 @@ from collections.abc import Sequence
 import discord
 
 from bot.core import tournament_formats as formats
+from bot.core.ports import Languages
 from bot.core.tournaments import Progress, TournamentService
 from bot.delivery.failures import classify
-from bot.shared import Channels, Deliverer, Languages
+from bot.delivery.ports import Channels, Deliverer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord
 from bot.storage.tournament_store import Event

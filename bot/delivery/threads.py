@@ -13,8 +13,9 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot.core.ports import Languages
 from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
-from bot.shared import Channels, Languages
+from bot.delivery.ports import Channels
 from bot.storage.match_store import Matches
 from bot.storage.records import MatchRecord, MatchStatus
 from bot.text import messages
