@@ -88,7 +88,7 @@ def catalogs(argv: list[str]) -> int:
 
     logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
     # The tree of a bot that never opens its database: the commands are the same whatever the settings say.
-    return catalogs.main(argv, TabulaBot(Settings()).tree)
+    return catalogs.main(argv, TabulaBot(Settings()).describe())
 
 
 def migrate(argv: list[str]) -> int:

@@ -125,6 +125,7 @@ class Reviews:
 
     def __init__(
         self,
+        *,
         maker: ReviewMaker,
         replays: Replays,
         render_workers: Workers,

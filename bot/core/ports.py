@@ -1,6 +1,6 @@
 """What the domain is handed rather than builds: the small protocols of the parts below and beside it.
 
-Each is satisfied by a part the wiring (:mod:`bot.client`) builds and hands in; nothing here imports
+Each is satisfied by a part the wiring (:mod:`bot.app`) builds and hands in; nothing here imports
 discord.py, so the domain can be used and tested without it.
 """
 

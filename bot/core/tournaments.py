@@ -52,6 +52,28 @@ class Progress:
     finished: bool = False
 
 
+class EventTurns:
+    """An event game's own time for a turn (the event's, if it set one), read from the store once per match.
+
+    Handed to the match service, which asks it at every turn: it needs only the store, so it exists before
+    the service and the events are built.
+    """
+
+    def __init__(self, store: Tournaments) -> None:
+        self.store = store
+        self._turns: dict[int, float | None] = {}  # match -> its event's time for a turn (None: not an event's)
+
+    async def turn_seconds(self, match_id: int) -> float | None:
+        """Match ``match_id``'s own time for a turn, or ``None`` for an ordinary match."""
+        if match_id not in self._turns:
+            if len(self._turns) > 10_000:
+                self._turns.clear()
+            pairing = await self.store.pairing_of_match(match_id)
+            event = None if pairing is None else await self.store.get(pairing.tournament_id)
+            self._turns[match_id] = None if event is None else event.turn_seconds
+        return self._turns[match_id]
+
+
 class TournamentService:
     """Create, fill, start and run events; every write is version-checked by the store."""
 

@@ -82,13 +82,14 @@ class Announcer:
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         languages: Languages | None = None,
+        thread_titles: Callable[[int], Awaitable[str | None]] | None = None,
     ) -> None:
         self.matches = matches
         self.languages: Languages = languages or English()
         self.channels = channels
         self.clock = clock
         self.sleep = sleep
-        self.threads = Threads(matches, channels, self.languages, clock=clock)
+        self.threads = Threads(matches, channels, self.languages, clock=clock, titles=thread_titles)
         self.composer = Composer(matches, boards, renderer, ratings, self.languages, self.threads, result_view)
         self.places = Places(matches, channels, self.languages, clock)
         self.challenges = ChallengeMessages(matches, channels)

@@ -1,7 +1,7 @@
 """What the parts that post to Discord share: the board attachment's name, "mention nobody", and the
 protocols of the renderer, the announcer, the computer players and the client's channels.
 
-The parts are handed one another by the wiring (:mod:`bot.client`); these protocols say what each sees of
+The parts are handed one another by the wiring (:mod:`bot.app`); these protocols say what each sees of
 the others.  The commands above use them too.
 """
 
