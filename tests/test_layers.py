@@ -7,6 +7,7 @@ the bot, adds the imports the contracts forbid, and expects each contract to bre
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -29,7 +30,8 @@ def test_the_bots_layers_hold(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Ca
     monkeypatch.chdir(ROOT)
     status, report = check(monkeypatch, capsys)
     assert status == 0, report
-    assert "Contracts: 2 kept, 0 broken." in report
+    kept = re.search(r"Contracts: (\d+) kept, 0 broken\.", report)
+    assert kept is not None and int(kept[1]) >= 2, report  # the layers, and no discord.py below the text
 
 
 def test_an_upward_import_breaks_the_contracts(
@@ -48,7 +50,7 @@ def test_an_upward_import_breaks_the_contracts(
     monkeypatch.chdir(tmp_path)
     status, report = check(monkeypatch, capsys)
     assert status == 1
-    assert "Contracts: 0 kept, 2 broken." in report
+    assert re.search(r"Contracts: \d+ kept, 2 broken\.", report), report
     broken = report.split("Broken contracts", 1)[1]
     layers, discord_free = broken.split("The domain and storage import no discord.py", 1)
     assert "bot.core is not allowed to import bot.client" in layers and "bot.core.ladders -> bot.client" in layers

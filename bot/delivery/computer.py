@@ -16,14 +16,15 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from ai import LEVELS, search_seed
 from bot.core.computer_seats import computer_ids, computer_level
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
 from bot.core.signals import Signals
-from bot.delivery.announcer import Reply
 from bot.delivery.ports import Deliverer
+from bot.delivery.replies import Reply
 from bot.delivery.workers import WorkerPool
 from bot.logs import log_context
 from bot.storage.records import MatchRecord
@@ -37,7 +38,13 @@ RETRY_SECONDS = 30.0  # a computer turn that failed (a worker crash, the databas
 
 
 def think(
-    game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None, seat: tuple | None
+    game: str,
+    state_json: dict[str, Any],
+    level: str,
+    seed: int,
+    budget: float | None,
+    iterations: int | None,
+    seat: tuple[int, int] | None,
 ) -> str:
     """Run the search for one move (in a worker process); return the move's text.
 
