@@ -4,6 +4,8 @@
 ``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.ops.transfer`).
 ``python -m bot backup FILE`` copies the SQLite database consistently while the bot runs, and checks
 the copy (:mod:`bot.ops.backup`).
+``python -m bot catalogs [--update]`` rebuilds the message catalogs' template from the code and the
+command tree (:mod:`bot.text.catalogs`), and merges it into every language's catalog.
 
 SIGTERM and SIGINT stop the bot gracefully (:mod:`bot.lifecycle`): the work in flight finishes, the
 workers stop, the database is closed, one line is logged, and the exit status is 0.
@@ -38,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         return migrate(arguments[1:])
     if arguments[:1] == ["backup"]:
         return backup(arguments[1:])
+    if arguments[:1] == ["catalogs"]:
+        return catalogs(arguments[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Tabula Discord bot.")
     parser.add_argument("--print-commands", action="store_true", help="print the slash-command payload as JSON")
     args = parser.parse_args(arguments)
@@ -75,6 +79,16 @@ def _settings() -> Settings | None:
     except SettingsError as error:
         print(f"tabula: {error}", file=sys.stderr)
         return None
+
+
+def catalogs(argv: list[str]) -> int:
+    """``python -m bot catalogs [--update]``: rebuild the catalog template from the code and the commands."""
+    from bot.client import TabulaBot
+    from bot.text import catalogs
+
+    logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
+    # The tree of a bot that never opens its database: the commands are the same whatever the settings say.
+    return catalogs.main(argv, TabulaBot(Settings()).describe())
 
 
 def migrate(argv: list[str]) -> int:

@@ -1,14 +1,13 @@
-"""The Discord client and the composition root: the one place where Tabula's parts are wired.
+"""The Discord client: its events, its start and its graceful stop, over the parts the wiring builds.
 
-``store → match service → renderer → one announcer → computer players → command groups``.
-No other bot module imports this one, not even for types: each part receives what it
-uses, typed by small protocols where a whole class would be too much.
+The parts are built once, after the database opens, by :func:`bot.app.build_parts`; this module holds what
+discord.py calls (``setup_hook``, ``on_ready``, the thread and channel events, ``close``), the command sync,
+and the metrics server.  No other bot module imports it, not even for types (``[tool.importlinter]``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import gc
 import hashlib
 import json
@@ -21,51 +20,34 @@ from typing import Any, TypeVar, cast
 import discord
 from discord import app_commands
 
-from bot.commands.draws import Draws, add_draw_commands
-from bot.commands.errors import guarded, report
-from bot.commands.help import add_help_command
-from bot.commands.ladder import add_ladder_commands, ladder_buttons, show_ladder
-from bot.commands.moderation import add_end_command
+from bot.app import Parts, TabulaTree, add_commands, build_parts, buttons
+from bot.commands.draws import Draws
 from bot.commands.rematch import Rematches
-from bot.commands.reminders import Reminders, add_reminder_command
-from bot.commands.replays import Replays, replay_buttons
-from bot.commands.reviews import Reviews, add_hint_commands, add_review_commands
-from bot.commands.server_commands import add_server_commands
-from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
+from bot.commands.reminders import Reminders
+from bot.commands.replays import Replays
+from bot.commands.reviews import Reviews
+from bot.commands.tournaments import TournamentCommands
 from bot.commands.ui import MatchUI
-from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons
 from bot.core import ratings
 from bot.core.ladders import Ladders
-from bot.core.reviews import ReviewMaker
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
 from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers
 from bot.delivery.event_posts import EventPosts
-from bot.delivery.members import Members
 from bot.delivery.places import thread_state
 from bot.delivery.rendering import BoardRenderer
-from bot.games import build_groups
 from bot.lifecycle import DRAIN_SECONDS, Drain
 from bot.metrics import Metrics, MetricsServer, Probe
 from bot.settings import Settings
 from bot.storage import MatchStore
 from bot.storage.database import is_url, redact
-from bot.storage.extras_store import Due
-from bot.storage.settings_store import GuildSettingsStore
 from bot.sweeper import Sweeper
 from bot.text.translator import CatalogTranslator, translated_payload
 from engines import GAMES
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-# Events (issue 30) due to start, and rounds a cancelled game left open, are looked at this often.
-EVENT_SECONDS = 30.0
-# What the sweeper is told is due: the store's kinds of background work, and the events' next look.
-_WITH_EVENTS = dataclasses.make_dataclass(
-    "DueWithEvents", [*(field.name for field in dataclasses.fields(Due)), ("events", "float | None")], frozen=True
-)
 
 
 def settle_memory() -> None:
@@ -88,21 +70,13 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class TabulaTree(app_commands.CommandTree):
-    """The command tree with one error handler for every slash command and autocomplete."""
-
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        await report(interaction, cause)
-
-
 class TabulaBot(discord.Client):
-    """Tabula's client.  ``store`` may be given (tests); otherwise it is opened from the settings.
+    """Tabula's client: the Discord events, over the parts :func:`bot.app.build_parts` builds.
 
-    Every part is built by :meth:`_wire`, handed the parts it uses, and the command tree is filled
-    with commands holding those parts.  The tree exists at once (so ``--print-commands`` needs no
-    database): a bot not yet prepared is wired over a store without a database, and :meth:`prepare`
-    opens the database and wires the parts again over it.
+    ``store`` may be given (tests); otherwise :meth:`prepare` opens it from the settings.  The parts are built
+    once, by :meth:`prepare`, over the open database, and the command tree is filled with their commands.  A
+    bot that is only described (``--print-commands``, the catalogs, tests of the payload) is never prepared:
+    :meth:`describe` builds its parts over a store without a database, and it cannot be started.
     """
 
     def __init__(
@@ -121,13 +95,14 @@ class TabulaBot(discord.Client):
         super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none(), **sharding)
         self.settings = settings
         self.tree = TabulaTree(self)
-        self.renderer = BoardRenderer(settings.render_processes)
         self._store = store
         self._service_options = service_options
         self._computer_iterations = computer_iterations
         self._sleep = sleep
+        self._parts: Parts | None = None
+        self._described = False  # built over a store without a database, for its commands only
         self._prepared = False
-        # Running like a service (issue 29): metrics, the interactions in flight, a graceful stop.
+        # Running like a service: metrics, the interactions in flight, a graceful stop.
         self.metrics = Metrics()
         self.metrics.watch_http(self.http)
         self.drain = Drain(timing=self._handled)
@@ -136,9 +111,6 @@ class TabulaBot(discord.Client):
         self.stop_reason: str | None = None  # the signal that stopped the bot, for the last log line
         self._stopping: asyncio.Task[None] | None = None
         self._metrics_server: MetricsServer | None = None
-        # The command tree exists at once (``--print-commands`` needs no database): until prepare() opens
-        # the database, its parts are built over a store that has none, and refuse to work.
-        self._wire(store if store is not None else MatchStore.unopened())
 
     @staticmethod
     def create(settings: Settings, **options: Any) -> TabulaBot:
@@ -153,153 +125,125 @@ class TabulaBot(discord.Client):
             raise RuntimeError("the bot has not been set up yet")
         return self._store
 
+    @property
+    def parts(self) -> Parts:
+        """Every part of the bot (built by :meth:`prepare`, or by :meth:`describe` for its commands only)."""
+        if self._parts is None:
+            raise RuntimeError("the bot has not been set up yet")
+        return self._parts
+
+    # -- the parts the events, the tools and the tests reach through the client ---------------
+
+    @property
+    def service(self) -> MatchService:
+        """The match service."""
+        return self.parts.service
+
+    @property
+    def renderer(self) -> BoardRenderer:
+        """The board renderer."""
+        return self.parts.renderer
+
+    @property
+    def ladders(self) -> Ladders:
+        """The ladders."""
+        return self.parts.ladders
+
+    @property
+    def announcer(self) -> Announcer:
+        """The one announcer."""
+        return self.parts.announcer
+
+    @property
+    def computer(self) -> ComputerPlayers:
+        """The computer players."""
+        return self.parts.computer
+
+    @property
+    def ui(self) -> MatchUI:
+        """The game commands' common path."""
+        return self.parts.ui
+
+    @property
+    def replays(self) -> Replays:
+        """The replays."""
+        return self.parts.replays
+
+    @property
+    def reviews(self) -> Reviews:
+        """The reviews and hints."""
+        return self.parts.reviews
+
+    @property
+    def reminders(self) -> Reminders:
+        """The reminders and automatic endings."""
+        return self.parts.reminders
+
+    @property
+    def draws(self) -> Draws:
+        """The draw offers' commands."""
+        return self.parts.draws
+
+    @property
+    def rematches(self) -> Rematches:
+        """The rematches."""
+        return self.parts.rematches
+
+    @property
+    def events(self) -> TournamentService:
+        """The events (tournaments)."""
+        return self.parts.events
+
+    @property
+    def event_posts(self) -> EventPosts:
+        """What the bot posts about events."""
+        return self.parts.event_posts
+
+    @property
+    def tournaments(self) -> TournamentCommands:
+        """The events' commands."""
+        return self.parts.tournaments
+
+    @property
+    def sweeper(self) -> Sweeper:
+        """The background work's sweeper."""
+        return self.parts.sweeper
+
     async def prepare(self) -> None:
-        """Open the database and wire the parts over it (called by ``setup_hook``, or by tests)."""
+        """Open the database and build the parts over it, once (called by ``setup_hook``, or by tests)."""
         if self._prepared:
             return
+        if self._described:
+            raise RuntimeError("a bot described without a database cannot be started; make a new one")
         await self.install_translator()
         if self._store is None:
             self._store = await MatchStore.open(
                 self.settings.database, connections=self.settings.database_connections, rating=ratings
             )
-            self._wire(self._store)
+        self._build(self._store)
         # Background work (expiries, computer turns, the outbox) only for the servers on this process's shards.
         self._store.matches.shards = self.settings.shards
-        self._add_buttons()
+        self.add_dynamic_items(*buttons(self.parts))
         self._prepared = True
 
-    def _wire(self, store: MatchStore) -> None:
-        """Build every part over ``store``, each handed what it uses, then the commands that call them."""
-        options: dict[str, Any] = {
-            "challenge_seconds": self.settings.challenge_minutes * 60,
-            "turn_seconds": self.settings.turn_hours * 3600,
-            **self._service_options,
-        }
-        clock: Callable[[], float] = options.get("clock", time.time)
-        options.setdefault("server_settings", store.settings)
-        self.service = MatchService(store.matches, extras=store.extras, **options)
-        self.service.on_move = self.metrics.moved
-        self.ladders = Ladders(store.ratings)
-        self.announcer = Announcer(
-            store.matches,
-            self.service,
-            self.renderer,
-            self.ladders,
+    def describe(self) -> app_commands.CommandTree[Any]:
+        """The command tree, filled without opening the database (the bot can then not be started)."""
+        if self._parts is None:
+            self._described = True
+            self._build(MatchStore.unopened())
+        return self.tree
+
+    def _build(self, store: MatchStore) -> None:
+        self._parts = build_parts(
+            store,
+            self.settings,
             self,
-            clock=clock,
+            self.metrics,
             sleep=self._sleep,
-            languages=store.settings,
+            computer_iterations=self._computer_iterations,
+            service_options=self._service_options,
         )
-        self.computer = ComputerPlayers(
-            self.service, self.announcer, processes=self.settings.ai_processes, iterations=self._computer_iterations
-        )
-        self.computer.on_think = self.metrics.thought
-        self.ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, store.settings)
-        self.replays = Replays(store.matches, self.renderer.workers, languages=store.settings)
-        # The computer's reviews of finished games and hints in practice games (issue 31).
-        self.reviews = Reviews(
-            ReviewMaker(store.reviews, self.computer.workers, iterations=self._computer_iterations),
-            self.replays,
-            self.renderer.workers,
-            self.computer.workers,
-            store.settings,
-            store.settings,
-            store.matches,
-            self.service,
-        )
-        # Reminders, automatic endings, draw offers and rematches (issue 17).
-        self.reminders = Reminders(
-            self.service, store.extras, store.settings, self.announcer, self.computer, clock=clock
-        )
-        self.draws = Draws(self.service, self.announcer, store.settings)
-        self.rematches = Rematches(self.ui, store.matches, store.extras)
-        # Tournaments (issue 30): events whose rounds run themselves as their games end.
-        self.events = TournamentService(
-            store.tournaments,
-            forfeit=self.service.withdraw,
-            clock=clock,
-            turn_seconds=self.service.turn_seconds_for,
-            departed=Members(self.http).departed,  # who left the server, asked before each round
-            workers=self.computer.workers,  # Swiss pairing of a big field: its own process, not the bot's
-        )
-        self.event_posts = EventPosts(self.events, store.matches, self.announcer, self, store.settings)
-        self.service.finished = self.event_posts.match_finished
-        self.service.own_turn_seconds = self.event_posts.turn_seconds
-        self.announcer.threads.titles = self.event_posts.thread_title
-        self.tournaments = TournamentCommands(self.events, self.event_posts, store.settings, clock)
-        # Background work wakes when something is due; every write that makes something due tells it.
-        self._events_next = 0.0  # events (issue 30) are looked at every EVENT_SECONDS, like the old sweep
-        self.sweeper = Sweeper(
-            self._next_due,
-            {
-                "challenges": self.expire_challenges,
-                "reminders": self.reminders.sweep,
-                "endings": self.reminders.sweep,
-                "outbox": self.announcer.resume,
-                "archives": self.announcer.threads.archive_threads,
-                "events": self._run_events,
-            },
-            clock=clock,
-        )
-        store.matches.on_due = self.sweeper.due_at
-        self._add_commands(store.settings)
-
-    def _add_commands(self, server_settings: GuildSettingsStore) -> None:
-        """Fill the command tree with the commands of the parts just built (replacing any before)."""
-        self.tree.clear_commands(guild=None)
-        groups = build_groups(self.ui)
-        add_draw_commands(groups, self.draws)  # issue 17: /<game> draw
-        add_hint_commands(groups, self.reviews)  # issue 31: /<game> hint
-        for group in groups:
-            self.tree.add_command(group)
-        add_reminder_command(self.tree, self.reminders)
-        add_ladder_commands(self.tree, self.service, self.ladders, self.ui, self.replays, EventRecords(self.events))
-        add_help_command(self.tree)
-        add_review_commands(self.tree, self.reviews)
-        add_tournament_commands(self.tree, self.tournaments)
-        moderation = add_server_commands(
-            self.tree,
-            server_settings,
-            turn_hours=self.settings.turn_hours,
-            challenge_minutes=self.settings.challenge_minutes,
-        )
-        add_end_command(moderation, self.ui)  # issue 28: a moderator ends any running match
-
-    def _add_buttons(self) -> None:
-        """The persistent buttons (challenges, ladders, replays, draws, rematches, reviews), once wired."""
-        ui, ladders, replays, draws, rematches = self.ui, self.ladders, self.replays, self.draws, self.rematches
-        tournaments, reviews = self.tournaments, self.reviews
-
-        async def answer(interaction: discord.Interaction[Any], match_id: int, accept: bool) -> None:
-            await guarded(interaction, ui.answer(interaction, match_id, accept))
-
-        async def page(interaction: discord.Interaction[Any], game: str, number: int) -> None:
-            await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True))
-
-        async def step(interaction: discord.Interaction[Any], match_id: int, ply: int, how: str) -> None:
-            await guarded(interaction, replays.step(interaction, match_id, ply, how))
-
-        async def draw(interaction: discord.Interaction[Any], match_id: int, version: int, accept: bool) -> None:
-            await guarded(interaction, draws.answer(interaction, match_id, version, accept))
-
-        async def rematch(interaction: discord.Interaction[Any], match_id: int) -> None:
-            await guarded(interaction, rematches.press(interaction, match_id))
-
-        async def sign_up(interaction: discord.Interaction[Any], event_id: int, join: bool) -> None:
-            await guarded(interaction, tournaments.sign_up(interaction, event_id, join))
-
-        async def analyse(interaction: discord.Interaction[Any], match_id: int) -> None:
-            await guarded(interaction, reviews.analyse(interaction, match_id))
-
-        self.add_dynamic_items(
-            analyse_buttons(analyse),
-            sign_up_buttons(sign_up),
-            challenge_buttons(answer),
-            ladder_buttons(page),
-            replay_buttons(step),
-            draw_buttons(draw),
-            rematch_buttons(rematch),
-        )
+        add_commands(self.tree, self._parts, self.settings)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Open the database first, so a file the bot cannot use stops it before it logs in."""
@@ -352,16 +296,19 @@ class TabulaBot(discord.Client):
         finished = cut = left = 0
         try:
             self.drain.stopping = True  # new interactions hear "restarting"
-            await self.sweeper.stop(timeout=self.stop_seconds / 2)
-            computers = self.computer.finish()
+            parts = self._parts
+            if parts is not None:
+                await parts.sweeper.stop(timeout=self.stop_seconds / 2)
+            computers = parts.computer.finish() if parts is not None else []
             budget = max(0.0, self.stop_seconds - (time.monotonic() - started))
             finished, cut = await self.drain.wait(budget, *computers)
-            self.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
-            self.computer.close()
-            self.reviews.maker.close()  # reviews in progress stop; what they judged is kept
-            await asyncio.gather(
-                asyncio.to_thread(self.renderer.workers.stop), asyncio.to_thread(self.computer.workers.stop)
-            )
+            if parts is not None:
+                parts.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
+                parts.computer.close()
+                parts.reviews.maker.close()  # reviews in progress stop; what they judged is kept
+                await asyncio.gather(
+                    asyncio.to_thread(parts.renderer.workers.stop), asyncio.to_thread(parts.computer.workers.stop)
+                )
             await self.stop_metrics()
             self.metrics.unwatch()
             await super().close()
@@ -447,8 +394,9 @@ class TabulaBot(discord.Client):
 
     def command_payload(self) -> list[dict[str, Any]]:
         """The exact application-command payload this bot syncs to Discord, with its localisations."""
-        translator = self.tree.translator or CatalogTranslator()
-        return _run_now(translated_payload(self.tree, translator))
+        tree = self.describe()
+        translator = tree.translator or CatalogTranslator()
+        return _run_now(translated_payload(tree, translator))
 
     async def install_translator(self) -> None:
         """Give the tree the catalog translator, so syncing sends every description in every language."""
@@ -481,38 +429,12 @@ class TabulaBot(discord.Client):
 
     async def expire_challenges(self) -> int:
         """Expire the overdue challenges (their messages lose their buttons); return how many."""
-        expired = await self.service.expire_challenges()
-        for answer in expired:
-            await self.announcer.deliver(answer.announcements)
-        return len(expired)
+        return await self.parts.background.expire_challenges()
 
     async def sweep(self) -> int:
         """Do every kind of background work now, due or not (tests and benchmarks; the bot's own
         :class:`~bot.sweeper.Sweeper` runs each kind when it is due); return the challenges expired."""
-        expired = await self.expire_challenges()
-        try:
-            await self.reminders.sweep()  # reminders due, and turns abandoned twice over end on time
-        except Exception:
-            log.exception("reminders and automatic endings failed this time; the outbox and computers go on")
-        await self.announcer.resume()  # what is due again in the outbox
-        await self.announcer.threads.archive_threads()  # finished matches' threads, an hour after the end
-        await self.computer.resume_all()  # a computer turn that failed is tried again
-        try:
-            await self.event_posts.resume()  # events due to start, rounds to close (a cancelled game)
-        except Exception:
-            log.exception("running the events failed this time")
-        return expired
-
-    async def _next_due(self, now: float) -> Any:
-        """When each kind of background work is next due: the store's answer, and the events' next look."""
-        due = await self.store.extras.next_due(now)
-        times = {field.name: getattr(due, field.name) for field in dataclasses.fields(due)}
-        return _WITH_EVENTS(**times, events=self._events_next)
-
-    async def _run_events(self) -> None:
-        """Start the events due to start and close rounds a cancelled game left open; look again later."""
-        self._events_next = self.sweeper.clock() + EVENT_SECONDS
-        await self.event_posts.resume()
+        return await self.parts.background.sweep()
 
 
 class ShardedTabulaBot(TabulaBot, discord.AutoShardedClient):

@@ -3,7 +3,7 @@
 Every player-facing string is written in English where it is used, and that English text is the key
 (gettext's ``msgid``).  The translations live in ``i18n/locales/<lang>/LC_MESSAGES/tabula.po``, plain text
 files that translators edit with any PO editor; ``i18n/locales/tabula.pot`` is the template listing every
-key (``python -m bot.text.catalogs`` rebuilds it).  A catalog is read with Babel and compiled in memory the first
+key (``python -m bot catalogs`` rebuilds it).  A catalog is read with Babel and compiled in memory the first
 time its language is used, so a fresh checkout needs no compile step.
 
 Plural forms follow each language's rules through the catalog's ``Plural-Forms`` header, which comes from

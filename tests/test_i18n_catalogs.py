@@ -69,7 +69,7 @@ def test_the_catalog_has_every_key_of_the_template_translated_with_the_same_plac
     data = read(catalog.catalog_path(language), language)
     assert data.locale is not None and str(data.locale) == language
     wanted, have = entries(TEMPLATE), entries(data)
-    assert set(have) == set(wanted), "run `python -m bot.text.catalogs --update` and translate the new keys"
+    assert set(have) == set(wanted), "run `python -m bot catalogs --update` and translate the new keys"
     for key, message in have.items():
         assert not message.fuzzy, f"{language}: fuzzy entry {key}"
         translations = texts(message.string)
@@ -231,7 +231,7 @@ def walk(options: list[dict[str, Any]], path: str) -> Any:
 
 def test_every_description_and_choice_of_the_live_command_tree_has_russian_and_french() -> None:
     """What Discord receives: the payload discord.py builds with the translator, from today's commands."""
-    tree = TabulaBot(Settings(token=None)).tree
+    tree = TabulaBot(Settings(token=None)).describe()
     payload = asyncio.run(translated_payload(tree))
     codes = {language: discord.Locale(language).value for language in TRANSLATED}
     missing: list[str] = []
@@ -257,9 +257,7 @@ def test_every_description_and_choice_of_the_live_command_tree_has_russian_and_f
                     else:
                         assert 1 <= len(text) <= CHOICE_LIMIT, (where, language, text)
                         checked += 1
-    assert not missing, "untranslated (run `python -m bot.text.catalogs --update`, then translate):\n" + "\n".join(
-        missing
-    )
+    assert not missing, "untranslated (run `python -m bot catalogs --update`, then translate):\n" + "\n".join(missing)
     assert checked >= 2 * 80
 
 
@@ -269,7 +267,7 @@ def longest(item: dict[str, Any], field: str) -> int:
 
 
 def test_every_localised_command_stays_within_discords_8000_characters() -> None:
-    payload = asyncio.run(translated_payload(TabulaBot(Settings(token=None)).tree))
+    payload = asyncio.run(translated_payload(TabulaBot(Settings(token=None)).describe()))
     for command in payload:
         total = longest(command, "name") + longest(command, "description")
         for option, _ in walk(command.get("options", []), ""):
@@ -292,8 +290,8 @@ def test_every_games_short_rules_read_in_russian_and_french_within_one_message(g
 
 
 def test_every_key_the_code_uses_is_in_the_template() -> None:
-    built = entries(catalogs.build_template())
-    assert set(built) == set(entries(TEMPLATE)), "the template is stale: run `python -m bot.text.catalogs --update`"
+    built = entries(catalogs.build_template(TabulaBot(Settings(token=None)).describe()))
+    assert set(built) == set(entries(TEMPLATE)), "the template is stale: run `python -m bot catalogs --update`"
     assert (CHOICE_CONTEXT, "Square") in built and (None, "{n} move") in built
 
 

@@ -30,7 +30,7 @@ async def play(world: World, channel: int, moves: int) -> None:
 async def test_the_service_keeps_one_state_per_match_however_many_moves(world: World) -> None:
     await play(world, 2991, 8)
     await play(world, 2992, 3)
-    states = world.bot.service._states
+    states = world.bot.service.core._states
     assert len(states) == 2  # one per match: its newest version
     record = await world.bot.store.matches.open_match(2991)
     assert record is not None and states[record.id][0] == record.version
@@ -40,7 +40,7 @@ async def test_the_state_cache_is_bounded(world: World, monkeypatch: pytest.Monk
     monkeypatch.setattr(service_module, "STATE_CACHE", 2)
     for channel in (2993, 2994, 2995):
         await play(world, channel, 1)
-    assert len(world.bot.service._states) == 2
+    assert len(world.bot.service.core._states) == 2
 
 
 async def test_posted_boards_and_challenges_leave_nothing_in_discords_view_store(world: World) -> None:

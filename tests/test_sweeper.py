@@ -26,7 +26,7 @@ def reminders(world: World, channel: int) -> list[object]:
 
 
 async def test_the_database_names_when_each_kind_of_work_is_next_due(world: World) -> None:
-    world.bot.service.turn_seconds = TURN
+    world.bot.service.core.turn_seconds = TURN
     extras = world.bot.store.extras
     now = world.clock()
     assert await extras.next_due(now) == type(await extras.next_due(now))(None, None, None, None, None)
@@ -47,7 +47,7 @@ async def test_the_database_names_when_each_kind_of_work_is_next_due(world: Worl
 
 
 async def test_shards_keep_their_own_filter(world: World) -> None:
-    world.bot.service.turn_seconds = TURN
+    world.bot.service.core.turn_seconds = TURN
     await world.start_pond(3103)
     matches = world.bot.store.matches
     record = await matches.open_match(3103)
@@ -163,7 +163,7 @@ async def test_a_reminder_of_a_short_turn_is_posted_within_2_seconds_of_its_time
     install(monkeypatch, recorder)
     world = await World.start(f"{tmp_path}/tabula.sqlite3", recorder, Now())
     try:
-        world.bot.service.turn_seconds = 4.0  # the mechanism is the same for any turn: a reminder 3 s in
+        world.bot.service.core.turn_seconds = 4.0  # the mechanism is the same for any turn: a reminder 3 s in
         world.bot.sweeper.start()
         await world.start_pond(3104)
         record = await world.bot.store.matches.open_match(3104)
@@ -182,10 +182,10 @@ async def test_a_reminder_of_a_short_turn_is_posted_within_2_seconds_of_its_time
 
 async def test_a_longer_turn_started_later_still_has_its_reminder_found(world: World) -> None:
     extras, service = world.bot.store.extras, world.bot.service
-    service.turn_seconds = TURN
+    service.core.turn_seconds = TURN
     await world.start_pond(3105)
     await extras.next_due(world.clock())  # the longest turn is read now: 36 s
-    service.turn_seconds = 3600.0  # then a server gives an hour a turn
+    service.core.turn_seconds = 3600.0  # then a server gives an hour a turn
     await world.start_pond(3106)
     record = await world.bot.store.matches.open_match(3106)
     assert record is not None and world.bot.store.matches.longest_turn == pytest.approx(3600.0)

@@ -77,10 +77,12 @@ def test_toy_is_drawn_described_and_explained(toy: None) -> None:
 
 
 def test_toy_reaches_the_catalogs(toy: None) -> None:
+    from bot.client import TabulaBot
+    from bot.settings import Settings
     from bot.text import catalogs
 
     assert ("rules:toy", RULES, "/toy rules") in catalogs.rules_strings()
-    template = catalogs.build_template()
+    template = catalogs.build_template(TabulaBot(Settings()).describe())
     keys = {(message.context, message.id if isinstance(message.id, str) else message.id[0]) for message in template}
     assert ("game:toy", "{name} took the last stone and wins.") in keys  # its texts
     assert ("alt", "Pile: {stones}. Taken: {first} {a}, {second} {b}.") in keys  # its alt text

@@ -18,10 +18,11 @@ import discord
 from discord import app_commands
 
 from bot.commands.views import draw_view
+from bot.core.ports import Languages
 from bot.core.refusals import DrawClosed, Refusal
 from bot.core.service import MatchService
 from bot.delivery.announcer import Announcer
-from bot.shared import NO_MENTIONS, Languages
+from bot.delivery.ports import NO_MENTIONS
 from bot.storage.records import MatchRecord
 from bot.text import formatting
 from bot.text.escaping import escape_name

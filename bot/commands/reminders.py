@@ -24,9 +24,10 @@ from typing import Any
 import discord
 
 from bot.core.computer_seats import computer_level
+from bot.core.ports import ServerSettings
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
-from bot.shared import Computers, Deliverer, ServerSettings
+from bot.delivery.ports import Computers, Deliverer
 from bot.storage.extras_store import MatchExtras
 from bot.storage.records import MatchRecord, Notice, NoticeKind
 from i18n.catalog import gettext, locale_for

@@ -30,8 +30,9 @@ import discord
 import i18n
 from bot.commands.components import Choice, CustomId, Number, persistent_button
 from bot.commands.views import analyse_button, routed_view
+from bot.core.ports import English, Languages, Workers
 from bot.core.refusals import Refusal
-from bot.shared import BOARD_FILE, NO_MENTIONS, English, Languages, Workers
+from bot.delivery.ports import BOARD_FILE, NO_MENTIONS
 from bot.storage.records import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.text.escaping import escape_name
 from engines import GameState
@@ -61,11 +62,6 @@ class Matches(Protocol):
     async def get(self, match_id: int) -> MatchRecord | None: ...
 
     async def log(self, match_id: int, upto: int | None = None) -> list[LogEntry]: ...
-
-
-def board_alt(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
-    """The alt text of a board image of ``record`` showing ``state``, in the server's ``language``."""
-    return alt_text(state, [seat.name for seat in record.players], language)
 
 
 # -- the record and the pictures (worker side: pure, picklable arguments) --------------------------------------------

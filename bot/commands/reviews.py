@@ -33,9 +33,10 @@ from bot.commands.ladder import outcome_line
 from bot.commands.replays import Rebuilt, Replays
 from bot.commands.ui import user_language
 from bot.core.computer_seats import computer_level
+from bot.core.ports import Languages, ServerSettings, Workers
 from bot.core.refusals import Refusal
 from bot.core.reviews import ReviewMaker
-from bot.shared import BOARD_FILE, NO_MENTIONS, Languages, ServerSettings, Workers
+from bot.delivery.ports import BOARD_FILE, NO_MENTIONS
 from bot.storage.records import MatchRecord
 from bot.text import formatting
 from bot.text.escaping import escape_name
@@ -124,6 +125,7 @@ class Reviews:
 
     def __init__(
         self,
+        *,
         maker: ReviewMaker,
         replays: Replays,
         render_workers: Workers,

@@ -23,10 +23,10 @@ from bot.commands.components import Choice, CustomId, Number, persistent_button
 from bot.commands.server_commands import parse_duration
 from bot.commands.ui import user_language
 from bot.core import tournament_formats as formats
+from bot.core.ports import Languages
 from bot.core.refusals import Refusal
 from bot.core.tournaments import TournamentService
 from bot.delivery.event_posts import EventPosts, standings_text
-from bot.shared import Languages
 from bot.storage.database import N_
 from bot.storage.settings_store import GuildSettings
 from bot.storage.tournament_store import Event, EventStatus

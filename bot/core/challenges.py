@@ -21,7 +21,12 @@ from bot.storage.records import MatchRecord, MatchStatus, Notice, NoticeKind, Se
 from engines import GAMES
 
 
-class Challenges(ServiceCore):
+class Challenges:
+    """Challenges: posting one, Accept and Decline, the game's start, expiry; on the service's ``core``."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+
     async def challenge(
         self,
         *,
@@ -58,15 +63,15 @@ class Challenges(ServiceCore):
                 "{title} is for {low} to {high} players.", title=spec.title, low=spec.min_players, high=spec.max_players
             )
         spec.new(players=len(ids), seed=0, **options)  # validates the options, raising a readable GameError
-        now = self.clock()
-        expires = now + await self.challenge_seconds_for(guild_id)
-        async with self._channel(channel_id):
-            record = await self.store.create_challenge(
+        now = self.core.clock()
+        expires = now + await self.core.challenge_seconds_for(guild_id)
+        async with self.core.channel_lock(channel_id):
+            record = await self.core.store.create_challenge(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game=game,
                 options=options,
-                seed=self._rng.getrandbits(63),
+                seed=self.core.rng.getrandbits(63),
                 players=[challenger, *opponents, *seated],
                 invited=[o.user_id for o in opponents],
                 expires_at=expires,
@@ -80,32 +85,32 @@ class Challenges(ServiceCore):
 
     async def discard_challenge(self, record: MatchRecord) -> None:
         """Remove a challenge whose message could not be posted, so it never blocks the channel."""
-        async with self._match(record.id):
-            fresh = await self.store.get(record.id)
+        async with self.core.match_lock(record.id):
+            fresh = await self.core.store.get(record.id)
             if fresh is not None and fresh.status == MatchStatus.CHALLENGE:
-                await self.store.update(fresh, status=MatchStatus.CANCELLED, deadline=None, now=self.clock())
+                await self.core.store.update(fresh, status=MatchStatus.CANCELLED, deadline=None, now=self.core.clock())
 
     async def set_message(self, record: MatchRecord, message_id: int) -> MatchRecord:
         """Remember the challenge message so it can be edited when the challenge ends."""
-        async with self._match(record.id):
-            fresh = await self.store.get(record.id)
+        async with self.core.match_lock(record.id):
+            fresh = await self.core.store.get(record.id)
             if fresh is None or fresh.message_id == message_id:
                 return fresh or record
-            return await self.store.update(fresh, message_id=message_id)
+            return await self.core.store.update(fresh, message_id=message_id)
 
     async def answer(self, match_id: int, user: Seat, accept: bool) -> Answer:
         """Record ``user`` accepting or declining a challenge; start the game once all accepted."""
-        record = await self.store.get(match_id)
+        record = await self.core.store.get(match_id)
         if record is None:
             raise Refusal("This challenge no longer exists.")
-        async with self._match(record.id):
-            record = await self.store.get(match_id)
+        async with self.core.match_lock(record.id):
+            record = await self.core.store.get(match_id)
             assert record is not None
             if record.status != MatchStatus.CHALLENGE:
                 # A late press: the answer says so, and the message loses its buttons.
                 raise ChallengeClosed(CHALLENGE_CLOSED.get(record.status, CHALLENGE_GONE), record)
             challenger = record.players[0].user_id
-            now = self.clock()
+            now = self.core.clock()
             if user.user_id not in record.invited:
                 if user.user_id == challenger and not accept:
                     return await self._close(record, MatchStatus.DECLINED, "withdrawn", user.name, now)
@@ -120,43 +125,45 @@ class Challenges(ServiceCore):
             players = tuple(Seat(p.user_id, user.name if p.user_id == user.user_id else p.name) for p in record.players)
             invited = tuple(i for i in record.invited if i != user.user_id)
             if invited:
-                record = await self.store.update(record, invited=invited, players=players, now=now)
+                record = await self.core.store.update(record, invited=invited, players=players, now=now)
                 return Answer(record, None, True)
             return await self._begin(record, players, now)
 
     async def _close(self, record: MatchRecord, status: MatchStatus, how: str, by: str, now: float) -> Answer:
         """End a pending challenge, recording that its message must lose its buttons."""
         notice = Notice(NoticeKind.CLOSE, board=False, detail={"how": how, "by": by})
-        record, announced = await self.store.update_announcing(record, [notice], status=status, deadline=None, now=now)
+        record, announced = await self.core.store.update_announcing(
+            record, [notice], status=status, deadline=None, now=now
+        )
         return Answer(record, None, False, tuple(announced))
 
     async def _begin(self, record: MatchRecord, players: Sequence[Seat], now: float) -> Answer:
         seats = list(players)
-        self._rng.shuffle(seats)  # who moves first is drawn at random
+        self.core.rng.shuffle(seats)  # who moves first is drawn at random
         state = GAMES[record.game].new(players=len(seats), seed=record.seed, **record.options)
         notices = [Notice(NoticeKind.START, mentions=mentions_for(seats, state))]
         if record.invited:  # a challenge message was posted: it loses its buttons
             notices.insert(0, Notice(NoticeKind.CLOSE, board=False, detail={"how": "accepted", "by": ""}))
-        record, announced = await self.store.update_announcing(
+        record, announced = await self.core.store.update_announcing(
             record,
             notices,
             players=seats,
             invited=(),
             status=MatchStatus.ACTIVE,
             state=state.to_json(),
-            deadline=now + await self.turn_seconds_for(record.guild_id),
+            deadline=now + await self.core.turn_seconds_for(record.guild_id),
             now=now,
         )
-        self._remember(record, state)
+        self.core.remember(record, state)
         return Answer(record, state, True, tuple(announced))
 
     async def expire_challenges(self) -> list[Answer]:
         """Mark every overdue challenge expired; return them, with the announcements that close their messages."""
         expired: list[Answer] = []
-        for record in await self.store.expired_challenges(self.clock()):
-            async with self._match(record.id):
-                fresh = await self.store.get(record.id)
+        for record in await self.core.store.expired_challenges(self.core.clock()):
+            async with self.core.match_lock(record.id):
+                fresh = await self.core.store.get(record.id)
                 if fresh is None or fresh.status != MatchStatus.CHALLENGE:
                     continue
-                expired.append(await self._close(fresh, MatchStatus.EXPIRED, "expired", "", self.clock()))
+                expired.append(await self._close(fresh, MatchStatus.EXPIRED, "expired", "", self.core.clock()))
         return expired

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from ai import search_seed
 from ai.review import Judgement, Review, final_rewards, judge_saved, review_iterations
-from bot.shared import Workers
+from bot.core.ports import Workers
 from bot.storage.review_store import StoredReview
 from engines import GameState
 

@@ -17,102 +17,98 @@ also records what must be announced (the outbox, :class:`~bot.storage.records.No
 the results carry those announcements for the one announcer (:mod:`bot.delivery.announcer`)
 to post.
 
-The service is built in parts: :class:`~bot.core.service_core.ServiceCore` (locks, the states' cache, finding
-a command's match, the one write of every turn), :class:`~bot.core.challenges.Challenges`,
-:class:`~bot.core.endings.Endings` (cancelling, an admin's end, abandoned turns, withdrawals, draw offers), and
-here the moves, resignations and claims.
+The service is composed of parts, each handed the one :class:`~bot.core.service_core.ServiceCore` (locks,
+the states' cache, finding a command's match, the one write of every turn): :class:`~bot.core.challenges.Challenges`,
+:class:`~bot.core.moves.Moves` (moves, resignations, claims), :class:`~bot.core.endings.Endings` (cancelling, a
+moderator's end, abandoned turns, withdrawals) and :class:`~bot.core.draw_offers.DrawOffers`.  What the core
+tells others (a move applied, a match finished) goes out on its :class:`~bot.core.signals.Signals`.
 """
 
 from __future__ import annotations
+
+import random
+import time
+from collections.abc import Awaitable, Callable
 
 from bot.core.challenges import Challenges
 
 # AI_LEVELS, level_list and Refusal are imported from here by bot.games.common too.
 from bot.core.computer_seats import AI_LEVELS as AI_LEVELS
 from bot.core.computer_seats import level_list as level_list
+from bot.core.draw_offers import DrawOffers
 from bot.core.endings import Endings
+from bot.core.moves import Moves
+from bot.core.ports import ServerSettings
 from bot.core.refusals import Refusal as Refusal
-from bot.core.service_core import (
-    ARCHIVE_AFTER_SECONDS,
-    Answer,
-    DrawAnswer,
-    Turn,
-)
-from bot.core.service_core import (
-    ServiceCore as ServiceCore,
-)
-from bot.storage.records import MatchRecord, TurnKind
-from bot.text.escaping import escape_name
-from engines.base import FORFEIT, TIMEOUT
+from bot.core.service_core import ARCHIVE_AFTER_SECONDS, Answer, DrawAnswer, ServiceCore, Turn
+from bot.core.signals import Signals
+from bot.storage.extras_store import MatchExtras
+from bot.storage.match_store import Matches
 
 
-class MatchService(Challenges, Endings):
-    """Create, play and finish matches, one match at a time.
+class MatchService:
+    """Create, play and finish matches, one match at a time: the parts over one core, and their entry points.
 
     ``challenge_seconds`` and ``turn_seconds`` are the bot's defaults; a server's own settings
-    (``server_settings``) override them for its matches.
+    (``server_settings``) override them for its matches, and ``own_turn_seconds`` a match's own time (an
+    event game's).  ``extras`` keeps draw offers; ``signals`` hears every move applied and match finished.
     """
 
-    async def play(
-        self, channel_id: int, user_id: int, move: str, *, game: str | None = None, guild_id: int | None = None
-    ) -> Turn:
-        """Apply ``user_id``'s move in the match the command means (:meth:`find`), or refuse with a reason."""
-        record = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
-        return await self.play_match(record.id, user_id, move, game=game, found=record)
-
-    async def play_match(
-        self, match_id: int, user_id: int, move: str, *, game: str | None = None, found: MatchRecord | None = None
-    ) -> Turn:
-        """Apply ``user_id``'s move in match ``match_id``, or refuse with a readable reason.
-
-        ``found``: the match as just read by :meth:`find`, used as it is unless this process has seen a newer
-        version since (a move another process made meanwhile is refused by the version-checked write).
-        """
-        async with self._match(match_id):
-            record = self._unchanged(found, game) or await self._fresh(match_id, game)
-            seat = self._seat(record, user_id)
-            state = self.state_of(record)
-            if state.to_move != seat:
-                if state.to_move is None:
-                    raise Refusal("The game is over: nobody is to move.")
-                raise Refusal(
-                    "It is not your turn: {player} is to move.", player=escape_name(record.players[state.to_move].name)
-                )
-            parsed = state.parse_move(move)
-            after = state.play(parsed)
-            return await self._commit(record, after, seat, user_id, TurnKind.MOVE, state.move_text(parsed))
-
-    async def resign(
-        self, channel_id: int, user_id: int, *, game: str | None = None, guild_id: int | None = None
-    ) -> Turn:
-        """Let a player resign: in a two-player game the other wins; with more, they leave the game."""
-        found = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
-        async with self._match(found.id):
-            record = await self._fresh(found.id, game)
-            seat = self._seat(record, user_id)
-            return await self._forfeit(record, seat, user_id, FORFEIT)
-
-    async def claim(
-        self, channel_id: int, user_id: int, *, game: str | None = None, guild_id: int | None = None
-    ) -> Turn:
-        """Let a waiting player claim the win once the player to move has let the deadline pass."""
-        found = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
-        async with self._match(found.id):
-            record = await self._fresh(found.id, game)
-            seat = self._seat(record, user_id)
-            state = self.state_of(record)
-            late = state.to_move
-            if late is None or late == seat:
-                raise Refusal("It is your turn: you can't claim a win on your own time. Make a move instead.")
-            if record.deadline is None or self.clock() < record.deadline:
-                stamp = "<t:" + str(int(record.deadline or 0)) + ":R>"
-                raise Refusal(
-                    "{player} still has time to move: the deadline is {deadline}.",
-                    player=escape_name(record.players[late].name),
-                    deadline=stamp,
-                )
-            # Logged as its code under the late player's seat; the claimer is the row's user.
-            return await self._forfeit(record, late, user_id, TIMEOUT)
+    def __init__(
+        self,
+        store: Matches,
+        *,
+        challenge_seconds: float = 15 * 60,
+        turn_seconds: float = 24 * 3600,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        server_settings: ServerSettings | None = None,
+        extras: MatchExtras | None = None,
+        signals: Signals | None = None,
+        own_turn_seconds: Callable[[int], Awaitable[float | None]] | None = None,
+    ) -> None:
+        self.core = ServiceCore(
+            store,
+            challenge_seconds=challenge_seconds,
+            turn_seconds=turn_seconds,
+            clock=clock,
+            rng=rng,
+            server_settings=server_settings,
+            signals=signals,
+            own_turn_seconds=own_turn_seconds,
+        )
+        self.store = store
+        self.clock = clock
+        self.signals = self.core.signals
+        self.challenges = Challenges(self.core)
+        self.moves = Moves(self.core)
+        self.endings = Endings(self.core)
+        self.draws = DrawOffers(self.core, extras)
+        # The entry points the commands, buttons and the sweeper call: each is its part's own method.
+        self.find = self.core.find
+        self.current = self.core.current
+        self.running = self.core.running
+        self.position = self.core.position
+        self.match_state = self.core.match_state
+        self.state_of = self.core.state_of
+        self.replay = self.core.replay
+        self.turn_seconds_for = self.core.turn_seconds_for
+        self.challenge_seconds_for = self.core.challenge_seconds_for
+        self.challenge = self.challenges.challenge
+        self.discard_challenge = self.challenges.discard_challenge
+        self.set_message = self.challenges.set_message
+        self.answer = self.challenges.answer
+        self.expire_challenges = self.challenges.expire_challenges
+        self.play = self.moves.play
+        self.play_match = self.moves.play_match
+        self.resign = self.moves.resign
+        self.claim = self.moves.claim
+        self.cancel = self.endings.cancel
+        self.end_match = self.endings.end_match
+        self.abandon = self.endings.abandon
+        self.withdraw = self.endings.withdraw
+        self.offer_draw = self.draws.offer_draw
+        self.answer_draw = self.draws.answer_draw
 
 
 __all__ = [

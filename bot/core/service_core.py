@@ -1,8 +1,9 @@
 """The match service's core: its locks, its cache of states, finding the match a command means, and the one
-write every move and forfeit goes through (:meth:`ServiceCore._commit`).
+write every move and forfeit goes through (:meth:`ServiceCore.commit`).
 
-The service's features (challenges, moves, endings and draw offers) are built on it in :mod:`bot.core.challenges`,
-:mod:`bot.core.endings` and :mod:`bot.core.service`.
+The service's parts (challenges, moves, endings and draw offers) are each handed this core: see
+:mod:`bot.core.challenges`, :mod:`bot.core.moves`, :mod:`bot.core.endings`, and :mod:`bot.core.service`,
+which composes them.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import Any
 from bot.core.computer_seats import AI_LEVELS as AI_LEVELS
 from bot.core.computer_seats import level_list as level_list
 from bot.core.computer_seats import mentions_for
+from bot.core.ports import ServerSettings
 from bot.core.refusals import Refusal as Refusal
-from bot.shared import ServerSettings
+from bot.core.signals import MatchFinished, MoveApplied, Signals
 from bot.storage.database import N_
-from bot.storage.extras_store import DrawOffer, MatchExtras
+from bot.storage.extras_store import DrawOffer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, ThreadMode, TurnKind
 from engines import GAMES, GameState
@@ -96,7 +98,9 @@ class ServiceCore:
     """What every part of the match service shares: locks, states, finding matches, committing turns.
 
     ``challenge_seconds`` and ``turn_seconds`` are the bot's defaults; a server's own settings
-    (``server_settings``) override them for its matches.
+    (``server_settings``) override them for its matches, and a match's own time (``own_turn_seconds``:
+    an event game's, else ``None``) overrides both.  Every committed move and finished match is published
+    on ``signals``.
     """
 
     def __init__(
@@ -108,26 +112,24 @@ class ServiceCore:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         server_settings: ServerSettings | None = None,
-        extras: MatchExtras | None = None,
+        signals: Signals | None = None,
+        own_turn_seconds: Callable[[int], Awaitable[float | None]] | None = None,
     ) -> None:
         self.store = store
-        self.extras = extras  # draw offers (issue 17); the tools that build a bare service need none
         self.challenge_seconds = challenge_seconds
         self.turn_seconds = turn_seconds
         self.server_settings = server_settings
         self.clock = clock
-        self._rng = rng or random.SystemRandom()
+        self.rng = rng or random.SystemRandom()
+        self.signals = signals if signals is not None else Signals()
+        self.own_turn_seconds = own_turn_seconds
         self._locks: weakref.WeakValueDictionary[Any, asyncio.Lock] = weakref.WeakValueDictionary()
         # match id -> (version, state): one state per match, the newest seen; the least recently used go first.
         self._states: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
-        self.on_move: Callable[[str], None] | None = None  # told the game of every move applied (the metrics)
-        # Told of every match a move or forfeit finished, once committed (an event runs its rounds on: issue 30).
-        self.finished: Callable[[MatchRecord], None] | None = None
-        # A match's own time for a turn, where it has one (an event game: the event's), else None.
-        self.own_turn_seconds: Callable[[int], Awaitable[float | None]] | None = None
 
     @asynccontextmanager
-    async def _channel(self, channel_id: int) -> AsyncIterator[None]:
+    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+        """One channel's new challenges are made one at a time (and abandoned turns ended one at a time)."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
@@ -135,7 +137,7 @@ class ServiceCore:
             yield
 
     @asynccontextmanager
-    async def _match(self, match_id: int) -> AsyncIterator[None]:
+    async def match_lock(self, match_id: int) -> AsyncIterator[None]:
         """One match's commands run one at a time (a channel may hold many matches, each in its thread)."""
         key = ("match", match_id)
         lock = self._locks.get(key)
@@ -166,24 +168,25 @@ class ServiceCore:
             raise Refusal("This game has not started yet.")
         state = GAMES[record.game].from_json(record.state)
         if cached is None or cached[0] < record.version:
-            self._remember(record, state)
+            self.remember(record, state)
         return state
 
-    def _remember(self, record: MatchRecord, state: GameState) -> None:
+    def remember(self, record: MatchRecord, state: GameState) -> None:
         """Keep ``state`` as the match's current one (its older versions go), at most :data:`STATE_CACHE` matches."""
         self._states[record.id] = (record.version, state)
         self._states.move_to_end(record.id)
         while len(self._states) > STATE_CACHE:
             self._states.popitem(last=False)
 
-    async def _running(
+    async def running_record(
         self, channel_id: int, game: str | None, *, user_id: int = 0, guild_id: int | None = None
     ) -> MatchRecord:
         """The running match a command in ``channel_id`` means (see :meth:`find`), or a polite refusal."""
         record = await self.find(channel_id, user_id, game=game, guild_id=guild_id)
-        return self._started(record, game)
+        return self.started(record, game)
 
-    def _started(self, record: MatchRecord, game: str | None) -> MatchRecord:
+    def started(self, record: MatchRecord, game: str | None) -> MatchRecord:
+        """``record``, if it is a running match of ``game`` (any game when ``None``); else a polite refusal."""
         if game is not None and record.game != game:
             raise Refusal(
                 "This channel's game is {title}; use its `/{command}` commands.",
@@ -252,32 +255,34 @@ class ServiceCore:
             )
         raise Refusal("There is no game in this channel. Start one with a `start` command.")
 
-    async def _fresh(self, match_id: int, game: str | None) -> MatchRecord:
+    async def fresh(self, match_id: int, game: str | None) -> MatchRecord:
         """Re-read a match under its lock: it must still be running."""
         record = await self.store.get(match_id)
         if record is None:
             raise Refusal("There is no game in this channel. Start one with a `start` command.")
-        return self._started(record, game)
+        return self.started(record, game)
 
-    def _unchanged(self, found: MatchRecord | None, game: str | None) -> MatchRecord | None:
+    def unchanged(self, found: MatchRecord | None, game: str | None) -> MatchRecord | None:
         """``found`` (read before the match's lock was taken), unless a newer version is known: then ``None``."""
         if found is None:
             return None
         cached = self._states.get(found.id)
         if cached is not None and cached[0] > found.version:
             return None
-        return self._started(found, game)
+        return self.started(found, game)
 
     @staticmethod
-    def _seat(record: MatchRecord, user_id: int) -> int:
+    def player_seat(record: MatchRecord, user_id: int) -> int:
+        """``user_id``'s seat in ``record``, or a refusal for someone not playing."""
         seat = record.seat_of(user_id)
         if seat is None:
             raise Refusal("You are not playing in this channel's game.")
         return seat
 
-    def _finish_fields(
+    def finish_fields(
         self, state: GameState, now: float, turn_seconds: float | None = None, record: MatchRecord | None = None
     ) -> dict[str, Any]:
+        """The match's fields after ``state``: the next deadline, or the result of a finished game."""
         outcome = state.outcome()
         if outcome is None:
             return {"state": state.to_json(), "deadline": now + (turn_seconds or self.turn_seconds)}
@@ -303,7 +308,7 @@ class ServiceCore:
         self, channel_id: int, game: str | None = None, *, user_id: int = 0, guild_id: int | None = None
     ) -> tuple[MatchRecord, GameState]:
         """Return the running match of ``game`` a command in ``channel_id`` means, or refuse politely."""
-        record = await self._running(channel_id, game, user_id=user_id, guild_id=guild_id)
+        record = await self.running_record(channel_id, game, user_id=user_id, guild_id=guild_id)
         return record, self.state_of(record)
 
     async def position(
@@ -336,12 +341,12 @@ class ServiceCore:
                 state = state.forfeit(entry.seat, legacy_forfeit_code(entry.text))
         return state
 
-    async def _forfeit(self, record: MatchRecord, seat: int, user_id: int, how: str) -> Turn:
+    async def forfeit(self, record: MatchRecord, seat: int, user_id: int, how: str) -> Turn:
         """Log ``seat`` leaving the game as ``how``, a forfeit code (``user_id`` is who did it: a claim's claimer)."""
         state = self.state_of(record)
-        return await self._commit(record, state.forfeit(seat, how), seat, user_id, TurnKind.FORFEIT, how)
+        return await self.commit(record, state.forfeit(seat, how), seat, user_id, TurnKind.FORFEIT, how)
 
-    async def _commit(
+    async def commit(
         self, record: MatchRecord, after: GameState, seat: int, user_id: int, kind: TurnKind, text: str
     ) -> Turn:
         """Log one move or forfeit, store the new state and record its announcement, in one transaction.
@@ -354,13 +359,13 @@ class ServiceCore:
             notices.append(PARENT_RESULT)  # the channel the thread came from shows every result too
         own = await self.own_turn_seconds(record.id) if self.own_turn_seconds is not None else None
         turn_seconds = own or await self.turn_seconds_for(record.guild_id)
-        fields = self._finish_fields(after, now, turn_seconds, record)
+        fields = self.finish_fields(after, now, turn_seconds, record)
         updated, announced = await self.store.append(
             record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )
-        self._remember(updated, after)
-        if kind == TurnKind.MOVE and self.on_move is not None:
-            self.on_move(record.game)
-        if self.finished is not None and updated.status == MatchStatus.FINISHED:
-            self.finished(updated)
+        self.remember(updated, after)
+        if kind == TurnKind.MOVE:
+            self.signals.publish(MoveApplied(record.game))
+        if updated.status == MatchStatus.FINISHED:
+            self.signals.publish(MatchFinished(updated))
         return Turn(updated, after, seat, kind, text, tuple(announced), user_id)

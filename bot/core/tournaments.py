@@ -27,9 +27,9 @@ from typing import Any
 
 from bot.core import tournament_formats as formats
 from bot.core.computer_seats import computer_level, mentions_for
+from bot.core.ports import Workers
 from bot.core.refusals import Refusal
 from bot.core.service import Turn
-from bot.shared import Workers
 from bot.storage.database import StaleMatch
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, Seat
 from bot.storage.tournament_store import Entrant, Event, EventFormat, EventStatus, Pairing, Tournaments
@@ -50,6 +50,28 @@ class Progress:
     opened: tuple[tuple[MatchRecord, tuple[Announcement, ...]], ...] = ()
     closed_round: int = 0  # the round that just closed (its standings are to be posted)
     finished: bool = False
+
+
+class EventTurns:
+    """An event game's own time for a turn (the event's, if it set one), read from the store once per match.
+
+    Handed to the match service, which asks it at every turn: it needs only the store, so it exists before
+    the service and the events are built.
+    """
+
+    def __init__(self, store: Tournaments) -> None:
+        self.store = store
+        self._turns: dict[int, float | None] = {}  # match -> its event's time for a turn (None: not an event's)
+
+    async def turn_seconds(self, match_id: int) -> float | None:
+        """Match ``match_id``'s own time for a turn, or ``None`` for an ordinary match."""
+        if match_id not in self._turns:
+            if len(self._turns) > 10_000:
+                self._turns.clear()
+            pairing = await self.store.pairing_of_match(match_id)
+            event = None if pairing is None else await self.store.get(pairing.tournament_id)
+            self._turns[match_id] = None if event is None else event.turn_seconds
+        return self._turns[match_id]
 
 
 class TournamentService:

@@ -48,15 +48,16 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
+from bot.core.ports import English, Languages
 from bot.core.service import Turn
 from bot.delivery.challenges import ChallengeMessages
-from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChanges
+from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChanges, ResultView
 from bot.delivery.failures import THREAD_ARCHIVED, Failure, backoff, classify
 from bot.delivery.places import Places, fact_about
+from bot.delivery.ports import NO_MENTIONS, Channels, Renderer
 from bot.delivery.replies import Reply, Result, loading_done, worse
 from bot.delivery.threads import Threads
 from bot.logs import log_context
-from bot.shared import NO_MENTIONS, Channels, English, Languages, Renderer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, NoticeKind
 from bot.text import messages
@@ -77,17 +78,19 @@ class Announcer:
         ratings: RatingChanges,
         channels: Channels,
         *,
+        result_view: ResultView,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         languages: Languages | None = None,
+        thread_titles: Callable[[int], Awaitable[str | None]] | None = None,
     ) -> None:
         self.matches = matches
         self.languages: Languages = languages or English()
         self.channels = channels
         self.clock = clock
         self.sleep = sleep
-        self.threads = Threads(matches, channels, self.languages, clock=clock)
-        self.composer = Composer(matches, boards, renderer, ratings, self.languages, self.threads)
+        self.threads = Threads(matches, channels, self.languages, clock=clock, titles=thread_titles)
+        self.composer = Composer(matches, boards, renderer, ratings, self.languages, self.threads, result_view)
         self.places = Places(matches, channels, self.languages, clock)
         self.challenges = ChallengeMessages(matches, channels)
         self._retrying: dict[int, asyncio.Task[None]] = {}

@@ -12,8 +12,8 @@ import discord
 
 from bot.delivery.composer import Composed
 from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, classify
+from bot.delivery.ports import NO_MENTIONS, Channels
 from bot.delivery.replies import Reply
-from bot.shared import NO_MENTIONS, Channels
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement
 

@@ -17,12 +17,12 @@ from typing import Any, Protocol
 import discord
 
 from bot import limits
-from bot.commands.replays import board_alt
-from bot.commands.views import rematch_view
 from bot.core.computer_seats import computer_level
+from bot.core.ports import Languages
 from bot.core.ratings import Change
 from bot.core.service import Turn
-from bot.shared import BOARD_FILE, Languages, Renderer
+from bot.delivery.ports import BOARD_FILE, Renderer
+from bot.delivery.rendering import board_alt
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, LogEntry, MatchRecord, MatchStatus, NoticeKind, ThreadMode, TurnKind
 from bot.text import messages
@@ -42,6 +42,13 @@ class Boards(Protocol):
 
 class RatingChanges(Protocol):
     async def changes(self, record: MatchRecord) -> list[Change]: ...
+
+
+class ResultView(Protocol):
+    """The buttons under a finished game's result (Rematch and Analyse), made by the commands that answer
+    their presses and handed in by the wiring, so posting knows no command."""
+
+    def __call__(self, match_id: int, language: str, /) -> discord.ui.View: ...
 
 
 class ThreadNotes(Protocol):
@@ -102,6 +109,7 @@ class Composer:
         ratings: RatingChanges,
         languages: Languages,
         notes: ThreadNotes,
+        result_view: ResultView,
     ) -> None:
         self.matches = matches
         self.boards = boards
@@ -109,6 +117,7 @@ class Composer:
         self.ratings = ratings
         self.languages = languages
         self.notes = notes
+        self.result_view = result_view
 
     async def entry(self, announcement: Announcement, turn: Turn | None) -> LogEntry | None:
         if turn is not None:
@@ -208,7 +217,7 @@ class Composer:
         # An old board (the game moved on while it waited) is history: it pings nobody.
         png, alt = await self._board(announcement, record, state, language)
         # A finished game's result carries the Rematch button (restart-proof: see bot.commands.views).
-        view = rematch_view(record.id, language) if state.outcome() is not None and current else None
+        view = self.result_view(record.id, language) if state.outcome() is not None and current else None
         return Composed(
             content,
             mentions,

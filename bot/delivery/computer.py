@@ -15,16 +15,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from ai import LEVELS, search_seed
 from bot.core.computer_seats import computer_ids, computer_level
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
-from bot.delivery.announcer import Reply
+from bot.core.signals import Signals
+from bot.delivery.ports import Deliverer
+from bot.delivery.replies import Reply
 from bot.delivery.workers import WorkerPool
 from bot.logs import log_context
-from bot.shared import Deliverer
 from bot.storage.records import MatchRecord
 from engines import GameState
 
@@ -36,7 +38,13 @@ RETRY_SECONDS = 30.0  # a computer turn that failed (a worker crash, the databas
 
 
 def think(
-    game: str, state_json: dict, level: str, seed: int, budget: float | None, iterations: int | None, seat: tuple | None
+    game: str,
+    state_json: dict[str, Any],
+    level: str,
+    seed: int,
+    budget: float | None,
+    iterations: int | None,
+    seat: tuple[int, int] | None,
 ) -> str:
     """Run the search for one move (in a worker process); return the move's text.
 
@@ -56,11 +64,25 @@ def _warm() -> None:
     warm_up()
 
 
+@dataclass(frozen=True, slots=True)
+class ComputerThought:
+    """The computer thought ``seconds`` about one move at ``level``."""
+
+    level: str
+    seconds: float
+
+
 class ComputerPlayers:
     """Play every computer seat's turns, one task per match."""
 
     def __init__(
-        self, service: MatchService, announcer: Deliverer, *, processes: int, iterations: int | None = None
+        self,
+        service: MatchService,
+        announcer: Deliverer,
+        *,
+        processes: int,
+        iterations: int | None = None,
+        signals: Signals | None = None,
     ) -> None:
         self.service = service
         self.announcer = announcer
@@ -71,7 +93,7 @@ class ComputerPlayers:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._waking: set[asyncio.Task[None]] = set()
         self.stopping = False
-        self.on_think: Callable[[str, float], None] | None = None  # (level, seconds): the metrics' think time
+        self.signals = signals if signals is not None else Signals()  # each move's thinking time (the metrics)
 
     def wake(self, record: MatchRecord, state: GameState | None, reply: Reply | None = None) -> None:
         """Start the computer's turn in this match if it is a computer's turn and nobody is on it.
@@ -164,8 +186,7 @@ class ComputerPlayers:
         seat = (record.id, state.to_move) if budget is not None and self.workers.processes > 0 else None
         started = time.perf_counter()
         text = await self.workers.run(think, record.game, state.to_json(), level, seed, budget, self.iterations, seat)
-        if self.on_think is not None:
-            self.on_think(level, time.perf_counter() - started)
+        self.signals.publish(ComputerThought(level, time.perf_counter() - started))
         return text
 
     def playing(self) -> list[asyncio.Task[None]]:

@@ -18,12 +18,14 @@ import discord
 
 from bot import limits
 from bot.core import tournament_formats as formats
+from bot.core.ports import Languages
+from bot.core.signals import MatchFinished
 from bot.core.tournaments import Progress, TournamentService
 from bot.delivery.failures import classify
-from bot.shared import Channels, Deliverer, Languages
+from bot.delivery.ports import Channels, Deliverer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord
-from bot.storage.tournament_store import Event
+from bot.storage.tournament_store import Event, Tournaments
 from bot.text.escaping import escape_name
 from engines import GAMES
 from i18n.catalog import gettext, pgettext
@@ -122,6 +124,21 @@ def standings_png(event: Event, lines: Sequence[formats.Line], language: str, af
     return render_standings(event.name, subtitle, heads, rows)
 
 
+class ThreadTitles:
+    """The event and round heading an event game's thread name (the threads ask when they open one)."""
+
+    def __init__(self, store: Tournaments) -> None:
+        self.store = store
+
+    async def __call__(self, match_id: int) -> str | None:
+        """``Spring Pond · R2`` for an event game, ``None`` for an ordinary match."""
+        pairing = await self.store.pairing_of_match(match_id)
+        if pairing is None:
+            return None
+        event = await self.store.get(pairing.tournament_id)
+        return None if event is None else event_title(event, pairing.round)
+
+
 class EventPosts:
     """Post an event's messages and run its rounds as its games end."""
 
@@ -140,28 +157,10 @@ class EventPosts:
         self.languages = languages
         self._tasks: set[asyncio.Task[None]] = set()
         self._starting: set[int] = set()  # matches whose line is being posted right now
-        self._turns: dict[int, float | None] = {}  # match -> its event's time for a turn (None: not an event's)
 
-    async def turn_seconds(self, match_id: int) -> float | None:
-        """An event game's time for a turn (the event's own, if it set one); read once per match."""
-        if match_id not in self._turns:
-            if len(self._turns) > 10_000:
-                self._turns.clear()
-            pairing = await self.events.store.pairing_of_match(match_id)
-            event = None if pairing is None else await self.events.store.get(pairing.tournament_id)
-            self._turns[match_id] = None if event is None else event.turn_seconds
-        return self._turns[match_id]
-
-    async def thread_title(self, match_id: int) -> str | None:
-        """The event and round heading an event game's thread name, or ``None`` for an ordinary match."""
-        pairing = await self.events.store.pairing_of_match(match_id)
-        if pairing is None:
-            return None
-        event = await self.events.store.get(pairing.tournament_id)
-        return None if event is None else event_title(event, pairing.round)
-
-    def match_finished(self, record: MatchRecord) -> None:
+    def match_finished(self, finished: MatchFinished) -> None:
         """A match ended (the service says so after committing): run its event on, in the background."""
+        record = finished.record
         task = asyncio.create_task(self._after(record.id), name=f"tabula-event-{record.id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -22,10 +22,11 @@ import logging
 from collections.abc import Callable
 
 from bot.core.computer_seats import computer_level, mentions_for
+from bot.core.ports import Languages
 from bot.delivery.composer import Composed
 from bot.delivery.failures import THREAD_ARCHIVED, UNKNOWN_CHANNEL, Failure, classify
+from bot.delivery.ports import NO_MENTIONS, Channels
 from bot.delivery.replies import Reply, Result
-from bot.shared import NO_MENTIONS, Channels, Languages
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Moved, Notice, NoticeKind, ThreadMode
 from bot.text import messages

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from bot.delivery.workers import WorkerPool
+from bot.storage.records import MatchRecord
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT
 
@@ -43,6 +44,13 @@ def draw_with_alt(state: GameState, names: Sequence[str], language: str = DEFAUL
     except Exception:
         alt = None
     return png, alt
+
+
+def board_alt(record: MatchRecord, state: GameState, language: str = DEFAULT) -> str:
+    """The alt text of a board image of ``record`` showing ``state``, in the server's ``language``."""
+    from i18n.describe import alt_text
+
+    return alt_text(state, [seat.name for seat in record.players], language)
 
 
 def draw_from_json(

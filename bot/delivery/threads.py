@@ -14,8 +14,9 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot import limits
+from bot.core.ports import Languages
 from bot.delivery.failures import UNKNOWN_MESSAGE, Failure, backoff, classify
-from bot.shared import Channels, Languages
+from bot.delivery.ports import Channels
 from bot.storage.match_store import Matches
 from bot.storage.records import MatchRecord, MatchStatus
 from bot.text import messages
@@ -32,15 +33,21 @@ class Threads:
     """Open, adopt and archive the matches' threads, and remember why one was refused until it is said."""
 
     def __init__(
-        self, matches: Matches, channels: Channels, languages: Languages, *, clock: Callable[[], float] = time.time
+        self,
+        matches: Matches,
+        channels: Channels,
+        languages: Languages,
+        *,
+        clock: Callable[[], float] = time.time,
+        titles: Callable[[int], Awaitable[str | None]] | None = None,
     ) -> None:
         self.matches = matches
         self.channels = channels
         self.languages = languages
         self.clock = clock
         self._notes: dict[int, str] = {}  # match -> why its thread was refused, said with its first board
-        # An event game's thread is named after its event and round (issue 30): match ID -> "Spring Pond · R2".
-        self.titles: Callable[[int], Awaitable[str | None]] | None = None
+        # An event game's thread is named after its event and round: match ID -> "Spring Pond · R2".
+        self.titles = titles
 
     def take_note(self, match_id: int) -> str | None:
         """Why the match's thread was refused, once (its first board says it), or ``None``."""

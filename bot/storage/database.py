@@ -275,6 +275,7 @@ class SQLiteWorker:
             if item is None:
                 return
             loop, future, function, args = item
+            outcome: tuple[Any, BaseException | None]
             try:
                 outcome = (function(*args), None)
             except BaseException as error:  # handed to the waiting task, as any outcome

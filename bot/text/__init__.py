@@ -2,5 +2,5 @@
 
 :mod:`bot.text.formatting` composes texts from records whose names are escaped; :mod:`bot.text.messages`
 escapes and composes (what the rest of the bot calls); :mod:`bot.text.translator` translates the command
-tree; ``python -m bot.text.catalogs`` rebuilds the gettext template.
+tree; ``python -m bot catalogs`` rebuilds the gettext template.
 """

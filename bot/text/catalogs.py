@@ -1,6 +1,6 @@
 """Rebuild the catalog template from the code, and bring every language's catalog up to date.
 
-``python -m bot.text.catalogs`` writes ``i18n/locales/tabula.pot`` from three sources:
+``python -m bot catalogs`` writes ``i18n/locales/tabula.pot`` from three sources:
 
 - the slash-command payload, through discord.py's own translation walk (so it lists exactly the strings
   :class:`bot.text.translator.CatalogTranslator` is asked for: descriptions and choice names);
@@ -15,6 +15,9 @@
 
 ``--update`` then merges the template into every supported language's ``.po`` file (creating it for a
 new language): new keys arrive untranslated, changed ones are marked fuzzy, translations are kept.
+
+The command tree is handed in (:func:`main` by ``python -m bot catalogs``, which builds the bot): the
+words layer knows no command and no client.
 """
 
 from __future__ import annotations
@@ -32,8 +35,6 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
-from bot.client import TabulaBot
-from bot.settings import Settings
 from bot.text.translator import CONTEXTS, translated_payload
 from engines import GAMES
 from i18n import catalog
@@ -61,12 +62,12 @@ ERROR_CONTEXT = "error"
 ERRORS_SCANNED = ("engines",)
 HEADER = """\
 # Tabula's player-facing messages: the template every language's catalog is made from.
-# Rebuilt by `python -m bot.text.catalogs`; translate a copy, never this file (see docs/translating.md).
+# Rebuilt by `python -m bot catalogs`; translate a copy, never this file (see docs/translating.md).
 #"""
 
 
-def command_strings() -> list[tuple[str, str, str]]:
-    """Return ``(context, text, where)`` for every string the command translator is asked for."""
+def command_strings(tree: app_commands.CommandTree[Any]) -> list[tuple[str, str, str]]:
+    """Return ``(context, text, where)`` for every string the command translator is asked for in ``tree``."""
     found: dict[tuple[str, str], str] = {}
 
     class Recorder(app_commands.Translator):
@@ -81,7 +82,7 @@ def command_strings() -> list[tuple[str, str, str]]:
                 found.setdefault((kind, string.message), _where(context))
             return None
 
-    asyncio.run(translated_payload(TabulaBot(Settings()).tree, Recorder()))
+    asyncio.run(translated_payload(tree, Recorder()))
     return [(kind, text, where) for (kind, text), where in found.items()]
 
 
@@ -138,8 +139,8 @@ def code_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], str | Non
             yield f"{where}/{filename}", line, message, ERROR_CONTEXT
 
 
-def build_template() -> Catalog:
-    """Return the template catalog of every key the code uses."""
+def build_template(tree: app_commands.CommandTree[Any]) -> Catalog:
+    """Return the template catalog of every key the code uses, the commands' from ``tree``."""
     template = Catalog(
         domain=catalog.DOMAIN,
         header_comment=HEADER,
@@ -149,7 +150,7 @@ def build_template() -> Catalog:
         msgid_bugs_address="",
         fuzzy=False,
     )
-    for context, text, where in command_strings():
+    for context, text, where in command_strings(tree):
         template.add(text, context=context, auto_comments=[where])
     for context, text, where in rules_strings():
         template.add(text, context=context, auto_comments=[where])
@@ -162,7 +163,7 @@ def header_for(language_name: str) -> str:
     """Return the comment heading a language's catalog."""
     return (
         f"# {language_name} translations of Tabula's player-facing messages.\n"
-        "# Merged from the template by `python -m bot.text.catalogs --update`; see docs/translating.md.\n#"
+        "# Merged from the template by `python -m bot catalogs --update`; see docs/translating.md.\n#"
     )
 
 
@@ -198,19 +199,15 @@ def update(template: Catalog) -> list[Path]:
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Rebuild the template; with ``--update``, merge it into the catalogs too."""
-    parser = argparse.ArgumentParser(prog="python -m bot.text.catalogs", description=__doc__.splitlines()[0])
+def main(argv: list[str], tree: app_commands.CommandTree[Any]) -> int:
+    """Rebuild the template from the code and ``tree``; with ``--update``, merge it into the catalogs too."""
+    parser = argparse.ArgumentParser(prog="python -m bot catalogs", description=__doc__.splitlines()[0])
     parser.add_argument("--update", action="store_true", help="also merge the template into every .po catalog")
     args = parser.parse_args(argv)
-    template = build_template()
+    template = build_template(tree)
     write_catalog(TEMPLATE, template)
     print(f"{TEMPLATE.relative_to(ROOT)}: {len(template)} messages")
     if args.update:
         for path in update(template):
             print(f"updated {path.relative_to(ROOT)}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,35 +1,24 @@
-"""What several parts of the bot share: the board attachment's name, "mention nobody", and small protocols.
+"""What the parts that post to Discord share: the board attachment's name, "mention nobody", and the
+protocols of the renderer, the announcer, the computer players and the client's channels.
 
-Defined once here, for the parts that are handed one another by the composition root (:mod:`bot.client`).
+The parts are handed one another by the wiring (:mod:`bot.app`); these protocols say what each sees of
+the others.  The commands above use them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import discord
 
+from bot.core.service import Turn
 from bot.storage.records import Announcement, MatchRecord
-from bot.storage.settings_store import GuildSettings
 from engines import GameState
 from i18n.catalog import DEFAULT
 
-if TYPE_CHECKING:
-    from bot.core.service import Turn
-
 BOARD_FILE = "board.png"  # the file name of every board picture Tabula attaches
 NO_MENTIONS = discord.AllowedMentions.none()  # edits and replies never ping anyone
-T = TypeVar("T")
-
-
-class Workers(Protocol):
-    """Runs a picklable function off the event loop (:class:`bot.delivery.workers.WorkerPool`): ``urgent`` work
-    passes the ordinary calls waiting, ``background`` work runs beside them at the lowest priority."""
-
-    async def run(
-        self, function: Callable[..., T], *args: Any, urgent: bool = False, background: bool = False
-    ) -> T: ...
 
 
 class Renderer(Protocol):
@@ -41,25 +30,6 @@ class Renderer(Protocol):
     async def board(
         self, state: GameState, names: Sequence[str], language: str = DEFAULT
     ) -> tuple[bytes, str | None]: ...
-
-
-class Languages(Protocol):
-    """Which language a server's public messages are in (the per-server setting)."""
-
-    async def language(self, guild_id: int | None) -> str: ...
-
-
-class English:
-    """Every server reads English (tools and tests that have no settings store)."""
-
-    async def language(self, guild_id: int | None) -> str:
-        return DEFAULT
-
-
-class ServerSettings(Protocol):
-    """A server's own settings (:class:`bot.storage.settings_store.GuildSettingsStore`): turn time, reminders…"""
-
-    async def get(self, guild_id: int) -> GuildSettings: ...
 
 
 class Computers(Protocol):
