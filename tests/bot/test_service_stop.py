@@ -87,6 +87,7 @@ def start_served(tmp_path: Path, **options: str) -> tuple[subprocess.Popen[str],
     return process, database, state, json.loads(state.read_text())
 
 
+@pytest.mark.subprocess
 async def test_sigterm_under_load_finishes_the_work_in_flight_and_exits_0_leaving_nothing(tmp_path: Path) -> None:
     process, database, state, ready = start_served(tmp_path, matches="20", rate="40")
     below = descendants(process.pid)
@@ -151,6 +152,7 @@ async def test_sigterm_under_load_finishes_the_work_in_flight_and_exits_0_leavin
         await copy.close()
 
 
+@pytest.mark.subprocess
 def test_a_killed_bot_leaves_no_worker_alive_after_5_seconds(tmp_path: Path) -> None:
     process, _, _, ready = start_served(tmp_path, matches="4", rate="10")
     below = descendants(process.pid)
@@ -204,6 +206,7 @@ sys.exit(main([]))
 """
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
 def test_python_m_bot_stops_on_a_signal_with_status_0_and_one_line(tmp_path: Path, signal_number: int) -> None:
     database = tmp_path / "tabula.sqlite3"

@@ -149,6 +149,7 @@ async def test_a_kind_that_stays_due_rests_instead_of_being_polled() -> None:
     assert await sweeper.step() == 0.0 and fake.ran == ["outbox", "outbox"]
 
 
+@pytest.mark.slow  # waits on the real clock for the reminder, about three seconds
 async def test_a_reminder_of_a_short_turn_is_posted_within_2_seconds_of_its_time(
     tmp_path: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,10 @@ import pytest
 
 from engines import querni
 
+# Each test reads every turn the slow way over hundreds of positions (5 to 25 seconds apiece); the quick run keeps
+# test_querni.py's worked examples of legal turns.
+pytestmark = pytest.mark.slow
+
 
 def _plain_ranges(where: list[int], base: int) -> list[tuple[int, int]]:
     """List every removable ``(lo, hi)`` of the colour at ``base``: 3+ consecutive numbers, each next to the last."""

@@ -171,6 +171,7 @@ class Recording:
         return await self.pool.run(function, *args, urgent=urgent, background=background)
 
 
+@pytest.mark.subprocess
 async def test_swiss_rounds_are_paired_in_a_worker_process_as_they_would_be_in_the_bot(database: str) -> None:
     """Pairing a big field is seconds to minutes of pure Python: the bot pairs in its workers' background process,
     never in its own interpreter, and the pairings are the same as in a thread."""
