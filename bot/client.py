@@ -59,7 +59,7 @@ from engines import GAMES
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Events (issue 30) due to start, and rounds a cancelled game left open, are looked at this often.
+# Events due to start, and rounds a cancelled game left open, are looked at this often.
 EVENT_SECONDS = 30.0
 # What the sweeper is told is due: the store's kinds of background work, and the events' next look.
 _WITH_EVENTS = dataclasses.make_dataclass(
@@ -126,7 +126,7 @@ class TabulaBot(discord.Client):
         self._computer_iterations = computer_iterations
         self._sleep = sleep
         self._prepared = False
-        # Running like a service (issue 29): metrics, the interactions in flight, a graceful stop.
+        # Running like a service: metrics, the interactions in flight, a graceful stop.
         self.metrics = Metrics()
         self.metrics.watch_http(self.http)
         self.drain = Drain(timing=self._handled)
@@ -193,7 +193,7 @@ class TabulaBot(discord.Client):
         self.computer.on_think = self.metrics.thought
         self.ui = MatchUI(self.service, self.announcer, self.renderer, self.computer, store.settings)
         self.replays = Replays(store.matches, self.renderer.workers, languages=store.settings)
-        # The computer's reviews of finished games and hints in practice games (issue 31).
+        # The computer's reviews of finished games and hints in practice games.
         self.reviews = Reviews(
             ReviewMaker(store.reviews, self.computer.workers, iterations=self._computer_iterations),
             self.replays,
@@ -204,13 +204,13 @@ class TabulaBot(discord.Client):
             store.matches,
             self.service,
         )
-        # Reminders, automatic endings, draw offers and rematches (issue 17).
+        # Reminders, automatic endings, draw offers and rematches.
         self.reminders = Reminders(
             self.service, store.extras, store.settings, self.announcer, self.computer, clock=clock
         )
         self.draws = Draws(self.service, self.announcer, store.settings)
         self.rematches = Rematches(self.ui, store.matches, store.extras)
-        # Tournaments (issue 30): events whose rounds run themselves as their games end.
+        # Tournaments: events whose rounds run themselves as their games end.
         self.events = TournamentService(
             store.tournaments,
             forfeit=self.service.withdraw,
@@ -225,7 +225,7 @@ class TabulaBot(discord.Client):
         self.announcer.threads.titles = self.event_posts.thread_title
         self.tournaments = TournamentCommands(self.events, self.event_posts, store.settings, clock)
         # Background work wakes when something is due; every write that makes something due tells it.
-        self._events_next = 0.0  # events (issue 30) are looked at every EVENT_SECONDS, like the old sweep
+        self._events_next = 0.0  # events are looked at every EVENT_SECONDS, like the old sweep
         self.sweeper = Sweeper(
             self._next_due,
             {
@@ -245,8 +245,8 @@ class TabulaBot(discord.Client):
         """Fill the command tree with the commands of the parts just built (replacing any before)."""
         self.tree.clear_commands(guild=None)
         groups = build_groups(self.ui)
-        add_draw_commands(groups, self.draws)  # issue 17: /<game> draw
-        add_hint_commands(groups, self.reviews)  # issue 31: /<game> hint
+        add_draw_commands(groups, self.draws)  # /<game> draw, in two-player games
+        add_hint_commands(groups, self.reviews)  # /<game> hint, in practice games
         for group in groups:
             self.tree.add_command(group)
         add_reminder_command(self.tree, self.reminders)
@@ -260,7 +260,7 @@ class TabulaBot(discord.Client):
             turn_hours=self.settings.turn_hours,
             challenge_minutes=self.settings.challenge_minutes,
         )
-        add_end_command(moderation, self.ui)  # issue 28: a moderator ends any running match
+        add_end_command(moderation, self.ui)  # a moderator ends any running match
 
     def _add_buttons(self) -> None:
         """The persistent buttons (challenges, ladders, replays, draws, rematches, reviews), once wired."""

@@ -81,7 +81,7 @@ def challenge_buttons(handler: AnswerHandler) -> type[discord.ui.DynamicItem[Any
     return ChallengeButton
 
 
-# -- rematch and draw offers (issue 17) ------------------------------------------------------
+# -- rematch and draw offers -----------------------------------------------------------------
 
 # (interaction, finished match ID) -> the work of challenging the others again
 RematchHandler = Callable[[discord.Interaction[Any], int], Awaitable[None]]

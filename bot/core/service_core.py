@@ -111,7 +111,7 @@ class ServiceCore:
         extras: MatchExtras | None = None,
     ) -> None:
         self.store = store
-        self.extras = extras  # draw offers (issue 17); the tools that build a bare service need none
+        self.extras = extras  # draw offers; the tools that build a bare service need none
         self.challenge_seconds = challenge_seconds
         self.turn_seconds = turn_seconds
         self.server_settings = server_settings
@@ -121,7 +121,7 @@ class ServiceCore:
         # match id -> (version, state): one state per match, the newest seen; the least recently used go first.
         self._states: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
         self.on_move: Callable[[str], None] | None = None  # told the game of every move applied (the metrics)
-        # Told of every match a move or forfeit finished, once committed (an event runs its rounds on: issue 30).
+        # Told of every match a move or forfeit finished, once committed (an event runs its rounds on).
         self.finished: Callable[[MatchRecord], None] | None = None
         # A match's own time for a turn, where it has one (an event game: the event's), else None.
         self.own_turn_seconds: Callable[[int], Awaitable[float | None]] | None = None

@@ -38,7 +38,7 @@ class Threads:
         self.languages = languages
         self.clock = clock
         self._notes: dict[int, str] = {}  # match -> why its thread was refused, said with its first board
-        # An event game's thread is named after its event and round (issue 30): match ID -> "Spring Pond · R2".
+        # An event game's thread is named after its event and round: match ID -> "Spring Pond · R2".
         self.titles: Callable[[int], Awaitable[str | None]] | None = None
 
     def take_note(self, match_id: int) -> str | None:

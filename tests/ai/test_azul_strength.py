@@ -1,4 +1,4 @@
-"""Azul's hard level (issue 32, item 6): move values without playing, implicit minimax, widening, today's switches."""
+"""Azul's hard level: move values without playing, implicit minimax, widening, today's switches."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bench.tournament import parse_level
 from engines import azul
 from engines.rng import Rng
 
-# Today's hard in Azul (before issue 32, item 6): every new setting switched off.
+# Today's hard in Azul as it was before its own search: every new setting switched off.
 TODAY = (
     ("implicit_weight", 0.0),
     ("widening", 0.0),

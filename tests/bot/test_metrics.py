@@ -1,4 +1,4 @@
-"""Metrics, health, settings and machine-readable logs (issue 29, items 4 and 7).
+"""Metrics, health, settings and machine-readable logs.
 
 A running bot is scraped over HTTP on a free port: ``/metrics`` shows the moves that were made and
 ``/healthz`` answers 200 while the bot is connected and its database answers, 503 otherwise.

@@ -1,4 +1,4 @@
-"""Stopping like a service (issue 29, items 1 and 2), with real processes: the bot under load and its workers.
+"""Stopping like a service, with real processes: the bot under load and its workers.
 
 ``bench.served`` runs the real bot (its setup, sweeper, one render and one computer worker process and the
 stop signals of ``python -m bot``) with the fake Discord edge, players moving meanwhile.  SIGTERM must end

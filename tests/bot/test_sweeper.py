@@ -1,4 +1,4 @@
-"""Sweeps on time (issue 29, item 3): background work wakes for the next thing due, not on a fixed beat.
+"""Sweeps on time: background work wakes for the next thing due, not on a fixed beat.
 
 The database says when each kind of work is next due in one query; writes that make something due
 sooner wake the sweeper; a reminder of a short turn is posted within 2 s of its time; a kind whose

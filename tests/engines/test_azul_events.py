@@ -1,6 +1,6 @@
 """What an Azul ply did, as the engine records it: scores around each round step, placements, landing spaces.
 
-The text layer and the renderer only describe these (issue 27: rules live only in the engines), so they are pinned
+The text layer and the renderer only describe these (rules live only in the engines), so they are pinned
 here against the rules, and against what an old save (without them) still shows.
 """
 

@@ -1,4 +1,4 @@
-"""Azul's table-driven fast paths agree with the plain rules they replace (issue 32, item 5)."""
+"""Azul's table-driven fast paths agree with the plain rules they replace."""
 
 from __future__ import annotations
 

@@ -150,7 +150,7 @@ def left_by_timeout_among_many(entry: dict[str, Any]) -> bool:
 
 
 def caption_now(entry: dict[str, Any], state: Any, names: list[str]) -> str:
-    """Return the old caption with what issue 20 changed on purpose, and nothing else.
+    """Return the old caption with what was changed on purpose for phone players, and nothing else.
 
     Summer's caption names the players, as its header and status line do, not their colours ("Bo b2-b1 (5)",
     "hit Ana's 3"); Azul's says when the floor took a score to 0 and stopped there ("(scores stop at 0)").
@@ -172,7 +172,7 @@ def test_players_see_the_same_words_as_before(entry: dict[str, Any]) -> None:
     state = GAMES[entry["game"]].from_json(entry["state"])
     expect = entry["expect"]
     names = list(NAMES[: entry["players"]])
-    # Issue 20 (item 6) changed one word on purpose: the status line counts "move 14", no longer the jargon "ply 14"
+    # One word changed on purpose: the status line counts "move 14", no longer the jargon "ply 14"
     # (same number, the move as players count it). Everything else in the line is as before.
     # It also counts the draws' plies as moves ("no chain removed for 30 moves", "the move limit (300 moves)").
     status = expect["status"].replace(" · ply ", " · move ")

@@ -1,4 +1,4 @@
-"""Forfeits are codes (issue 27): how a player left is its termination code, never a sentence searched for words.
+"""Forfeits are codes: how a player left is its termination code, never a sentence searched for words.
 
 A player named "Ran out of time Rick" who resigns is recorded and announced as having resigned, in every
 language; a claim reads as it always did; and what was written before (format-1 saves, move-log rows and

@@ -1,4 +1,4 @@
-"""Querni's fast move generator lists exactly the turns the rules' plain reading gives (issue 32, item 5)."""
+"""Querni's fast move generator lists exactly the turns the rules' plain reading gives."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engines' fast paths agree with the plain ways of doing the same thing (issue 32, item 5)."""
+"""The engines' fast paths agree with the plain ways of doing the same thing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game texts and the board pictures in Russian and French (issue 16, item 5).
+"""The game texts and the board pictures in Russian and French.
 
 Every game's result, chat line, status line and caption reads Russian or French in those languages, with each
 language's plural forms; every picture differs from the English one; and every text a player needs fits the
@@ -171,7 +171,7 @@ def test_a_ply_of_azul_is_told_in_whole_translated_sentences() -> None:
 
 @pytest.mark.parametrize("game", ["pond", "querni", "summer"])
 def test_status_lines_count_moves_in_the_players_words_not_plies(game: str) -> None:
-    """Issue 20, item 6: "move 14" / "ход 14" / "coup 14", never the jargon "ply" / "полуход" / "demi-coup"."""
+    """Players count moves: "move 14" / "ход 14" / "coup 14", never the jargon "ply" / "полуход" / "demi-coup"."""
     state = GAMES[game].new(seed=1)
     for move in state.legal_moves()[:1]:
         state = state.play(move)

@@ -512,7 +512,7 @@ def test_events_of_other_players_are_not_marked_on_a_board() -> None:
     assert board_marks(state, 1, event).placed == event.placements
 
 
-# -- what a phone player must not miss (issue 20) ------------------------------------------------------------------
+# -- what a phone player must not miss -----------------------------------------------------------------------------
 
 
 def round_ends(players: int, count: int, seed: int, **options: Any) -> list[AzulState]:

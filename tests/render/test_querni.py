@@ -391,7 +391,7 @@ def test_assets_are_loaded_lazily() -> None:
 
 
 def test_a_stranding_ending_rings_the_stranded_pieces_and_drops_the_draw_counter() -> None:
-    """Issue 20, item 3: the numbers that lost are marked; what no longer matters (the counter) is gone."""
+    """Why the game ended shows: the numbers that lost are marked; what no longer matters (the counter) is gone."""
     playing = q.new(layout=STRANDING | {"j7": "R1"}).play("pass")
     ended = q.new(layout=STRANDING | {"j7": "R1"}).play("x2-4")
     assert ended.stranded(0) == (1, 5)

@@ -268,7 +268,7 @@ def test_cli_runs_as_a_module(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "no piece on a1" in bad.stderr
 
 
-# -- issue 20: status lines keep what matters, whatever the names and the language ---------------------------------
+# -- status lines keep what matters, whatever the names and the language -------------------------------------------
 
 LONG_NAMES = ("Anastasia Featherstonehaugh", "Cyrus the Magnificent of Persia")
 

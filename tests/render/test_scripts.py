@@ -28,7 +28,7 @@ from render.text import (
 )
 from tests import ROOT
 
-# One name per script the issue lists, and which committed font must draw it.
+# One name per script players' names are written in, and which committed font must draw it.
 NAMES = {
     "arabic": ("محمد عبد الله", "NotoSansArabicUI-Bold-subset.ttf"),
     "persian": ("می\u200cخواهم", "NotoSansArabicUI-Bold-subset.ttf"),

@@ -452,7 +452,7 @@ def test_importing_the_renderer_loads_nothing() -> None:
     ],
 )
 def test_the_header_says_what_each_counter_counts_and_fits_a_phone(locale: str, words: tuple[str, ...]) -> None:
-    """Issue 20, item 4: "○ ×10 0 arrived goal 0" said numbers without saying what they count."""
+    """Every number is named: "○ ×10 0 arrived goal 0" said numbers without saying what they count."""
     start = new(size=12)
     pieces, home, label = header_facts(start, 0, locale)
     assert (pieces, home) == (words[0], words[1].replace("12", "0"))
@@ -474,7 +474,7 @@ def test_the_header_says_what_each_counter_counts_and_fits_a_phone(locale: str, 
     assert locale == "fr" or right_edge(THEME.font_body) <= room, (locale, right_edge(THEME.font_body))
 
 
-# -- issue 20: one story about the hex rows, marks clear of the weights, weights to read, the player named ----------
+# -- one story about the hex rows, marks clear of the weights, weights to read, the player named --------------------
 
 
 def words(path: str) -> str:

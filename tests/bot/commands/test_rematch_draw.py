@@ -1,4 +1,4 @@
-"""Rematch buttons and draw offers (issue 17, items 5 and 6), through the command tree and the HTTP edge.
+"""Rematch buttons and draw offers, through the command tree and the HTTP edge.
 
 A finished game's result carries a Rematch button: a press by one of its players challenges the others
 to the same game with the same options (a game against the computer starts at once, at the same level);

@@ -1,4 +1,4 @@
-"""Reminders and automatic endings (issue 17, items 3 and 4), through the command tree and the HTTP edge.
+"""Reminders and automatic endings, through the command tree and the HTTP edge.
 
 A reminder mentions the player to move once, when a quarter of the turn is left, in the match's
 channel with the deadline as a relative time; never a player who turned reminders off, never after
@@ -167,7 +167,7 @@ async def test_a_reminder_discord_refuses_for_good_is_given_up_with_the_reason(w
     assert record is not None
     failed = await world.bot.service.store.failed_announcements(record.id)
     if failure is UNKNOWN_CHANNEL:
-        # The channel no longer exists: the game goes on in the replies to its players' commands (issue 28).
+        # The channel no longer exists: the game goes on in the replies to its players' commands.
         assert record.followups and failed and all(a.status == Delivery.FAILED and a.error for a in failed)
     else:
         assert [a.kind for a in failed] == [NoticeKind.REMIND] and failed[0].status == Delivery.FAILED
@@ -339,7 +339,7 @@ async def test_migration_006_keeps_the_outbox_and_never_reuses_its_ids(
     path = str(tmp_path / "old.sqlite3")
     everything = storage.migrations()
     monkeypatch.setattr(storage, "migrations", lambda: [m for m in everything if m[0] <= 5])
-    # The match columns as they were before migration 007 (issue 28's moves and endings).
+    # The match columns as they were before migration 007 (which recorded where a game moved and how it ended).
     decode = match_store._decode
     for part in (match_base, match_store, outbox_store, places_store):  # the store's modules that read matches
         if hasattr(part, "_COLUMNS"):

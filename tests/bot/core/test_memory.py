@@ -1,4 +1,4 @@
-"""Memory stays flat (issue 29, item 6): nothing is kept per move or per posted board.
+"""Memory stays flat: nothing is kept per move or per posted board.
 
 The two leaks seen with tracemalloc under load: every (match, version) state kept by the match service,
 and every posted board's buttons (with what they reference) kept by discord.py's view store.

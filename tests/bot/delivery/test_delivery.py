@@ -1,4 +1,4 @@
-"""Every saved move reaches the players, whatever Discord answers (issue 15).
+"""Every saved move reaches the players, whatever Discord answers.
 
 Each test injects the errors Discord really answers at the HTTP edge (see
 :meth:`tests.harness.Recorder.fail`) on one kind of post, then checks what
@@ -124,7 +124,7 @@ async def test_a_permanent_refusal_stops_retrying_and_the_game_stays_playable(wo
     await settle()
     assert len(world.recorder.of_kind("message")) == posts_before + 1  # tried once, not retried
     record = await world.bot.service.store.open_match(channel)
-    # The computer's answer reached Ana all the same, as a follow-up to her move (issue 28).
+    # The computer's answer reached Ana all the same, as a follow-up to her move.
     answer = world.recorder.of_kind("followup")[-1]
     assert answer.board is not None and f"<@{ANA.id}>" in answer.content
     assert not await world.bot.service.store.failed_announcements(record.id)

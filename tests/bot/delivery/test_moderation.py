@@ -1,4 +1,4 @@
-"""Every game survives what moderators and Discord do to its thread (issue 28).
+"""Every game survives what moderators and Discord do to its thread.
 
 Moderators' actions arrive as Discord sends them: gateway events (THREAD_UPDATE with
 ``thread_metadata.archived``/``locked``, THREAD_DELETE, CHANNEL_DELETE) and the answers to later requests

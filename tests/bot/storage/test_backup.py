@@ -1,4 +1,4 @@
-"""``python -m bot backup FILE`` (issue 29, item 5): a consistent, checked copy while the bot runs.
+"""``python -m bot backup FILE``: a consistent, checked copy while the bot runs.
 
 (The copy taken from a bot process under load is tested in tests/bot/test_service_stop.py.)
 """

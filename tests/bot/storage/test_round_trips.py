@@ -1,4 +1,4 @@
-"""Round trips to the database per move, on both backends (issue 32): a plain move must not creep back up.
+"""Round trips to the database per move, on both backends: a plain move must not creep back up.
 
 Counted by :attr:`bot.storage.database.Database.round_trips` (every statement, ``BEGIN`` and ``COMMIT`` included)
 around one ``/pond place`` through the real command tree: finding the match, the move's write with its log row
