@@ -22,7 +22,7 @@
   round's tiling already.  (A rollout policy is here for tuning with
   ``rollout_depth``: the best of a few random takes by the tiles they would
   drop to the floor.)
-* Hard (issue 32, item 6; see ``LEVEL_SETTINGS``): a round's first moves offer
+* Hard (see ``LEVEL_SETTINGS``): a round's first moves offer
   50 to 90 takes, most of them poor, so hard widens progressively (only the best-valued
   moves of a young node compete, more as it is visited) and backs up the
   max^n value of the evaluations (implicit minimax) beside the mean, so that a
@@ -321,8 +321,8 @@ KNOWLEDGE = AzulKnowledge
 
 
 # Where the levels' own budgets do not fit Azul (see ai.LEVELS), set by paired tournaments (bench.tournament):
-# a playout teaches the search more here than in Pond, so medium needs fewer of them.  Hard's search (issue 32,
-# item 6, see the module's docstring) is its own: easy and medium search as before.  Tuned at 0.15 s a move,
+# a playout teaches the search more here than in Pond, so medium needs fewer of them.  Hard's search (see the
+# module's docstring) is its own: easy and medium search as before.  Tuned at 0.15 s a move,
 # 40 paired games each against the hard of before: widening 0.25 with implicit minimax 0.5 won 85%, implicit
 # minimax alone 57%, widening 0.5 alone 70%; with both, widening 0.5 won 65-85%, 1.0 72% and 2.0 55%, implicit
 # 0.7 and 0.8 did no better than 0.5, nor did exploration 0.5 or points_scale 4.  At 0.3 s: widening 0.25

@@ -8,8 +8,8 @@ finished match); many matches in few channels, each opening its own thread while
 arrive; the same turn path on SQLite and PostgreSQL side by side, and two shard
 processes sharing one PostgreSQL, one killed and restarted; the replay step buttons' answer
 time while 100 matches are played; Swiss pairing time by field size and a whole simulated Swiss
-event with a restart in the middle (issue 30, ``bench.tournament_event``); the computer's review of a
-game of each (issue 31, ``bench.analysis``);
+event with a restart in the middle (``bench.tournament_event``); the computer's review of a
+game of each (``bench.analysis``);
 and, where present, the AI tournament.  Results are also
 written as JSON under ``bench/results/`` so runs can be compared.
 ``--quick`` runs a reduced version in under a minute on two cores: it leaves out the
@@ -156,7 +156,7 @@ def replay_buttons(quick: bool) -> list[dict[str, Any]]:
 
 
 def events(quick: bool) -> list[dict[str, Any]]:
-    """Swiss pairing time by field size, and a whole event through the command tree (issue 30)."""
+    """Swiss pairing time by field size, and a whole event through the command tree."""
     import asyncio
 
     from bench import tournament_event
@@ -179,7 +179,7 @@ def events(quick: bool) -> list[dict[str, Any]]:
 
 
 def analysis(quick: bool) -> list[dict[str, Any]]:
-    """The computer's review of one game of each (issue 31, ``bench.analysis``); ``--quick`` reviews Querni only."""
+    """The computer's review of one game of each (``bench.analysis``); ``--quick`` reviews Querni only."""
     from bench import analysis as review
 
     section("the computer's review of a game, one worker at the default budget (goal: < 60 s a game)")

@@ -1,4 +1,4 @@
-"""The computer's review (issue 31): how long a review takes, and whether it is honest.
+"""The computer's review: how long a review takes, and whether it is honest.
 
 Default mode: a 60-ply Pond game, a 2-player Azul game, a Querni game and a 6×6 Summer game, each
 played by the easy level against itself, are reviewed position by position on ONE worker process
@@ -7,12 +7,12 @@ worker process, ``bot.delivery.workers``) at each
 game's default budget (``REVIEW_ITERATIONS``).  Reported: seconds per game (goal < 60 s) and per
 position; and the evaluation graph's render time and PNG size (goal < 50 ms, < 80 KB).
 
-``--honesty`` (item 4 of the issue): in every game, ``--games`` (50) games of the easy level against
-the hard level, seats alternating on each deal, hard at a fixed :data:`HARD_ITERATIONS` playouts a
-move (no clock, so the games are the same on any machine); each game is reviewed at ``--fraction`` of
-the game's review budget.  Reported per game: the share of games where easy's average loss per move
-is larger than hard's, with its 95 % Wilson interval (goal ≥ 80 %), and a blunder check: in a sample
-of the games' positions, the move the hard level plays with another seed is judged; how many are
+``--honesty`` (whether the review's verdicts match how the games went): in every game, ``--games`` (50) games
+of the easy level against the hard level, seats alternating on each deal, hard at a fixed
+:data:`HARD_ITERATIONS` playouts a move (no clock, so the games are the same on any machine); each game is
+reviewed at ``--fraction`` of the game's review budget.  Reported per game: the share of games where easy's
+average loss per move is larger than hard's, with its 95 % Wilson interval (goal ≥ 80 %), and a blunder check:
+in a sample of the games' positions, the move the hard level plays with another seed is judged; how many are
 called blunders (goal 0) and mistakes, and the largest loss.
 
     python -m bench.analysis [--game pond] [--json]
@@ -30,8 +30,8 @@ the same in every game, 50/50 [93, 100] and 0 blunders or mistakes in 150 (worst
 0.055, Azul 0.039, Summer 0.041; mean loss easy/hard: Querni 0.061/0.002, Pond 0.043/0.003, Azul 0.015/0.001,
 Summer 0.034/0.002).
 
-The turn path's p99 while reviews run (the issue's third figure) is measured by :mod:`bench.review_load`, with the
-reviews made as the bot makes them.
+The turn path's p99 while reviews run (reviews must not slow the live turns) is measured by
+:mod:`bench.review_load`, with the reviews made as the bot makes them.
 """
 
 from __future__ import annotations

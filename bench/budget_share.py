@@ -1,4 +1,4 @@
-"""How much of its time the hard level uses (issue 32, item 6): its mean share of the budget per move, per game.
+"""How much of its time the hard level uses: its mean share of the budget per move, per game.
 
 For each game, one game is played from a fixed seed: seat 0 is the hard level thinking for ``--budgets`` seconds
 a move (with a clock and its kept tree, as in the bot), the other seats play easy.  Reported per game and

@@ -91,7 +91,7 @@ async def soak(
         await load.bot.sweeper.stop()
         grew: list[str] = []
         if trace and snapshot is not None:
-            await asyncio.sleep(15)  # as the issue measured: 15 s after the load stopped
+            await asyncio.sleep(15)  # 15 s after the load stopped: what the load left behind, not what it still holds
             gc.collect()
             grew = growth(snapshot, tracemalloc.take_snapshot())
             tracemalloc.stop()

@@ -473,7 +473,8 @@ def load_saved(title: str, loader: Callable[[Mapping[str, Any]], S], data: Mappi
         ) from None
 
 
-# Save format 2 stores termination codes instead of sentences; format 1 still loads.
+# Save format 2 stores termination codes instead of sentences (a player's name can read like one); format 1 still
+# loads.
 SAVE_FORMAT = 2
 SAVE_FORMATS = (1, 2)
 

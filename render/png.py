@@ -12,7 +12,7 @@ it; only the container is written here, as the PNG specification lays it out:
 * ``IDAT``: the scanlines, each led by filter type 0 (none: palette indices gain nothing from filters), deflated;
 * ``IEND``.
 
-The pixels are exactly those of the palette image (``tests/test_png.py`` decodes every file with Pillow).
+The pixels are exactly those of the palette image (``tests/render/test_png.py`` decodes every file with Pillow).
 
 >>> from PIL import Image
 >>> image = Image.new("P", (3, 2), 1)

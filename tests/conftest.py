@@ -37,7 +37,7 @@ from tests.harness import Recorder, install
 BACKENDS = ("sqlite", "postgresql")
 _names = itertools.count(1)
 
-# Property tests (tests/test_properties.py) draw the same few examples on every run and keep no example
+# Property tests (tests/engines/test_properties.py) draw the same few examples on every run and keep no example
 # database, so a run in CI is repeatable and quick; ``--hypothesis-profile=explore`` searches further at random.
 settings.register_profile(
     "repeatable", max_examples=15, derandomize=True, database=None, deadline=None, print_blob=True

@@ -177,7 +177,7 @@ def outcome_line(record: MatchRecord, user_id: int | None = None, language: str 
 
 
 class EventRecords(Protocol):
-    """Events, as ``/stats`` and ``/history`` show them (issue 30; :class:`bot.commands.tournaments.EventRecords`)."""
+    """Events, as ``/stats`` and ``/history`` show them (:class:`bot.commands.tournaments.EventRecords`)."""
 
     async def results(self, guild_id: int, user_id: int, language: str) -> list[str]: ...
 

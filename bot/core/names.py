@@ -2,7 +2,7 @@
 
 The domain puts players' names into its refusals and notices, so escaping them belongs here, below
 the layers that talk to Discord.  The result is the same as discord.py's ``escape_markdown`` (links
-left alone) followed by ``escape_mentions``, which ``tests/test_names.py`` checks on arbitrary names.
+left alone) followed by ``escape_mentions``, which ``tests/bot/core/test_names.py`` checks on arbitrary names.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The computer's reviews of finished matches (issue 31), one row per match in ``reviews`` (migration 010).
+"""The computer's reviews of finished matches, one row per match in ``reviews`` (migration 010).
 
 A review is written as it is made: the judgements so far (``ai.review.Judgement.to_json()`` of each move, in
 order) and whether it is complete, so a review that a restart interrupted goes on from where it stopped, and

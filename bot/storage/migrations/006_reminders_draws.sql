@@ -1,4 +1,4 @@
--- Reminders, automatic endings, draw offers and rematches (issue 17, items 3 to 6).
+-- Reminders, automatic endings, draw offers and rematches.
 
 -- The outbox learns two new kinds: a reminder to the player to move, and the note that closes a draw offer.
 -- A CHECK constraint cannot be altered in place, so the table is rebuilt with the same columns and rows.

@@ -1,4 +1,4 @@
--- Tournaments (issue 30): a server's event, its entrants, and each round's pairings, byes and results.
+-- Tournaments: a server's event, its entrants, and each round's pairings, byes and results.
 
 -- One event.  Its writes are version-checked like a match's: two organisers pressing start at once start it once.
 CREATE TABLE tournaments (

@@ -1,4 +1,4 @@
--- The computer's reviews of finished matches (issue 31): the judgements made so far, in order, as JSON (a review
+-- The computer's reviews of finished matches: the judgements made so far, in order, as JSON (a review
 -- interrupted by a restart goes on from where it stopped), and whether the review is complete.
 CREATE TABLE reviews (
     match_id INTEGER PRIMARY KEY REFERENCES matches(id) ON DELETE CASCADE,
