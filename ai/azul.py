@@ -313,7 +313,7 @@ class AzulKnowledge(Knowledge[azul.AzulState]):
             return float(taken)
         board = state.boards[state.turn]
         room = line - board.line_counts[line - 1]
-        return max(0, taken - room) - (0.5 if taken >= room else 0.0)
+        return float(max(0, taken - room)) - (0.5 if taken >= room else 0.0)
 
 
 # The knowledge :func:`ai.knowledge.knowledge_for` finds for this game.

@@ -77,7 +77,7 @@ def _created_tasks() -> Iterator[list[asyncio.Task[Any]]]:
         created.append(made)  # type: ignore[arg-type]
         return made  # type: ignore[return-value]
 
-    loop.set_task_factory(factory)  # type: ignore[arg-type]
+    loop.set_task_factory(factory)
     try:
         yield created
     finally:

@@ -12,6 +12,11 @@ pure function of its 64-bit state, so a state can keep it as a plain int.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
+_T = TypeVar("_T")
+
 MASK = (1 << 64) - 1
 
 
@@ -51,7 +56,7 @@ class Rng:
         """Return a uniform int from ``low`` to ``high`` inclusive."""
         return low + self.below(high - low + 1)
 
-    def shuffled(self, items: tuple | list) -> list:
+    def shuffled(self, items: Sequence[_T]) -> list[_T]:
         """Return a new list with ``items`` in a uniformly random order (Fisher–Yates)."""
         out = list(items)
         for i in range(len(out) - 1, 0, -1):

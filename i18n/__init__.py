@@ -27,8 +27,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from functools import cache
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, cast
 
 from engines import GAMES
 
@@ -51,18 +50,32 @@ PARTS = (
 )
 
 
+class GameTexts(Protocol):
+    """What a game's text module provides, as the functions above call it (the module is this, structurally)."""
+
+    def result(self, state: Any, names: Sequence[str], locale: str) -> str: ...
+    def summary(self, state: Any, names: Sequence[str], locale: str) -> str: ...
+    def status(self, state: Any, names: Sequence[str], locale: str) -> str: ...
+    def caption(self, state: Any, names: Sequence[str], locale: str) -> str: ...
+    def seat_label(self, locale: str, number: int) -> str: ...
+    def position(self, state: Any, names: Sequence[str], language: str) -> str: ...
+    def seat_words(self, language: str) -> dict[str, str]: ...
+    def option_words(self, language: str) -> dict[str, str]: ...
+    def error_param(self, language: str, name: str, value: object) -> str | None: ...
+
+
 def supported(locale: str) -> str:
     """Return the locale the texts will be in: ``locale`` if it exists, else English."""
     return locale if locale in LOCALES else DEFAULT_LOCALE
 
 
 @cache
-def texts_for(game: str) -> ModuleType:
+def texts_for(game: str) -> GameTexts:
     """Return the text module of a registered ``game`` (``i18n/<game>.py``: ``GAMES[game].module("i18n")``)."""
     spec = GAMES.get(game)
     if spec is None:
         raise LookupError(f"There is no game called {game!r}.")
-    return importlib.import_module(spec.module(__name__))
+    return cast(GameTexts, importlib.import_module(spec.module(__name__)))
 
 
 def seat_labels(state: Any, locale: str = DEFAULT_LOCALE) -> list[str]:

@@ -18,10 +18,11 @@ import discord
 from bot import limits
 from bot.core.refusals import ChallengeClosed, Refusal
 from bot.core.service import Answer, MatchService, Turn
-from bot.delivery.announcer import Announcer, Reply, Result
+from bot.delivery.announcer import Announcer
 from bot.delivery.composer import closed_how
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS, Computers, Renderer
 from bot.delivery.rendering import board_alt
+from bot.delivery.replies import Reply, Result
 from bot.storage.database import ChannelBusy
 from bot.storage.records import MatchRecord, Seat
 from bot.storage.settings_store import GuildSettings

@@ -69,4 +69,4 @@ def retry_after(error: discord.HTTPException) -> float | None:
 
 def backoff(attempt: int) -> float:
     """Seconds to wait before retry number ``attempt`` (1, 2, …): 2, 4, 8 … up to five minutes."""
-    return min(MAX_DELAY, FIRST_DELAY * 2 ** max(0, attempt - 1))
+    return float(min(MAX_DELAY, FIRST_DELAY * 2 ** max(0, attempt - 1)))

@@ -13,6 +13,7 @@ which escapes the names and composes here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import i18n
 from bot import limits
@@ -51,7 +52,7 @@ def option_words(language: str, game: str) -> dict[str, str]:
     return i18n.texts_for(game).option_words(language)
 
 
-def describe_options(options: dict, language: str = DEFAULT, *, game: str) -> str:
+def describe_options(options: dict[str, Any], language: str = DEFAULT, *, game: str) -> str:
     """Say which variant or options a match uses, or an empty string for the defaults.
 
     English shows the option names and values as the commands spell them (``board hex, size 4``).

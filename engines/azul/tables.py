@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -112,11 +112,13 @@ _RUN_LENGTH = tuple(
 )
 # For every possible ``Board.line_counts``: the rows (as ROW_BITS masks) of the empty pattern lines, of the
 # part-filled ones and of the full ones.
+_LINE_TESTS: tuple[Callable[[int, int], bool], ...] = (
+    lambda n, size: n == 0,
+    lambda n, size: 0 < n < size,
+    lambda n, size: n == size,
+)
 _LINE_ROWS = {
-    counts: tuple(
-        sum(ROW_BITS[row] for row in range(5) if test(counts[row], row + 1))
-        for test in (lambda n, size: n == 0, lambda n, size: 0 < n < size, lambda n, size: n == size)
-    )
+    counts: tuple(sum(ROW_BITS[row] for row in range(5) if test(counts[row], row + 1)) for test in _LINE_TESTS)
     for counts in itertools.product(*(range(row + 2) for row in range(5)))
 }
 # For every possible ``Board.line_colours``: bit 5 * colour + row for each pattern line holding a colour.
