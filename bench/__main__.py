@@ -195,7 +195,7 @@ def tournament(quick: bool) -> list[dict[str, Any]]:
     except ImportError:
         return []
     section("AI tournament")
-    rows = module.run(quick=quick) if "quick" in module.run.__code__.co_varnames else module.run()
+    rows: list[dict[str, Any]] = module.run(quick=quick) if "quick" in module.run.__code__.co_varnames else module.run()
     for row in rows:
         print("  " + ", ".join(f"{k}={v}" for k, v in row.items()))
     return rows

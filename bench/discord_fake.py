@@ -33,13 +33,16 @@ import itertools
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot import limits
+
+if TYPE_CHECKING:
+    from discord.types.gateway import InteractionCreateEvent, ThreadDeleteEvent, ThreadUpdateEvent
 
 APP_ID = 900000000000000001
 BOT_USER_ID = 900000000000000001
@@ -505,7 +508,7 @@ class _FakeResponse:
         self.headers = headers or {}
 
 
-def _route_path(route: Any) -> str:
+def _route_path(route: discord.http.Route) -> str:
     return route.url.split("/api/v10", 1)[-1].split("?", 1)[0]
 
 
@@ -622,7 +625,7 @@ class Discord:
     async def send(self, payload: dict[str, Any]) -> list[Call]:
         """Deliver one interaction through discord.py's gateway handler; return the calls it caused."""
         start = len(self.recorder.calls)
-        self.bot._connection.parse_interaction_create(payload)  # type: ignore[attr-defined, arg-type]
+        self.bot._connection.parse_interaction_create(cast("InteractionCreateEvent", payload))
         await settle()
         return self.recorder.calls[start:]
 
@@ -688,14 +691,14 @@ class Discord:
             "channels": [self.channel_payload(c) for c in channels],
             "threads": threads,
         }
-        self.bot._connection.parse_guild_create(payload)  # type: ignore[attr-defined, arg-type]
+        self.bot._connection.parse_guild_create(payload)
         await settle()
 
     async def thread_update(self, thread_id: int, *, archived: bool, locked: bool = False) -> None:
         """A moderator archives (and maybe locks) a thread, or reopens it: THREAD_UPDATE with its metadata."""
         thread = self.recorder.threads[thread_id]
         thread.update(archived=archived, locked=locked)
-        self.bot._connection.parse_thread_update(self.recorder.thread_payload(thread_id))  # type: ignore[attr-defined]
+        self.bot._connection.parse_thread_update(cast("ThreadUpdateEvent", self.recorder.thread_payload(thread_id)))
         await settle()
 
     async def thread_delete(self, thread_id: int) -> None:
@@ -703,7 +706,7 @@ class Discord:
         thread = self.recorder.threads[thread_id]
         self.recorder.deleted.add(thread_id)
         payload = {"id": str(thread_id), "guild_id": str(GUILD_ID), "parent_id": str(thread["parent"]), "type": 11}
-        self.bot._connection.parse_thread_delete(payload)  # type: ignore[attr-defined, arg-type]
+        self.bot._connection.parse_thread_delete(cast("ThreadDeleteEvent", payload))
         await settle()
 
     async def channel_delete(self, channel_id: int) -> None:
@@ -713,7 +716,7 @@ class Discord:
         for thread_id, thread in self.recorder.threads.items():
             if thread["parent"] == channel_id:
                 self.recorder.deleted.add(thread_id)
-        self.bot._connection.parse_channel_delete(payload)  # type: ignore[attr-defined, arg-type]
+        self.bot._connection.parse_channel_delete(payload)
         await settle()
 
 

@@ -40,7 +40,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bench.discord_fake import APP_ID, BOT_USER_ID, Discord, Person, Recorder, install, option, user_payload
 from bench.pgserver import create_database, drop_database, throwaway_server
@@ -49,6 +49,11 @@ from bot.core import ratings
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import MatchStore, NoticeKind, Seat
+
+if TYPE_CHECKING:
+    import discord
+    from discord.types.gateway import InteractionCreateEvent
+    from discord.types.user import User as UserPayload
 
 GUILD_PLAYERS = 4000
 RENDER_PROCESSES = 2  # as the bot runs by default (TABULA_RENDER_PROCESSES)
@@ -188,6 +193,7 @@ class Load:
             current = await service.current(channel)
         assert current is not None and current[1] is not None
         record, state = current
+        assert state is not None and state.to_move is not None  # a running match: someone is to move
         move = self.rng.choice(state.legal_moves())
         seat = record.players[state.to_move]
         person = Person(seat.user_id, seat.name)
@@ -203,7 +209,7 @@ class Load:
         payload = self.discord.command_payload(person, channel, "pond", sub, options)
         done = self.recorder.expect(payload["token"])
         started = time.perf_counter()
-        self.bot._connection.parse_interaction_create(payload)
+        self.bot._connection.parse_interaction_create(cast("InteractionCreateEvent", payload))
         outcome = await asyncio.wait_for(done, 30)
         self.latencies.append(time.perf_counter() - started)
         if outcome == "refused":
@@ -300,6 +306,8 @@ class DueRecorder(LoadRecorder):
 
 class DueLoad(Load):
     """Moving matches, and matches left alone whose reminders and automatic endings fall due meanwhile."""
+
+    recorder: DueRecorder  # set in __init__: the load recorder that also counts reminders
 
     def __init__(self, folder: Path, matches: int, idle: int, turn_seconds: float, seed: int = 17) -> None:
         super().__init__(folder, matches, seed, label="-due", service_options={"turn_seconds": turn_seconds})
@@ -423,10 +431,11 @@ async def due_while_moving(
     return row
 
 
-def _client_user(bot: TabulaBot) -> Any:
+def _client_user(bot: TabulaBot) -> discord.ClientUser:
     import discord
 
-    return discord.ClientUser(state=bot._connection, data=user_payload(BOT_USER_ID, "Tabula", bot=True))
+    payload = cast("UserPayload", user_payload(BOT_USER_ID, "Tabula", bot=True))
+    return discord.ClientUser(state=bot._connection, data=payload)
 
 
 async def memory_per_match(folder: Path, count: int) -> float:
@@ -480,8 +489,9 @@ async def bytes_per_finished_match(folder: Path, count: int) -> float:
 # Offered load per scenario: one player moving as fast as boards arrive; 100 busy matches offering
 # 100 moves/s (each player moves about once a second, faster than anyone types); 1,000 matches offering
 # 250 moves/s; then 1,000 matches with nobody thinking, the most the bot can sustain.
-SCENARIOS = {1: [None], 100: [100.0], 1000: [250.0, None]}
-QUICK_SCENARIOS = {1: [None], 100: [100.0], 1000: [None]}  # ``python -m bench --quick``: 1,000 flat out only
+SCENARIOS: dict[int, list[float | None]] = {1: [None], 100: [100.0], 1000: [250.0, None]}
+# ``python -m bench --quick``: 1,000 flat out only
+QUICK_SCENARIOS: dict[int, list[float | None]] = {1: [None], 100: [100.0], 1000: [None]}
 
 
 async def scenario(
@@ -548,7 +558,7 @@ async def measure(
             for number in range(repeat if postgres else 1):
                 for server in (None, postgres) if postgres else (None,):
                     rows.append(await scenario(Path(folder), size, offered, seconds, server, number))
-        extra = {
+        extra: dict[str, Any] = {
             "memory_per_active_match_bytes": round(await memory_per_match(Path(folder), 200)),
             "db_bytes_per_finished_match": round(await bytes_per_finished_match(Path(folder), 20)),
         }
@@ -612,7 +622,7 @@ class ThreadLoad(Load):
             a, channel, "pond", "start", [option("opponent", str(b.id), kind=6)], users=[b]
         )
         done = recorder.expect(payload["token"])
-        self.bot._connection.parse_interaction_create(payload)
+        self.bot._connection.parse_interaction_create(cast("InteractionCreateEvent", payload))
         await asyncio.wait_for(done, 30)
         waiting = [
             r
@@ -630,7 +640,7 @@ class ThreadLoad(Load):
         started = time.perf_counter()
         custom_id = f"tabula:challenge:accept:{record.id}"
         self.bot._connection.parse_interaction_create(
-            self.discord.button_payload(b, channel, custom_id, record.message_id)
+            cast("InteractionCreateEvent", self.discord.button_payload(b, channel, custom_id, record.message_id))
         )
         await asyncio.wait_for(posted, 30)
         self.opened.append(time.perf_counter() - started)

@@ -34,7 +34,7 @@ import sys
 import time
 from typing import Any
 
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from bench.alternate import alternate
 from engines import GAMES, GameState
@@ -75,6 +75,7 @@ def build(states: list[GameState]) -> dict[str, Any]:
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     plies = len(states) - 1
     with Image.open(io.BytesIO(gif)) as image:
+        assert isinstance(image, GifImagePlugin.GifImageFile)  # a replay is a GIF
         frames = image.n_frames
     return {
         "plies": plies,

@@ -17,7 +17,7 @@ import contextlib
 import re
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.sent: Counter[str] = Counter()
-        self.waited: Counter[str] = Counter()
+        self.waited: defaultdict[str, float] = defaultdict(float)
         self.on = False
 
     def wrap(self, patch: Patch, owner: Any, name: str, sql_of: Callable[[Any], str]) -> None:
