@@ -4,10 +4,11 @@ A review is asked for with ``/analyse match:N`` (autocomplete offers the asker's
 server) or the **Analyse** button under a result and a replay.  The answer is a public message in the
 channel: while the review is made it says how far it got ("Analysing game #12… 40 %", edited at most every
 :data:`PROGRESS_SECONDS`), then it becomes the review itself, in the server's language: the evaluation graph
-(with alt text saying the same) and a summary line per player, followed by one message per player with
-up to three of their moves that earned a verdict (costliest first), each with a board of the position before it, the move played marked in amber and
-the better one in blue.  The review is made by :class:`bot.core.reviews.ReviewMaker` (worker processes,
-behind live games) and kept, so asking again shows it at once.
+(with alt text saying the same) and a summary line per player, followed by one message per player with up
+to three of their moves that earned a verdict (costliest first), each with a board of the position before it,
+the move played marked in amber and the better one in blue.  The review is made by
+:class:`bot.core.reviews.ReviewMaker` (worker processes, behind live games) and kept, so asking again shows it
+at once.
 
 ``/<game> hint`` answers privately in a running practice game (unrated, against the computer) with the
 move the search suggests, drawn on the board, and the asker's chance with it.  Rated games and games between
