@@ -182,6 +182,16 @@ class Call:
         return {a.get("filename", ""): a.get("description") for a in self.data.get("attachments") or []}
 
     @property
+    def menus(self) -> dict[str, list[tuple[str, str]]]:
+        """Each menu's custom ID and its options, as (label, value)."""
+        found = {}
+        for row in self.data.get("components") or []:
+            for item in row.get("components", []):
+                if item.get("type") == 3:
+                    found[item["custom_id"]] = [(o["label"], o["value"]) for o in item.get("options", [])]
+        return found
+
+    @property
     def custom_ids(self) -> list[str]:
         found = []
         for row in self.data.get("components") or []:
@@ -247,6 +257,7 @@ class Recorder:
         self._originals: dict[str, dict[str, Any]] = {}  # interaction token -> its original response
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
         self._tokens: dict[str, int] = {}  # interaction token -> channel
+        self._pressed: dict[str, int] = {}  # a component interaction's token -> the message it was on
         self.keep_state = True  # the load benchmark keeps nothing
         self.threads: dict[int, dict[str, Any]] = {}  # thread ID -> {"parent", "name", "archived", "locked"}
         self.deleted: set[int] = set()  # channels and threads deleted (every request there answers 10003)
@@ -281,6 +292,11 @@ class Recorder:
     def remember_token(self, token: str, channel: int) -> None:
         if self.keep_state:
             self._tokens[token] = channel
+
+    def remember_pressed(self, token: str, message_id: int) -> None:
+        """Note the message a component interaction came from (its token edits that message)."""
+        if self.keep_state:
+            self._pressed[token] = message_id
 
     def _failure_for(self, kind: str) -> Failure | None:
         for wanted, failure, left in self._failures:
@@ -425,6 +441,13 @@ class Recorder:
                     self._originals[token] = {"id": message_id, "loading": response_type == 5, "content": content}
                     if response_type == 4 and call is not None:
                         self.created.append(call)
+            if response_type in (6, 7) and self.keep_state:
+                # A component's message is the interaction's original: it may be edited later with its token.
+                token = path.split("/")[3]
+                pressed = self._pressed.get(token)
+                if pressed is not None:
+                    content = data.get("content") or ""
+                    self._originals[token] = {"id": pressed, "loading": False, "content": content}
             return result
         member = re.match(r"^/guilds/(\d+)/members/(\d+)$", path)
         if member and method == "GET":
@@ -620,6 +643,19 @@ class Discord:
         components = [{"type": 1, "components": [button]}]
         payload["message"] = message_payload(message_id, channel_id, {"content": "…", "components": components})
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
+        self.recorder.remember_pressed(payload["token"], message_id)
+        return payload
+
+    def select_payload(
+        self, person: Person, channel_id: int, custom_id: str, value: str, message_id: int, *, ephemeral: bool
+    ) -> dict[str, Any]:
+        payload = self._base(person, channel_id, 3)
+        # The message carries the menu that was used (with the option chosen), as Discord sends it.
+        menu = {"type": 3, "custom_id": custom_id, "options": [{"label": value, "value": value}]}
+        data = {"content": "…", "components": [{"type": 1, "components": [menu]}], "flags": 64 if ephemeral else 0}
+        payload["message"] = message_payload(message_id, channel_id, data)
+        payload["data"] = {"custom_id": custom_id, "component_type": 3, "values": [value]}
+        self.recorder.remember_pressed(payload["token"], message_id)
         return payload
 
     async def send(self, payload: dict[str, Any]) -> list[Call]:
@@ -649,8 +685,28 @@ class Discord:
         assert len(answers) == 1, calls
         return answers[0].choices
 
-    async def press(self, person: Person, channel_id: int, custom_id: str, message_id: int = 1) -> list[Call]:
-        return await self.send(self.button_payload(person, channel_id, custom_id, message_id))
+    async def press(
+        self, person: Person, channel_id: int, custom_id: str, message_id: int = 1, *, ephemeral: bool = False
+    ) -> list[Call]:
+        payload = self.button_payload(person, channel_id, custom_id, message_id)
+        if ephemeral:  # a button on a private (ephemeral) message
+            payload["message"]["flags"] = 64
+        return await self.send(payload)
+
+    async def pick(
+        self,
+        person: Person,
+        channel_id: int,
+        custom_id: str,
+        value: str,
+        message_id: int = 1,
+        *,
+        ephemeral: bool = False,
+    ) -> list[Call]:
+        """Choose ``value`` in the menu ``custom_id`` (on a private message when ``ephemeral``)."""
+        return await self.send(
+            self.select_payload(person, channel_id, custom_id, value, message_id, ephemeral=ephemeral)
+        )
 
     # -- the gateway: what moderators do to channels and threads, as Discord tells the bot ----------------
 

@@ -27,11 +27,13 @@ from bot.commands.errors import guarded, report
 from bot.commands.help import add_help_command
 from bot.commands.ladder import add_ladder_commands, ladder_buttons, show_ladder
 from bot.commands.moderation import add_end_command
+from bot.commands.personal import PersonalSettings, add_settings_command
 from bot.commands.rematch import Rematches
 from bot.commands.reminders import Reminders, add_reminder_command
 from bot.commands.replays import Replays, replay_buttons
 from bot.commands.reviews import Reviews, add_hint_commands, add_review_commands
 from bot.commands.server_commands import add_server_commands
+from bot.commands.taps import Taps, board_controls, tap_items
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
@@ -39,6 +41,7 @@ from bot.core.ladders import Ladders
 from bot.core.reviews import ReviewMaker
 from bot.core.service import MatchService
 from bot.core.signals import MatchFinished, MoveApplied, Signals
+from bot.core.takebacks import Takebacks
 from bot.core.tournaments import EventTurns, TournamentService
 from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers, ComputerThought
@@ -162,6 +165,8 @@ class Parts:
     reminders: Reminders
     draws: Draws
     rematches: Rematches
+    taps: Taps
+    personal: PersonalSettings
     events: TournamentService
     event_posts: EventPosts
     tournaments: TournamentCommands
@@ -209,6 +214,7 @@ def build_parts(
         ladders,
         client,
         result_view=rematch_view,
+        board_view=board_controls,  # the next move by taps, from the board post itself
         clock=clock,
         sleep=sleep,
         languages=store.settings,
@@ -217,7 +223,7 @@ def build_parts(
     computer = ComputerPlayers(
         service, announcer, processes=settings.ai_processes, iterations=computer_iterations, signals=signals
     )
-    ui = MatchUI(service, announcer, renderer, computer, store.settings)
+    ui = MatchUI(service, announcer, renderer, computer, store.settings, board_controls)
     replays = Replays(store.matches, renderer.workers, languages=store.settings)
     # The computer's reviews of finished games, and hints in practice games.
     reviews = Reviews(
@@ -234,6 +240,15 @@ def build_parts(
     reminders = Reminders(service, store.extras, store.settings, announcer, computer, clock=clock)
     draws = Draws(service, announcer, store.settings)
     rematches = Rematches(ui, store.matches, store.extras)
+    # Moves by taps from the board post, and taking a move back (never in an event game).
+    tournaments_store = store.tournaments
+
+    async def in_event(match_id: int) -> bool:
+        return await tournaments_store.pairing_of_match(match_id) is not None
+
+    takebacks = Takebacks(service.core, store.extras, in_event)
+    taps = Taps(ui, renderer, store.extras, takebacks)
+    personal = PersonalSettings(store.extras)
     # Tournaments: events whose rounds run themselves as their games end.
     events = TournamentService(
         store.tournaments,
@@ -272,6 +287,8 @@ def build_parts(
         reminders=reminders,
         draws=draws,
         rematches=rematches,
+        taps=taps,
+        personal=personal,
         events=events,
         event_posts=event_posts,
         tournaments=tournaments,
@@ -289,6 +306,7 @@ def add_commands(tree: app_commands.CommandTree[Any], parts: Parts, settings: Se
     for group in groups:
         tree.add_command(group)
     add_reminder_command(tree, parts.reminders)
+    add_settings_command(tree, parts.personal)
     add_ladder_commands(tree, parts.service, parts.ladders, parts.ui, parts.replays, EventRecords(parts.events))
     add_help_command(tree)
     add_review_commands(tree, parts.reviews)
@@ -333,4 +351,5 @@ def buttons(parts: Parts) -> list[type[discord.ui.DynamicItem[Any]]]:
         replay_buttons(step),
         draw_buttons(draw),
         rematch_buttons(rematch),
+        *tap_items(parts.taps),
     ]

@@ -339,6 +339,11 @@ class GameState(Protocol):
     def last_event(self) -> Any:
         """What the last ply did, as a frozen value with ``to_json()`` (``None`` before the first ply)."""
 
+    @property
+    def may_take_back(self) -> bool:
+        """Whether the ply that made this state may be taken back: it was a move (not someone leaving), the
+        game goes on, and the ply revealed nothing drawn at random (an Azul round's refill)."""
+
     def legal_moves(self) -> tuple[Any, ...]:
         """Every legal move, sorted, without duplicates; empty exactly when over."""
 

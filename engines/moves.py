@@ -65,13 +65,24 @@ class MoveKind:
     engine's ``parse_move``, which reads it and names whatever is wrong.  With ``any_order`` the
     fields may be chosen in any order and each narrows the others (an Azul take: a colour first, then a
     source holding it); otherwise a field's values follow only the fields before it (a Pond move's
-    ``to`` follows its ``from``).
+    ``to`` follows its ``from``).  ``taps`` groups the fields for picking a move by taps
+    (:meth:`tap_groups`).
     """
 
     name: str
     fields: tuple[MoveField, ...]
     text: Callable[[Mapping[str, str]], str]
     any_order: bool = False
+    taps: tuple[tuple[str, ...], ...] | None = None
+
+    def tap_groups(self) -> tuple[tuple[str, ...], ...]:
+        """How a player picks this kind's fields by taps: group by group, the first group together with the kind.
+
+        ``taps`` gives the groups (an Azul take's source and colour are one choice, "3 blue from factory 4");
+        by default each field is a group of its own.  A kind without fields is one group of none (a pass).
+        """
+        groups = self.taps if self.taps is not None else tuple((field.name,) for field in self.fields)
+        return groups or ((),)
 
     def field(self, name: str) -> MoveField:
         """Return the field called ``name`` (``KeyError`` if the kind has none)."""

@@ -592,3 +592,36 @@ def error_param(language: str, name: str, value: object) -> str | None:
     if name == "colour" and value in _ERROR_COLOURS:
         return pgettext(language, "game:azul", str(value))
     return None
+
+
+# -- a move picked by taps (bot.core.taps): each choice in words -------------------------------------------------------
+
+
+def choice(state: AzulState, kind: str, fields: dict[str, str], language: str) -> str:
+    """A move chosen so far, in words: ``3 blue from factory 4``, then ``… → line 2`` or ``… → floor``;
+    a grey wall's ``line 2 → column 3``."""
+    from engines.azul import COLOURS
+
+    if kind == "wall":
+        return pgettext(language, "tap", "line {line} → column {column}", line=fields["line"], column=fields["column"])
+    colour = COLOURS.index(fields["colour"])
+    source = fields["source"]
+    if source == "c":
+        taken = pgettext(
+            language, "tap", "{tiles} from the centre", tiles=tiles(language, state.centre[colour], colour)
+        )
+    else:
+        number = int(source[1:])
+        taken = pgettext(
+            language,
+            "tap",
+            "{tiles} from factory {number}",
+            tiles=tiles(language, state.factories[number - 1][colour], colour),
+            number=number,
+        )
+    line = fields.get("line")
+    if line is None:
+        return taken
+    if line == "floor":
+        return pgettext(language, "tap", "{taken} → floor", taken=taken)
+    return pgettext(language, "tap", "{taken} → line {line}", taken=taken, line=line)

@@ -240,3 +240,19 @@ def error_param(language: str, name: str, value: object) -> str | None:
     if name in ("side", "own") and value in _ERROR_SIDES:
         return pgettext(language, "game:pond", str(value))
     return None
+
+
+# -- a move picked by taps (bot.core.taps): each choice in words -------------------------------------------------------
+
+
+def choice(state: PondState, kind: str, fields: dict[str, str], language: str) -> str:
+    """A move chosen so far, in words: ``an egg``, ``egg on b2``, ``frog b3``, ``frog b3 → b1``."""
+    if kind == "place":
+        if "cell" not in fields:
+            return pgettext(language, "tap", "an egg")
+        return pgettext(language, "tap", "egg on {cell}", cell=fields["cell"])
+    cell = fields["from"]
+    value = state.board[[state.cell_name(i) for i in range(len(state.board))].index(cell)]
+    faces = (pgettext(language, "alt", "egg"), pgettext(language, "alt", "tadpole"), pgettext(language, "alt", "frog"))
+    piece = f"{faces[FACE[value]]} {cell}"
+    return f"{piece} → {fields['to']}" if "to" in fields else piece

@@ -406,3 +406,15 @@ def error_param(language: str, name: str, value: object) -> str | None:
     if name in ("side", "own") and value in _ERROR_SIDES:
         return pgettext(language, "game:summer", str(value))
     return None
+
+
+# -- a move picked by taps (bot.core.taps): each choice in words -------------------------------------------------------
+
+
+def choice(state: SummerState, kind: str, fields: dict[str, str], language: str) -> str:
+    """A move chosen so far, in words: the piece's weight and square, ``5 on c1``, then ``5: c1 → c2``."""
+    cell = fields["from"]
+    weight = abs(state.board[[state.cell_name(i) for i in range(len(state.board))].index(cell)])
+    if "to" not in fields:
+        return pgettext(language, "tap", "{weight} on {cell}", weight=weight, cell=cell)
+    return f"{weight}: {cell} → {fields['to']}"

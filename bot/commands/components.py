@@ -87,7 +87,23 @@ class Letters:
         return text
 
 
-Field = Number | Choice | Letters
+@dataclass(frozen=True)
+class Pattern:
+    """Text matching a regular expression of its own (a path of choices: ``move,b3/b1``)."""
+
+    name: str
+    pattern: str
+
+    def text(self, value: Any) -> str:
+        if not re.fullmatch(self.pattern, str(value)):
+            raise ValueError(f"{self.name} {value!r} does not fit a custom ID")
+        return str(value)
+
+    def value(self, text: str) -> str:
+        return text
+
+
+Field = Number | Choice | Letters | Pattern
 
 
 class CustomId:
@@ -141,3 +157,33 @@ def persistent_button(
 
     PersistentButton.__name__ = PersistentButton.__qualname__ = name
     return PersistentButton
+
+
+# What a choice in a menu does: the interaction, the values its custom ID carries, and the value chosen.
+Pick = Callable[[discord.Interaction[Any], Mapping[str, Any], str], Awaitable[None]]
+
+
+def persistent_select(custom_id: CustomId, name: str, pick: Pick) -> type[discord.ui.DynamicItem[Any]]:
+    """Return the dynamic item routing every choice in ``custom_id``'s menus, on any message, to ``pick``.
+
+    The menu's options live on the message; what the player chose comes with the interaction, so the item
+    rebuilt after a restart needs nothing but the custom ID.
+    """
+
+    class PersistentSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=custom_id.template):
+        def __init__(self, values: Mapping[str, Any]) -> None:
+            super().__init__(discord.ui.Select(custom_id=custom_id.build(**values), options=[]))
+            self.values = dict(values)
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> PersistentSelect:
+            return cls(custom_id.values(match))
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            chosen = self.item.values
+            await pick(interaction, self.values, chosen[0] if chosen else "")
+
+    PersistentSelect.__name__ = PersistentSelect.__qualname__ = name
+    return PersistentSelect

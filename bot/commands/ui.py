@@ -19,7 +19,7 @@ from bot import limits
 from bot.core.refusals import ChallengeClosed, Refusal
 from bot.core.service import Answer, MatchService, Turn
 from bot.delivery.announcer import Announcer
-from bot.delivery.composer import closed_how
+from bot.delivery.composer import BoardView, closed_how
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS, Computers, Renderer
 from bot.delivery.rendering import board_alt
 from bot.delivery.replies import Reply, Result
@@ -111,12 +111,14 @@ class MatchUI:
         renderer: Renderer,
         computers: Computers,
         languages: ServerLanguages,
+        board_view: BoardView | None = None,
     ) -> None:
         self.service = service
         self.announcer = announcer
         self.renderer = renderer
         self.computers = computers
         self.languages = languages
+        self.board_view = board_view  # the controls under a running game's board (moves by taps)
 
     async def server_language(self, interaction: discord.Interaction) -> str:
         """The language of the server's public messages; notes the server's Discord locale for later posts."""
@@ -141,11 +143,15 @@ class MatchUI:
         content: str,
         language: str = DEFAULT,
     ) -> None:
-        """Follow up an acknowledged interaction with the board image and ``content`` (no pings)."""
+        """Follow up an acknowledged interaction with the board image and ``content`` (no pings), and the
+        controls for the next move while the game runs."""
         file = await self.board_file(state, record, language)
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
         if file is not None:
             kwargs["file"] = file
+        view = self.board_view(record, state, language) if self.board_view is not None else None
+        if view is not None:
+            kwargs["view"] = view
         await interaction.followup.send(**kwargs)
 
     # -- challenges ---------------------------------------------------------------

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from bot.core.names import escape_name
-from bot.core.refusals import Refusal
+from bot.core.refusals import Refusal, StaleBoard
 from bot.core.service_core import ServiceCore, Turn
+from bot.storage.database import N_
 from bot.storage.records import MatchRecord, TurnKind
 from engines.base import FORFEIT, TIMEOUT
+
+STALE_BOARD = N_("This board is no longer the game's current one: the game has moved on since. Here is the board now.")
 
 
 class Moves:
@@ -23,15 +26,26 @@ class Moves:
         return await self.play_match(record.id, user_id, move, game=game, found=record)
 
     async def play_match(
-        self, match_id: int, user_id: int, move: str, *, game: str | None = None, found: MatchRecord | None = None
+        self,
+        match_id: int,
+        user_id: int,
+        move: str,
+        *,
+        game: str | None = None,
+        found: MatchRecord | None = None,
+        version: int | None = None,
     ) -> Turn:
         """Apply ``user_id``'s move in match ``match_id``, or refuse with a readable reason.
 
         ``found``: the match as just read by :meth:`ServiceCore.find`, used as it is unless this process has seen a
         newer version since (a move another process made meanwhile is refused by the version-checked write).
+        ``version``: the version the move was chosen at (a board's controls); once the game has moved on, the
+        move is refused with :class:`StaleBoard`, so a doubled press never plays twice.
         """
         async with self.core.match_lock(match_id):
             record = self.core.unchanged(found, game) or await self.core.fresh(match_id, game)
+            if version is not None and record.version != version:
+                raise StaleBoard(match_id, STALE_BOARD)
             seat = self.core.player_seat(record, user_id)
             state = self.core.state_of(record)
             if state.to_move != seat:

@@ -53,6 +53,15 @@ class DrawClosed(Refusal):
     """A press on a draw offer that is no longer open; its message should lose its buttons."""
 
 
+class StaleBoard(Refusal):
+    """A press on the controls of a board the game has moved on from: nothing is played; the presser is shown
+    the current board instead."""
+
+    def __init__(self, match_id: int, message: str, /, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.match_id = match_id
+
+
 def describe_error(error: BaseException, language: str = DEFAULT) -> str | None:
     """Return the player-facing message of an expected refusal in ``language``, or ``None`` for a real fault."""
     if isinstance(error, Refusal):

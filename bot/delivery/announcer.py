@@ -51,7 +51,7 @@ import discord
 from bot.core.ports import English, Languages
 from bot.core.service import Turn
 from bot.delivery.challenges import ChallengeMessages
-from bot.delivery.composer import Boards, Composed, Composer, Known, RatingChanges, ResultView
+from bot.delivery.composer import Boards, BoardView, Composed, Composer, Known, RatingChanges, ResultView
 from bot.delivery.failures import THREAD_ARCHIVED, Failure, backoff, classify
 from bot.delivery.places import Places, fact_about
 from bot.delivery.ports import NO_MENTIONS, Channels, Renderer
@@ -79,6 +79,7 @@ class Announcer:
         channels: Channels,
         *,
         result_view: ResultView,
+        board_view: BoardView | None = None,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         languages: Languages | None = None,
@@ -90,7 +91,9 @@ class Announcer:
         self.clock = clock
         self.sleep = sleep
         self.threads = Threads(matches, channels, self.languages, clock=clock, titles=thread_titles)
-        self.composer = Composer(matches, boards, renderer, ratings, self.languages, self.threads, result_view)
+        self.composer = Composer(
+            matches, boards, renderer, ratings, self.languages, self.threads, result_view, board_view
+        )
         self.places = Places(matches, channels, self.languages, clock)
         self.challenges = ChallengeMessages(matches, channels)
         self._retrying: dict[int, asyncio.Task[None]] = {}

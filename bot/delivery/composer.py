@@ -51,6 +51,13 @@ class ResultView(Protocol):
     def __call__(self, match_id: int, language: str, /) -> discord.ui.View: ...
 
 
+class BoardView(Protocol):
+    """The controls under a running game's board (the next move by taps, taking the last one back), made by the
+    commands that answer them and handed in by the wiring."""
+
+    def __call__(self, record: MatchRecord, state: GameState, language: str, /) -> discord.ui.View | None: ...
+
+
 class ThreadNotes(Protocol):
     """Why a match's thread was refused, said once with its first board (:class:`bot.delivery.threads.Threads`)."""
 
@@ -110,6 +117,7 @@ class Composer:
         languages: Languages,
         notes: ThreadNotes,
         result_view: ResultView,
+        board_view: BoardView | None = None,
     ) -> None:
         self.matches = matches
         self.boards = boards
@@ -118,6 +126,7 @@ class Composer:
         self.languages = languages
         self.notes = notes
         self.result_view = result_view
+        self.board_view = board_view
 
     async def entry(self, announcement: Announcement, turn: Turn | None) -> LogEntry | None:
         if turn is not None:
@@ -198,10 +207,12 @@ class Composer:
         else:
             entry = await self.entry(announcement, turn)
             moved = announcement.detail.get("moved")
-            if entry is None and moved is None:
+            if entry is None and moved is None and "takeback" not in announcement.detail:
                 return None
             extra = await self._extras(record, language) if state.outcome() is not None else []
-            if entry is None:
+            if "takeback" in announcement.detail and current:
+                content = messages.takeback_text(record, state, int(announcement.detail["takeback"]), language)
+            elif entry is None:
                 content = messages.start_text(record, state, language)
             else:
                 content = messages.turn_text(record, state, entry, extra, language)
@@ -218,6 +229,8 @@ class Composer:
         png, alt = await self._board(announcement, record, state, language)
         # A finished game's result carries the Rematch button (restart-proof: see bot.commands.views).
         view = self.result_view(record.id, language) if state.outcome() is not None and current else None
+        if view is None and current and self.board_view is not None and record.status == MatchStatus.ACTIVE:
+            view = self.board_view(record, state, language)  # the next move by taps, from this very post
         return Composed(
             content,
             mentions,

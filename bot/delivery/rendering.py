@@ -64,6 +64,19 @@ def draw_from_json(
     return draw_with_alt(GAMES[game].from_json(state_json), names, language)
 
 
+def draw_preview(
+    game: str, state_json: dict[str, Any], move: str, names: Sequence[str], language: str = DEFAULT
+) -> tuple[bytes, str]:
+    """The position of ``state_json`` with ``move`` marked as the player's own (amber, "your move"), and the
+    position's description: a move's private preview before it is played (runs in a worker)."""
+    from i18n.describe import alt_text
+    from render import render_marked
+
+    state = GAMES[game].from_json(state_json)
+    png = render_marked(state, played=move, meaning="preview", players=list(names), locale=language)
+    return png, alt_text(state, list(names), language)
+
+
 def _warm() -> None:
     """Load the renderer's modules in a new worker so its first board is not slow."""
     import render  # noqa: F401
@@ -84,6 +97,14 @@ class BoardRenderer:
         if self.workers.processes <= 0:  # a thread: nothing to pickle
             return await self.workers.run(draw_with_alt, state, tuple(names), language)
         return await self.workers.run(draw_from_json, state.game, state.to_json(), tuple(names), language)
+
+    async def preview(
+        self, state: GameState, move: str, names: Sequence[str], language: str = DEFAULT
+    ) -> tuple[bytes, str]:
+        """The private preview of ``move`` in ``state`` and its description (the player waits: urgent)."""
+        return await self.workers.run(
+            draw_preview, state.game, state.to_json(), move, tuple(names), language, urgent=True
+        )
 
     def close(self) -> None:
         """Stop the workers."""

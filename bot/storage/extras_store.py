@@ -12,9 +12,12 @@ abandoned once its deadline has passed by that time again.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.database import Database, Handle, StaleMatch
 from bot.storage.match_base import _STALE
@@ -50,6 +53,20 @@ class DrawOffer:
     version: int
     seat: int
     user_id: int
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackOffer:
+    """A pending request to take moves back: who asked, at which match version, how many log entries stay,
+    and the seats that agreed so far."""
+
+    match_id: int
+    version: int
+    seat: int
+    user_id: int
+    keep: int
+    accepted: tuple[int, ...]
     created_at: float
 
 
@@ -213,6 +230,71 @@ class MatchExtras:
             )
             return bool(list(rows))
 
+    # -- takebacks ---------------------------------------------------------------------
+
+    async def ask_takeback(
+        self, record: MatchRecord, seat: int, user_id: int, keep: int, now: float
+    ) -> TakebackOffer | None:
+        """Record a request to take moves back at ``record``'s version; return the request already pending at
+        this version instead, if any (a request from an earlier version has lapsed and is replaced)."""
+        async with self.database.transaction() as db:
+            rows = list(await db.execute_fetchall(_TAKEBACK_SELECT, (record.id,)))
+            if rows and rows[0][1] == record.version:
+                return _takeback(rows[0])
+            if not await _still_at(db, record):
+                raise StaleMatch(_STALE)
+            await db.execute(
+                "INSERT INTO takeback_offers (match_id, version, seat, user_id, keep, accepted, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, "
+                "seat = excluded.seat, user_id = excluded.user_id, keep = excluded.keep, "
+                "accepted = excluded.accepted, created_at = excluded.created_at",
+                (record.id, record.version, seat, user_id, keep, "[]", now),
+            )
+            return None
+
+    async def takeback_offer(self, match_id: int) -> TakebackOffer | None:
+        """Return the match's request to take moves back (it may have lapsed: compare its version)."""
+        rows = await self.database.rows(_TAKEBACK_SELECT, (match_id,))
+        return _takeback(rows[0]) if rows else None
+
+    async def agree_takeback(self, match_id: int, version: int, seat: int) -> TakebackOffer | None:
+        """Note that ``seat`` agreed to the request made at ``version``; return it as it stands (None: gone)."""
+        async with self.database.transaction() as db:
+            rows = list(await db.execute_fetchall(_TAKEBACK_SELECT, (match_id,)))
+            if not rows or rows[0][1] != version:
+                return None
+            offer = _takeback(rows[0])
+            accepted = tuple(sorted({*offer.accepted, seat}))
+            await db.execute(
+                "UPDATE takeback_offers SET accepted = ? WHERE match_id = ? AND version = ?",
+                (json.dumps(list(accepted)), match_id, version),
+            )
+            return dataclasses.replace(offer, accepted=accepted)
+
+    async def withdraw_takeback(self, match_id: int, version: int) -> bool:
+        """Remove the request made at ``version``; return whether there was one."""
+        async with self.database.transaction() as db:
+            rows = await db.execute_fetchall(
+                "DELETE FROM takeback_offers WHERE match_id = ? AND version = ? RETURNING match_id", (match_id, version)
+            )
+            return bool(list(rows))
+
+    # -- a player's own settings ----------------------------------------------------------
+
+    async def confirm_moves(self, user_id: int) -> bool:
+        """Whether ``user_id`` sees a move picked by taps before it is played (yes, unless they turned it off)."""
+        rows = await self.database.rows("SELECT confirm_moves FROM user_settings WHERE user_id = ?", (user_id,))
+        return True if not rows or rows[0][0] is None else bool(rows[0][0])
+
+    async def set_confirm_moves(self, user_id: int, enabled: bool) -> None:
+        """Turn ``user_id``'s confirmation of moves picked by taps on or off."""
+        await self.database.write(
+            "INSERT INTO user_settings (user_id, confirm_moves, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET confirm_moves = excluded.confirm_moves, "
+            "updated_at = excluded.updated_at",
+            (user_id, int(enabled), self.clock()),
+        )
+
     # -- rematches ---------------------------------------------------------------------
 
     async def rematch_of(self, match_id: int) -> MatchRecord | None:
@@ -245,3 +327,14 @@ class MatchExtras:
             "created_at = excluded.created_at",
             (match_id, rematch_id, user_id, self.clock()),
         )
+
+
+_TAKEBACK_SELECT = (
+    "SELECT match_id, version, seat, user_id, keep, accepted, created_at FROM takeback_offers WHERE match_id = ?"
+)
+
+
+def _takeback(row: Sequence[Any]) -> TakebackOffer:
+    return TakebackOffer(
+        int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]), tuple(json.loads(row[5])), float(row[6])
+    )

@@ -243,6 +243,24 @@ class MatchRecords:
             self.schedule.due(now + GRACE_SECONDS if announced else None)
             return updated, announced
 
+    async def take_back(
+        self, record: MatchRecord, keep: int, *, now: float, announce: Sequence[Notice] = (), **changes: Any
+    ) -> tuple[MatchRecord, list[Announcement]]:
+        """Take the match back to its first ``keep`` log entries: apply ``changes`` (the state then, its
+        deadline), remove the later entries, drop their announcements still waiting (nobody saw those boards)
+        and record ``announce``, in one version-checked transaction.  The log stays the game as played.
+        """
+        async with self.database.transaction() as db:
+            updated = await self._update(db, record, {**changes, "now": now})
+            await db.execute("DELETE FROM moves WHERE match_id = ? AND seq > ?", (record.id, keep))
+            await db.execute(
+                "UPDATE outbox SET status = 'delivered', delivered_at = ? "
+                "WHERE match_id = ? AND status = 'pending' AND seq > ?",
+                (now, record.id, keep),
+            )
+            announced = await self.outbox.announce(db, updated, keep, announce, now) if announce else []
+            return updated, announced
+
     async def _append_batched(self, write: MoveWrite) -> tuple[MatchRecord, list[Announcement]]:
         """:meth:`append` for a running match that goes on, as one :meth:`~Database.batch` (SQLite: one hand-off).
 
@@ -369,6 +387,7 @@ class Matches:
         self.update = records.update
         self.update_announcing = records.update_announcing
         self.append = records.append
+        self.take_back = records.take_back
 
     @property
     def shards(self) -> ShardSet | None:

@@ -107,6 +107,13 @@ def board_text(record: MatchRecord, state: GameState, language: str = DEFAULT) -
     return formatting.compose_board(shown, state, language)
 
 
+def takeback_text(record: MatchRecord, state: GameState, seat: int, language: str = DEFAULT) -> str:
+    """The text of the board after a move was taken back: who took it back, then the board's usual lines."""
+    shown = safe_record(record)
+    said = gettext(language, "↩️ {player} took their move back.", player=shown.players[seat].name)
+    return formatting.clip(said + "\n" + formatting.compose_board(shown, state, language))
+
+
 def closed_text(record: MatchRecord, how: str, by: str = "", language: str = DEFAULT) -> str:
     """The challenge message once the challenge is over (its buttons are removed with it)."""
     if how == "declined":

@@ -236,8 +236,14 @@ MOVES = MoveForm(
             (MoveField("source", read_source), MoveField("colour", read_colour), MoveField("line", read_line)),
             _take_text,
             any_order=True,
+            taps=(("source", "colour"), ("line",)),  # "3 blue from factory 4", then where they go
         ),
-        MoveKind("wall", (MoveField("line", read_row), MoveField("column", read_column)), _wall_text),
+        MoveKind(
+            "wall",
+            (MoveField("line", read_row), MoveField("column", read_column)),
+            _wall_text,
+            taps=(("line", "column"),),  # a line and its column are one choice: at most 25
+        ),
     ),
     describe=_describe,
 )

@@ -99,6 +99,13 @@ class AzulState:
         return self.last
 
     @property
+    def may_take_back(self) -> bool:
+        """Whether the last ply may be taken back: a move (not a player leaving) while the game goes on that did
+        not end a round, since ending one refills the factories from the bag, which reveals what was drawn."""
+        last = self.last
+        return last is not None and last.move is not None and not last.round_ended and self.result is None
+
+    @property
     def to_move(self) -> int | None:
         """Return the seat to move (or to choose a wall column); None once the game is over."""
         return None if self.result is not None else self.turn

@@ -24,7 +24,12 @@ def _describe(state: PondState, move: PondMove) -> tuple[str, dict[str, str]]:
 # Placing an egg names its cell; moving a tadpole or frog names where it is, then where it goes.
 MOVES = MoveForm(
     kinds=(
-        MoveKind("place", (MoveField("cell", read_cell),), lambda fields: f"place {fields.get('cell', '')}"),
+        MoveKind(
+            "place",
+            (MoveField("cell", read_cell),),
+            lambda fields: f"place {fields.get('cell', '')}",
+            taps=((), ("cell",)),  # by taps: "an egg", then its square
+        ),
         MoveKind(
             "move",
             (MoveField("from", read_cell), MoveField("to", read_cell)),

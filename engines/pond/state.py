@@ -69,6 +69,11 @@ class PondState:
         return self.last
 
     @property
+    def may_take_back(self) -> bool:
+        """Whether the last ply may be taken back: any move while the game goes on (nothing here is random)."""
+        return self.last is not None and self.result is None
+
+    @property
     def geometry(self) -> Geometry:
         return GEOMETRY[self.size]
 

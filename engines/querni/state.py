@@ -94,6 +94,11 @@ class QuerniState:
         """Return what the last ply did (``None`` before the first)."""
         return self.last
 
+    @property
+    def may_take_back(self) -> bool:
+        """Whether the last ply may be taken back: any move while the game goes on (nothing here is random)."""
+        return self.last is not None and self.result is None
+
     def short_runs(self, colour: int) -> tuple[int, ...]:
         """Return ``colour``'s remaining numbers that stand in a run of consecutive numbers shorter than a chain."""
         return short_runs(present_numbers(self.where(), colour))

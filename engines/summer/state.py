@@ -81,6 +81,11 @@ class SummerState:
         return self.last
 
     @property
+    def may_take_back(self) -> bool:
+        """Whether the last ply may be taken back: any move while the game goes on (nothing here is random)."""
+        return self.last is not None and self.result is None
+
+    @property
     def white_arrived(self) -> bool:
         """Tell whether every White piece stands on rank N (true when White has none)."""
         size = self.size

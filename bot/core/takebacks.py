@@ -1,0 +1,194 @@
+"""Taking a move back: asked by the player who just moved, granted by every other player (or at once by the
+computer), until the next player moves.
+
+What may be taken back is the asker's last move and, in a game against the computer, the computer's replies
+since: every ply after the asker's move must be a computer's, or someone else has moved and it is too late.
+The engine says which plies may be taken back at all (:attr:`engines.base.GameState.may_take_back`: never a
+ply that revealed something drawn at random, never one that ended the game).  Event games never allow it.
+
+The move log stays the truth: a granted takeback removes the taken-back plies from the log in the same
+version-checked transaction that stores the position before them, so replays, records, reviews and ratings
+show the game as it was finally played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.core.computer_seats import computer_level, mentions_for
+from bot.core.names import escape_name
+from bot.core.refusals import Refusal
+from bot.core.service_core import ServiceCore
+from bot.storage.database import N_
+from bot.storage.extras_store import MatchExtras, TakebackOffer
+from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, TurnKind
+from engines import GAMES, GameState
+from engines.base import legacy_forfeit_code
+
+TAKEBACK_GONE = N_("This request to take a move back is no longer open.")
+TAKEBACK_LAPSED = N_("This request has lapsed: a move was played since it was made.")
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """A granted takeback: the match and state after it, how many plies went, and what is to be announced."""
+
+    record: MatchRecord
+    state: GameState
+    seat: int  # who asked
+    plies: int
+    announcements: tuple[Announcement, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackAnswer:
+    """What a press on a request did: ``how`` is ``asked``, ``agreed`` (others still to answer), ``declined``,
+    ``withdrawn`` or ``granted`` (then ``done`` holds the takeback)."""
+
+    record: MatchRecord
+    offer: TakebackOffer | None
+    how: str
+    done: TakenBack | None = None
+    waiting: tuple[int, ...] = ()  # the seats still to answer
+
+
+class Takebacks:
+    """Requests to take moves back, on the service's ``core``, kept in ``extras``.
+
+    ``in_event`` tells whether a match is an event game (the tournaments' store), where nothing is taken back.
+    """
+
+    def __init__(self, core: ServiceCore, extras: MatchExtras, in_event: Callable[[int], Awaitable[bool]]) -> None:
+        self.core = core
+        self.extras = extras
+        self.in_event = in_event
+
+    async def ask(self, match_id: int, version: int, user_id: int) -> TakebackAnswer:
+        """``user_id`` asks to take back their last move in match ``match_id`` as it stood at ``version``.
+
+        Against computers only, it is granted at once (their replies since go too); otherwise the request
+        waits for every other player's answer.
+        """
+        async with self.core.match_lock(match_id):
+            record = await self._running(match_id)
+            seat = self.core.player_seat(record, user_id)
+            if record.version != version:
+                raise Refusal(
+                    "The game has moved on since that board: a move can be taken back only until the next player moves."
+                )
+            keep = await self._keep(record, seat)
+            others = self._others(record, seat)
+            if not others:
+                done = await self._take_back(record, seat, keep)
+                return TakebackAnswer(done.record, None, "granted", done)
+            pending = await self.extras.ask_takeback(record, seat, user_id, keep, self.core.clock())
+            if pending is not None:
+                if pending.seat == seat:
+                    raise Refusal("You have already asked; the other players can accept or decline.")
+                raise Refusal(
+                    "{player} has already asked to take back a move: answer with the buttons on the request.",
+                    player=escape_name(record.players[pending.seat].name),
+                )
+            offer = await self.extras.takeback_offer(match_id)
+            return TakebackAnswer(record, offer, "asked", waiting=others)
+
+    async def answer(self, match_id: int, version: int, user_id: int, accept: bool) -> TakebackAnswer:
+        """Accept or decline the request made at ``version`` (the one who asked may withdraw it)."""
+        async with self.core.match_lock(match_id):
+            record = await self.core.store.get(match_id)
+            if record is None:
+                raise Refusal(TAKEBACK_GONE)
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise Refusal("This request is for the players of this game.")
+            offer = await self.extras.takeback_offer(match_id)
+            if record.status != MatchStatus.ACTIVE or offer is None or offer.version != version:
+                raise Refusal(TAKEBACK_GONE)
+            if record.version != version:
+                raise Refusal(TAKEBACK_LAPSED)
+            if seat == offer.seat:
+                if accept:
+                    raise Refusal("You asked for this takeback; the other players answer it.")
+                await self.extras.withdraw_takeback(match_id, version)
+                return TakebackAnswer(record, offer, "withdrawn")
+            if not accept:
+                await self.extras.withdraw_takeback(match_id, version)
+                return TakebackAnswer(record, offer, "declined")
+            agreed = await self.extras.agree_takeback(match_id, version, seat)
+            if agreed is None:
+                raise Refusal(TAKEBACK_GONE)
+            waiting = tuple(other for other in self._others(record, offer.seat) if other not in agreed.accepted)
+            if waiting:
+                return TakebackAnswer(record, agreed, "agreed", waiting=waiting)
+            done = await self._take_back(record, offer.seat, offer.keep)
+            await self.extras.withdraw_takeback(match_id, version)
+            return TakebackAnswer(done.record, agreed, "granted", done)
+
+    # -- what may go back ------------------------------------------------------------------------------------
+
+    async def _running(self, match_id: int) -> MatchRecord:
+        record = await self.core.store.get(match_id)
+        if record is None or record.status != MatchStatus.ACTIVE:
+            raise Refusal("This game is over: its moves stay as they were played.")
+        if await self.in_event(match_id):
+            raise Refusal("Moves can't be taken back in event games.")
+        return record
+
+    def _others(self, record: MatchRecord, seat: int) -> tuple[int, ...]:
+        """The seats that must agree: every other player still in the game who is not the computer."""
+        state_left: tuple[int, ...] = tuple(getattr(self.core.state_of(record), "left", ()))
+        return tuple(
+            other
+            for other, player in enumerate(record.players)
+            if other != seat and other not in state_left and computer_level(player.user_id) is None
+        )
+
+    async def _keep(self, record: MatchRecord, seat: int) -> int:
+        """How many log entries stay when ``seat`` takes back their last move (and the computer's replies since).
+
+        Refuses when someone else has moved since, when the asker has no move to take back, or when a ply
+        to go may not be taken back (the engine's word).
+        """
+        entries = await self.core.store.log(record.id)
+        mine = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].seat == seat), None)
+        if mine is None or entries[mine].kind != TurnKind.MOVE:
+            raise Refusal("You have no move to take back.")
+        for later in entries[mine + 1 :]:
+            if later.kind != TurnKind.MOVE or computer_level(record.players[later.seat].user_id) is None:
+                raise Refusal(
+                    "{player} has moved since: a move can be taken back only until the next player moves.",
+                    player=escape_name(record.players[later.seat].name),
+                )
+        spec = GAMES[record.game]
+        state = spec.new(players=len(record.players), seed=record.seed, **record.options)
+        for index, entry in enumerate(entries):
+            state = (
+                state.play(entry.text)
+                if entry.kind == TurnKind.MOVE
+                else state.forfeit(entry.seat, legacy_forfeit_code(entry.text))
+            )
+            if index >= mine and not state.may_take_back:
+                raise Refusal(
+                    "That move can't be taken back: it ended a round, and the new tiles drawn from the bag "
+                    "are on the table now."
+                    if record.game == "azul"
+                    else "That move can't be taken back."
+                )
+        return entries[mine].seq - 1
+
+    async def _take_back(self, record: MatchRecord, seat: int, keep: int) -> TakenBack:
+        """Store the position after the first ``keep`` log entries, removing the later ones, and announce it."""
+        state = await self.core.replay(record, keep)
+        now = self.core.clock()
+        own = await self.core.own_turn_seconds(record.id) if self.core.own_turn_seconds is not None else None
+        fields = self.core.finish_fields(state, now, own or await self.core.turn_seconds_for(record.guild_id), record)
+        notice = Notice(
+            NoticeKind.TURN,
+            mentions=mentions_for(record.players, state),
+            detail={"takeback": seat},
+        )
+        plies = self.core.state_of(record).ply - state.ply
+        updated, announced = await self.core.store.take_back(record, keep, now=now, announce=[notice], **fields)
+        self.core.remember(updated, state)
+        return TakenBack(updated, state, seat, plies, tuple(announced))
