@@ -66,6 +66,7 @@ class LoadRecorder(Recorder):
         super().__init__()
         self.keep_state = False
         self.waiters: dict[str, asyncio.Future[str]] = {}
+        self.steps: set[str] = set()  # tokens of presses on private steps (their answer may be an edit)
 
     def expect(self, token: str) -> asyncio.Future[str]:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -81,6 +82,10 @@ class LoadRecorder(Recorder):
             final = "followup"
         elif path.endswith("/callback") and body.get("type") == 4:
             final = "refused"
+        elif path.endswith("/callback") and body.get("type") == 7:
+            final = "edited"  # a private step answered in place (moves by taps)
+        elif path.endswith("/messages/@original") and route.method == "PATCH" and token in self.steps:
+            final = "edited"  # a private step's preview, drawn after a deferred answer
         if final is not None:
             waiter = self.waiters.pop(token, None)
             if waiter is not None and not waiter.done():
@@ -568,6 +573,93 @@ async def measure(
     return rows
 
 
+# -- moves by taps: each step of a move is an interaction of its own ------------------------------------------
+
+
+class TapLoad(Load):
+    """:class:`Load` whose players move by taps: a choice on the board post, the private steps, then Play.
+
+    Each step's answer is timed on its own (from the interaction's arrival to the answer players see: the
+    next step, or the move's preview with its picture); a move's board is the announcer's, as for commands.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.step_latencies: list[float] = []
+
+    async def one_move(self, channel: int) -> tuple[int, int, str]:
+        from bot.commands.taps import PICK, PLAY
+        from bot.core.taps import joined, walk
+        from engines import GAMES
+
+        service = self.bot.service
+        current = await service.current(channel)
+        if current is None:
+            await self.open_match(channel)
+            current = await service.current(channel)
+        assert current is not None and current[1] is not None
+        record, state = current
+        assert state.to_move is not None
+        seat = record.players[state.to_move]
+        person = Person(seat.user_id, seat.name)
+        form = GAMES[record.game].moves
+        assert form is not None
+        step = walk(state, form, ())
+        private = False
+        while True:
+            index = self.rng.randrange(len(step.choices))
+            chosen = step.choices[index]
+            part = index // 25
+            menu = PICK.build(part=part, match=record.id, version=record.version, path=joined(step.path))
+            payload = self.discord.select_payload(person, channel, menu, chosen.token, 1, ephemeral=private)
+            outcome = await self.timed(payload)
+            if outcome == "refused" and private:
+                return record.id, state.ply, outcome
+            step = walk(state, form, (*step.path, chosen.token))
+            private = True
+            if step.complete:
+                break
+        play = PLAY.build(match=record.id, version=record.version, path=joined(step.path))
+        payload = self.discord.button_payload(person, channel, play, 1)
+        payload["message"]["flags"] = 64
+        outcome = await self.timed(payload)
+        return record.id, state.ply, outcome
+
+    async def timed(self, payload: dict[str, Any]) -> str:
+        """Send one component interaction and wait for its answer, timing it as a step."""
+        token = payload["token"]
+        if payload["message"]["flags"] & 64:
+            self.recorder.steps.add(token)
+        done = self.recorder.expect(token)
+        started = time.perf_counter()
+        self.bot._connection.parse_interaction_create(cast("InteractionCreateEvent", payload))
+        outcome = await asyncio.wait_for(done, 30)
+        elapsed = time.perf_counter() - started
+        self.step_latencies.append(elapsed)
+        self.latencies.append(elapsed)
+        self.recorder.steps.discard(token)
+        return str(outcome)
+
+
+async def tap_steps(matches: int, seconds: float, offered: float | None) -> dict[str, Any]:
+    """Matches played by taps on SQLite: each step's answer time (median, p99) and the moves made."""
+    patch = Patch()
+    with tempfile.TemporaryDirectory() as folder:
+        load = TapLoad(Path(folder), matches, seed=matches, label="-taps")
+        try:
+            await load.start(patch)  # confirmation on (the default): every move shows its preview
+            row = await load.run(seconds, offered)
+            steps = sorted(load.step_latencies)
+            row["steps"] = len(steps)
+            row["step_median_ms"] = round(statistics.median(steps) * 1000, 1)
+            row["step_p99_ms"] = round(steps[min(len(steps) - 1, int(len(steps) * 0.99))] * 1000, 1)
+            row.update(await load.verify())
+            return row
+        finally:
+            await load.stop()
+            patch.undo()
+
+
 # -- many matches in few channels, each in its own thread -------------------------------------------------
 
 
@@ -794,6 +886,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="3 seconds per size")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--taps", action="store_true", help="moves by taps: each step's answer time")
     parser.add_argument("--due", action="store_true", help="reminders and automatic endings falling due while moving")
     parser.add_argument("--idle", type=int, default=400, help="with --due: matches left alone")
     parser.add_argument(
@@ -820,6 +913,19 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(row, indent=2))
         else:
             print_threads(row)
+        return
+    if args.taps:
+        matches = 100 if args.matches == [1, 100, 1000] else args.matches[0]
+        offered = 100.0 if matches == 100 else None
+        row = asyncio.run(tap_steps(matches, 3.0 if args.quick else args.seconds, offered))
+        if args.json:
+            print(json.dumps(row, indent=2))
+            return
+        print(
+            f"{row['matches']} matches moving by taps: {row['steps']} steps in {row['seconds']} s; "
+            f"step answer median {row['step_median_ms']} ms, p99 {row['step_p99_ms']} ms; "
+            f"longest loop stall {row['max_loop_stall_ms']} ms; {row['replayed_matches']} matches replayed exactly"
+        )
         return
     if args.due:
         seconds = 3.0 if args.quick else args.seconds

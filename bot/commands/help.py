@@ -30,8 +30,8 @@ def help_text(language: str) -> str:
         ),
         gettext(
             language,
-            "• **Move**: the game's commands in its thread, like `/pond place` or `/pond move`; "
-            "pick from the suggestions.",
+            "• **Move**: tap the menus under the board (you see your move before it counts, with Play and Back); "
+            "or type the game's commands, like `/pond move`. The board after your move has **Take back**.",
         ),
         gettext(language, "• **Board and rules**: `/pond board` shows the game again, `/pond rules` explains it."),
         gettext(language, "• **The computer**: `/pond start difficulty:easy` (or medium, hard)."),
@@ -52,7 +52,7 @@ def help_text(language: str) -> str:
             "• **Learn**: `/analyse match:` (or a result's Analyse button) reviews a finished game; "
             "`/pond hint` suggests a move in a practice game against the computer.",
         ),
-        gettext(language, "• **Settings**: `/tabula settings`."),
+        gettext(language, "• **Settings**: `/settings` for your own, `/tabula settings` for the server's."),
         gettext(language, "Every game has the same commands: put its name in place of `pond`."),
     ]
     return clip("\n".join(lines))

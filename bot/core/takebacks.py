@@ -169,11 +169,11 @@ class Takebacks:
                 else state.forfeit(entry.seat, legacy_forfeit_code(entry.text))
             )
             if index >= mine and not state.may_take_back:
+                # The engine allows every move of a running game but one that revealed something drawn at
+                # random: today, an Azul move that ended a round and refilled the factories.
                 raise Refusal(
-                    "That move can't be taken back: it ended a round, and the new tiles drawn from the bag "
-                    "are on the table now."
-                    if record.game == "azul"
-                    else "That move can't be taken back."
+                    "That move can't be taken back: it ended a round, and what was drawn for the next one "
+                    "is on the table now."
                 )
         return entries[mine].seq - 1
 

@@ -135,7 +135,7 @@ def walk(state: Any, form: MoveForm, path: Sequence[str]) -> Step:
             if len(choices) > 1:
                 taps += 1
         elif len(choices) == 1:
-            if first is None and taps == 0:
+            if first is None and not given:
                 first = Step(tuple(taken), kind, fields, tuple(choices), None, taps)
             token = choices[0].token  # one way on: taken for the player, at no tap
         else:

@@ -309,3 +309,49 @@ async def test_hint_and_takeback_wording_is_translated(world: World) -> None:
     for language in ("ru", "fr"):
         assert gettext(language, "Take back") != "Take back"
         assert gettext(language, "Play") != "Play"
+
+
+# -- what Discord and moderators do ---------------------------------------------------------------------------------
+
+
+async def test_a_doubled_delivery_of_a_choice_is_answered_once(world: World) -> None:
+    taps, match_id = await start_summer(world)
+    record, state = await current(world, match_id)
+    mover = PEOPLE[[p.id for p in PEOPLE].index(record.players[state.to_move].user_id)]
+    (menu, options), *_ = taps.board_post(match_id, record.version).menus.items()
+    payload = world.discord.select_payload(mover, CHANNEL, menu, options[0][1], 9, ephemeral=False)
+    await world.discord.send(payload)
+    again = await world.discord.send(payload)  # the gateway resumed and sent it again: Discord says 40060
+    assert not [c for c in again if c.kind in ("followup", "message")]
+    assert (await current(world, match_id))[0].version == record.version
+
+
+async def test_a_move_by_taps_in_a_silently_locked_thread_reaches_the_channel(world: World) -> None:
+    from tests.bot.delivery.test_threads import accept, challenge, mover, threads_on
+
+    channel = 2950
+    await threads_on(world)
+    await world.discord.guild_create([channel])
+    from tests.bot_world import ANA as ana
+    from tests.bot_world import BO as bo
+
+    match_id, _ = await challenge(world, ana, bo, channel)
+    await accept(world, bo, match_id, channel)
+    record, _ = await current(world, match_id)
+    assert record.thread_id is not None
+    world.recorder.threads[record.thread_id].update(archived=True, locked=True)  # locked while the bot was away
+    world = await world.restart()
+    person = await mover(world, match_id)
+    board = by_kind(await world.command(person, channel, "pond", "board"), "followup")[0]
+    assert board.menus  # the board shown again carries the controls
+    (menu, options), *_ = board.menus.items()
+    since = len(world.recorder.created)
+    calls = await world.discord.pick(person, channel, menu, options[0][1])
+    play = next(cid for c in calls for cid in c.custom_ids if cid.startswith("tabula:play:"))
+    await world.discord.press(person, channel, play, ephemeral=True)
+    after, _ = await current(world, match_id)
+    assert after.version == record.version + 1 and after.place_id == channel
+    boards = [c for c in world.recorder.created[since:] if c.board is not None and not c.ephemeral]
+    assert len(boards) == 1 and world.recorder.channel_of(boards[0]) == channel
+    assert "locked by a moderator" in boards[0].content
+    await world.stop()
