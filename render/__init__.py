@@ -10,8 +10,8 @@ worker threads.  What never changes is drawn once and kept, within bounds: each 
 options, language and theme (a dozen per game), and each line of text's rasterised mask (8 MiB, see
 :mod:`render.masks`); a turn blends its pieces, marks and texts onto a copy of its static card.
 Shared parts live in :mod:`render.theme` (colours, sizes),
-:mod:`render.text` (font, text fitting) and :mod:`render.draw` (sprites, board
-grid, last-move marks, player rows, PNG encoding).
+:mod:`render.text` (font, text fitting), :mod:`render.draw` (sprites, board
+grid, last-move marks, player rows, PNG encoding) and :mod:`render.legend` (what a marked board's colours mean).
 
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(seed=7).play("place b2")
@@ -34,9 +34,12 @@ from engines import GAMES, GameState
 from i18n import seat_labels
 from i18n.catalog import locale_for
 from render.draw import Picture, encode_png
+from render.legend import better_theme, legend_for
 from render.theme import DEFAULT_THEME, Theme
 
-# A game renderer draws a state as a Picture (RGB image + PNG palette); its keywords are those of :func:`render`.
+# A game renderer draws a state as a Picture (RGB image + PNG palette); its keywords are those of :func:`render`,
+# and a marked board's ``marks`` (each move's event and mark theme) and ``legend`` (render.legend's keys, one per
+# mark, in order; None on an ordinary board).
 Renderer = Callable[..., Picture]
 
 
@@ -88,16 +91,12 @@ def render_image(
     return render_picture(state, players=players, last_move=last_move, theme=theme, locale=locale).image
 
 
-def better_theme(theme: Theme) -> Theme:
-    """Return ``theme`` with its move marks in the better-move colour (how a review and a hint mark a suggestion)."""
-    return replace(theme, mark=theme.better_mark)
-
-
 def render_marked(
     before: GameState,
     *,
     played: object | None = None,
     better: object | None = None,
+    meaning: str = "review",
     players: Sequence[str] | None = None,
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
@@ -105,21 +104,30 @@ def render_marked(
     """Draw the position ``before`` with moves of it marked: ``played`` in the usual mark colour, ``better`` in blue.
 
     Moves are the engine's moves or their texts; either may be None.  Each is marked as the board marks a
-    last move (what the renderer draws for the event the move would make), on the position before it.  A
-    review shows a costly move and the better one this way, a hint its suggestion.  The picture has a
-    palette of its own (adaptive), since the board's palette has no blue marks.
+    last move (what the renderer draws for the event the move would make), on the position before it.
+    ``meaning`` says why, and the legend says it for each colour drawn (see :mod:`render.legend`): a
+    ``"review"`` shows a costly move played (amber) and the better one (blue), a ``"hint"`` its suggested move
+    (blue only), a ``"preview"`` the move a player is about to play (amber only).  Raise ValueError for another
+    meaning, or a move the meaning has no words for.  The picture has a palette of its own (adaptive), since the
+    board's palette has no blue marks.
     """
+    legend = legend_for(meaning, played=played is not None, better=better is not None, theme=theme)
     renderer = renderer_for(before.game)
     marks = []
-    for move, mark_theme in ((played, theme), (better, better_theme(theme))):
-        if move is None:
-            continue
+    moves = [move for move in (played, better) if move is not None]  # in the legend's order, one key each
+    for move, key in zip(moves, legend, strict=True):
         chosen = before.parse_move(move) if isinstance(move, str) else move
-        marks.append((before.play(chosen).last_event, mark_theme))
+        marks.append((before.play(chosen).last_event, key.theme))
     if players is None:
         players = seat_labels(before, locale)
     picture = renderer(
-        before, players=tuple(players), last_move=False, theme=theme, locale=locale_for(locale), marks=tuple(marks)
+        before,
+        players=tuple(players),
+        last_move=False,
+        theme=theme,
+        locale=locale_for(locale),
+        marks=tuple(marks),
+        legend=legend,
     )
     # An adaptive palette of the most colours a PNG palette holds: the board's own has no blue marks.
     return encode_png(Picture(picture.image, None), replace(theme, png_colours=256))

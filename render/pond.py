@@ -19,7 +19,8 @@ A review draws moves that were not played the same way, on the position before t
 outlines and arrow in its own mark colour (the played move amber, the better one blue), a faded egg where an egg
 would be placed, and the badges and ``+1`` pills (rimmed in the move's colour) of what it would grow and score;
 where two moves meet on a cell, the second's outline sits inside the first's (on a piece's cell, over half of it)
-and its badges and pills beside them.
+and its badges and pills beside them.  Its legend says on a line of its own what each colour drawn means
+(``move played``, ``better move``, or a hint's or a preview's words: :mod:`render.legend`) instead of ``last move``.
 
 >>> from engines import GAMES
 >>> state = GAMES["pond"].new(variant="mini").play("place b2")
@@ -68,6 +69,7 @@ from render.draw import (
     status_height,
     with_opacity,
 )
+from render.legend import Key, key_parts, shapes_theme
 from render.text import draw_text, ellipsize, text_width
 from render.theme import DEFAULT_THEME, RGB, Theme
 
@@ -82,6 +84,8 @@ GHOST_OPACITY = 0.4
 STATUS_NAME_WIDTH = 230
 # Outline thickness of a piece, in units of its 100-unit sprite box.
 OUTLINE = 5.0
+# The height of a line of the legend, in pixels.
+LEGEND_LINE = 44
 
 
 # -- piece shapes (100 x 100 box, y downwards) ---------------------------------------------------------------------
@@ -211,8 +215,12 @@ class Layout:
 
 
 @functools.cache
-def layout(size: int, theme: Theme, extra: int = 0) -> Layout:
-    """Compute the card layout for a ``size`` x ``size`` board (``extra`` pixels more for a wrapped status line)."""
+def layout(size: int, theme: Theme, extra: int = 0, keys: bool = False) -> Layout:
+    """Compute the card layout for a ``size`` x ``size`` board (``extra`` pixels more for a wrapped status line).
+
+    ``keys``: a marked board's legend has room for a third line, for its colours (see :func:`_draw_legend`), so
+    that the card is the same size whatever it marks.
+    """
     width, pad = theme.width, theme.padding
     row_height = player_row_height(theme)
     header_top = pad
@@ -223,22 +231,33 @@ def layout(size: int, theme: Theme, extra: int = 0) -> Layout:
     left = (width - cell * size) // 2
     grid = Grid(size, size, cell, left, board_top)
     legend_top = grid.bottom + coordinate_room + 16
-    height = legend_top + 2 * 44 + pad
+    height = legend_top + (3 if keys else 2) * LEGEND_LINE + pad
     return Layout(width, height, header_top, row_height, status_top, grid, legend_top)
 
 
 @functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
-def static_card(size: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
-    """Return the parts of the card that never change: background, board, coordinates, legend."""
-    lay = layout(size, theme, extra)
+def static_card(
+    size: int, theme: Theme, locale: str = "en", extra: int = 0, legend: tuple[Key, ...] | None = None
+) -> Image.Image:
+    """Return the parts of the card that never change: background, board, coordinates, legend.
+
+    ``legend`` is a marked board's (see :mod:`render.legend`), None an ordinary board's.
+    """
+    lay = layout(size, theme, extra, legend is not None)
     card = new_card(lay.width, lay.height, theme)
     draw_grid(card, lay.grid, theme)
-    _draw_legend(card, lay, theme, locale)
+    _draw_legend(card, lay, theme, locale, legend)
     return card
 
 
-def _draw_legend(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en") -> None:
-    """Draw the face cycle and the meaning of the marks, for players new to the picture."""
+def _draw_legend(
+    card: Image.Image, lay: Layout, theme: Theme, locale: str = "en", legend: Sequence[Key] | None = None
+) -> None:
+    """Draw the face cycle and the meaning of the marks, for players new to the picture.
+
+    An ordinary board's marks are its last move's; a marked board (``legend``) says on a line of its own what each
+    of its colours means, and draws the parts of its marks in the colour of its first.
+    """
     draw = ImageDraw.Draw(card)
     small = theme.font_small
     icon = 40
@@ -250,19 +269,31 @@ def _draw_legend(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en
         (piece_sprite(3, icon, theme), pgettext(locale, "board", "frog  →  egg")),
     ]
     _draw_centered_line(card, draw, parts, y, theme)
-    # Line 2: the marks of the last move.
-    mark = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
-    outline_box(ImageDraw.Draw(mark), (0, 0, icon, icon), theme, 4, inset=3)
-    y += 44
-    marks: list[tuple[Image.Image | None, str]] = [
-        (mark, pgettext(locale, "board", "last move")),
-        (badge_sprite("up", 30, theme), pgettext(locale, "board", "grew")),
+    # Line 2: the marks of the last move, or a marked board's colours and then (line 3) its marks' parts.
+    y += LEGEND_LINE
+    marks: list[tuple[Image.Image | None, str]] = []
+    if legend is None:
+        marks.append((_mark_sample(theme), pgettext(locale, "board", "last move")))
+    elif legend:
+        _draw_centered_line(card, draw, key_parts(legend, locale, _mark_sample), y, theme)
+        y += LEGEND_LINE
+    parts_theme = shapes_theme(legend, theme)
+    marks += [
+        (badge_sprite("up", 30, parts_theme), pgettext(locale, "board", "grew")),
         (
-            pill_sprite("+1", small, theme.seat_fill[0], theme.seat_text[0], theme.mark, theme),
+            pill_sprite("+1", small, theme.seat_fill[0], theme.seat_text[0], parts_theme.mark, theme),
             pgettext(locale, "board", "scored"),
         ),
     ]
     _draw_centered_line(card, draw, marks, y, theme)
+
+
+def _mark_sample(theme: Theme) -> Image.Image:
+    """Return the legend's sample of a move's mark: a cell outline in ``theme``'s mark colour."""
+    icon = 40
+    mark = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    outline_box(ImageDraw.Draw(mark), (0, 0, icon, icon), theme, 4, inset=3)
+    return mark
 
 
 def _draw_centered_line(
@@ -327,13 +358,15 @@ def _compose(
     event: PondEvent | None,
     locale: str = "en",
     marks: Sequence[tuple[PondEvent, Theme]] = (),
+    legend: tuple[Key, ...] | None = None,
 ) -> Image.Image:
-    """Draw one card: the header rows, the status line, the pieces, the marks of ``event`` and those of ``marks``."""
+    """Draw one card: the header rows, the status line, the pieces, the marks of ``event`` and those of ``marks``
+    (whose colours ``legend`` explains)."""
     # A status wrapped to two lines (a longer language) gets its own room above the board.
     extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
-    lay = layout(size, theme, extra)
+    lay = layout(size, theme, extra, legend is not None)
     grid = lay.grid
-    card = static_card(size, theme, locale, extra).copy()
+    card = static_card(size, theme, locale, extra, legend).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     draw_status(card, status, lay.status_top, theme)
@@ -487,11 +520,13 @@ def render_pond(
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
     marks: Sequence[tuple[PondEvent, Theme]] = (),
+    legend: Sequence[Key] | None = None,
 ) -> Picture:
     """Draw a Pond position (see the module docstring for what the card shows).
 
     ``marks`` are moves of ``state`` to show as the events they would make, each in its theme's mark colour
-    (a review's played and better move); the header claims none of them.
+    (a review's played and better move); the header claims none of them.  ``legend`` says what their colours
+    mean (:func:`render.legend.legend_for`), in place of the legend's ``last move``; None for an ordinary board.
     """
     names = tuple(
         display_name(players[i] if players and i < len(players) else "", SEATS[i].capitalize()) for i in (0, 1)
@@ -500,7 +535,8 @@ def render_pond(
     rows = _rows(state, names, event, theme, locale)
     # Long names are cut in the status line (the header shows them in full), so that what follows stays readable.
     status = status_text(state, tuple(ellipsize(name, theme.font_body, STATUS_NAME_WIDTH) for name in names), locale)
-    image = _compose(state.size, theme, rows, status, state.board, event, locale, marks)
+    keys = None if legend is None else tuple(legend)
+    image = _compose(state.size, theme, rows, status, state.board, event, locale, marks, keys)
     return Picture(image, palette(state.size, theme))
 
 

@@ -6,13 +6,14 @@ channel: while the review is made it says how far it got ("Analysing game #12…
 :data:`PROGRESS_SECONDS`), then it becomes the review itself, in the server's language: the evaluation graph
 (with alt text saying the same) and a summary line per player, followed by one message per player with up
 to three of their moves that earned a verdict (costliest first), each with a board of the position before it,
-the move played marked in amber and the better one in blue.  The review is made by
-:class:`bot.core.reviews.ReviewMaker` (worker processes, behind live games) and kept, so asking again shows it
-at once.
+the move played marked in amber and the better one in blue (the board's legend says which is which).  The
+review is made by :class:`bot.core.reviews.ReviewMaker` (worker processes, behind live games) and kept, so
+asking again shows it at once.
 
 ``/<game> hint`` answers privately in a running practice game (unrated, against the computer) with the
-move the search suggests, drawn on the board, and the asker's chance with it.  Rated games and games between
-people refuse it, with the reason, and so does a server that turned hints off (``/tabula hints``).
+move the search suggests, marked in blue on the board (its legend calls it the suggested move), and the
+asker's chance with it.  Rated games and games between people refuse it, with the reason, and so does a
+server that turned hints off (``/tabula hints``).
 """
 
 from __future__ import annotations
@@ -75,11 +76,17 @@ def draw_review(review_json: dict[str, Any], names: Sequence[str], language: str
     return png, graph_alt_text(review, list(names), language)
 
 
-def draw_marked(state: GameState, played: str | None, better: str | None, names: Sequence[str], language: str) -> bytes:
-    """``state`` with ``played`` marked in amber and ``better`` in blue, as PNG bytes (runs in a worker)."""
+def draw_marked(
+    state: GameState, played: str | None, better: str | None, names: Sequence[str], language: str, meaning: str
+) -> bytes:
+    """``state`` with ``played`` marked in amber and ``better`` in blue, as PNG bytes (runs in a worker).
+
+    ``meaning`` is what the board's legend says the colours are (:func:`render.render_marked`): a ``"review"``'s
+    move played and better move, a ``"hint"``'s suggested move.
+    """
     from render import render_marked
 
-    return render_marked(state, played=played, better=better, players=list(names), locale=language)
+    return render_marked(state, played=played, better=better, meaning=meaning, players=list(names), locale=language)
 
 
 def hint_and_board(
@@ -89,7 +96,7 @@ def hint_and_board(
     from ai.review import hint
 
     suggestion = hint(state, seed=seed, iterations=iterations)
-    return suggestion.to_json(), draw_marked(state, None, suggestion.best, names, language)
+    return suggestion.to_json(), draw_marked(state, None, suggestion.best, names, language, "hint")
 
 
 # -- the review's messages ---------------------------------------------------------------------------------------------
@@ -245,7 +252,9 @@ class Reviews:
                 before = states[judged.ply]
                 text.append(costly_move_line(review, judged, before, [escape_name(n) for n in names], language))
                 said = costly_move_line(review, judged, before, list(names), language)  # alt text: no escapes
-                png = await self.render_workers.run(draw_marked, before, judged.played, judged.best, names, language)
+                png = await self.render_workers.run(
+                    draw_marked, before, judged.played, judged.best, names, language, "review"
+                )
                 files.append(
                     discord.File(
                         io.BytesIO(png),

@@ -36,7 +36,10 @@ tile the take would lift, and on the mover's panel a ring round the pattern-line
 and floor spaces the tiles would fill (or, tiling a grey wall, the line and the
 wall space).  What the move would set off — wall tiling at the round's end,
 points, penalties — is not drawn.  A later move's ring goes further out round a
-source it shares and further in within a target it shares.
+source it shares and further in within a target it shares.  Under the key to the
+tiles, below every panel, a line says what each colour drawn means (``move played``,
+``better move``, or a hint's or a preview's words: :mod:`render.legend`), each
+after a ringed space in its colour.
 
 >>> from engines import GAMES
 >>> state = GAMES["azul"].new(players=4, seed=3).play("f1 yellow 1")
@@ -104,6 +107,7 @@ from render.azul.sprites import (
 )
 from render.azul.table import centre_places
 from render.draw import Picture, display_name
+from render.legend import Key
 from render.theme import DEFAULT_THEME, Theme
 
 
@@ -115,18 +119,22 @@ def render_azul(
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
     marks: Sequence[tuple[AzulEvent, Theme]] = (),
+    legend: Sequence[Key] | None = None,
 ) -> Picture:
     """Draw an Azul position (see the module docstring for what the card shows).
 
     ``marks`` are moves to show on this position, each as the event it would make and the theme whose mark
     colour draws it (a review's played and better moves): where the tiles come from and where they would go.
+    ``legend`` says what their colours mean (:func:`render.legend.legend_for`), on a line under the key to the
+    tiles; None for an ordinary board.
     """
     theme = azul_theme(theme)
     names = tuple(
         display_name(players[i] if players and i < len(players) else "", seat(locale, i)) for i in range(state.players)
     )
     event = state.last if last_move else None
-    return Picture(_compose(state, names, event, theme, locale, proposals=marks), palette(theme))
+    keys = None if legend is None else tuple(legend)
+    return Picture(_compose(state, names, event, theme, locale, proposals=marks, legend=keys), palette(theme))
 
 
 __all__ = [

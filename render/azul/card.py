@@ -35,6 +35,7 @@ from render.azul.panel import _draw_panel
 from render.azul.sprites import DISC_FILL, ghost_marker_sprite, ghost_sprite, ring_sprite
 from render.azul.table import _draw_table, centre_places
 from render.draw import build_palette, draw_lines, draw_status
+from render.legend import Key
 from render.text import ellipsize, fit_size, text_width, wrap
 from render.theme import Theme
 
@@ -93,8 +94,10 @@ def _compose(
     *,
     whole: bool = True,
     proposals: Sequence[tuple[AzulEvent, Theme]] = (),
+    legend: tuple[Key, ...] | None = None,
 ) -> Image.Image:
-    """Draw one card for ``state``, marking ``event`` (or nothing), and the moves ``proposals`` would make.
+    """Draw one card for ``state``, marking ``event`` (or nothing), and the moves ``proposals`` would make (whose
+    colours ``legend`` explains, under the key to the tiles).
 
     The status and the caption each take one line; one that does not fit even a little smaller wraps to more
     lines, and the card grows by what they need (see :func:`layout`), so nothing they say is cut.  The palette's
@@ -104,8 +107,8 @@ def _compose(
     status, status_lines, size, lines = card_texts(state, names, theme, locale, whole=whole)
     room = theme.width - 2 * theme.padding
     extra = (status_lines - 1) * (theme.font_small + 2) + (len(lines) - 1) * (size + 2)
-    lay = layout(state.players, theme, extra)
-    card = static_card(state.players, theme, locale, extra).copy()
+    lay = layout(state.players, theme, extra, legend is not None)
+    card = static_card(state.players, theme, locale, extra, legend).copy()
     _draw_table(card, lay, state, event, theme, locale)
     for player in range(state.players):
         _draw_panel(card, lay, state, player, names[player], event, theme, locale, whole, not proposals)

@@ -38,6 +38,7 @@ from render.azul.sprites import (
     tile_sprite,
 )
 from render.draw import blend_sprite, new_card, outline_box
+from render.legend import Key, key_parts
 from render.text import draw_text, text_width
 from render.theme import RGB, Theme
 
@@ -125,14 +126,17 @@ def panel_layout(theme: Theme) -> PanelLayout:
 
 
 FACTORY_ROWS = {5: (5,), 7: (4, 3), 9: (5, 4)}
+# How far below the key to the tiles a marked board's line of colours goes, in pixels.
+KEY_LINE = 40
 
 
 @functools.cache
-def layout(players: int, theme: Theme, extra: int = 0) -> Layout:
+def layout(players: int, theme: Theme, extra: int = 0, keys: bool = False) -> Layout:
     """Compute the card layout for ``players`` players: factories in rows of up to five, then a panel per player.
 
     ``extra`` pixels are added above the factories when the status or the caption wraps to more lines (a longer
-    language): the card grows rather than cut what they say.
+    language): the card grows rather than cut what they say.  ``keys``: a marked board has room under the key to the
+    tiles for a line saying what its colours mean, whatever it marks.
     """
     width, pad = theme.width, theme.padding
     status_top = 14
@@ -152,7 +156,7 @@ def layout(players: int, theme: Theme, extra: int = 0) -> Layout:
     top = centre_box[3] + 14
     tops = tuple(top + p * (panel.height + 10) for p in range(players))
     legend_mid = tops[-1] + panel.height + 30
-    height = legend_mid + 22 + pad
+    height = legend_mid + 22 + pad + (KEY_LINE if keys else 0)
     return Layout(
         width, height, status_top, last_top, tuple(centres), disc, _scaled(40, theme), centre_box, panel, tops,
         pad, legend_mid,
@@ -168,9 +172,14 @@ def factory_tile_boxes(lay: Layout, number: int) -> tuple[Box, ...]:
 
 
 @functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
-def static_card(players: int, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
-    """Return the parts of the card that never change: background, factory discs and labels, the centre, the key."""
-    lay = layout(players, theme, extra)
+def static_card(
+    players: int, theme: Theme, locale: str = "en", extra: int = 0, legend: tuple[Key, ...] | None = None
+) -> Image.Image:
+    """Return the parts of the card that never change: background, factory discs and labels, the centre, the key.
+
+    ``legend`` is a marked board's (see :mod:`render.legend`), None an ordinary board's.
+    """
+    lay = layout(players, theme, extra, legend is not None)
     card = new_card(lay.width, lay.height, theme)
     draw = ImageDraw.Draw(card)
     half = lay.disc // 2
@@ -183,25 +192,44 @@ def static_card(players: int, theme: Theme, locale: str = "en", extra: int = 0) 
     label = _label_pill(pgettext(locale, "board", "c"), theme)
     card.paste(label, (x0 + 12, (y0 + y1) // 2 - label.height // 2), label)
     _draw_key(card, lay, theme, locale)
+    if legend:
+        _draw_key_line(card, key_parts(legend, locale, _ring_sample), lay.legend_mid + KEY_LINE, theme)
     return card
 
 
 def _draw_key(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en") -> None:
     """Draw the key to the tile letters and the marker, as one centred line."""
-    draw = ImageDraw.Draw(card)
     icon = 30
     parts: list[tuple[Image.Image, str]] = [(tile_sprite(k, icon, theme), colour_name(locale, k)) for k in range(5)]
     parts.append((marker_sprite(icon, theme), pgettext(locale, "board", "first player")))
+    _draw_key_line(card, parts, lay.legend_mid, theme)
+
+
+def _ring_sample(theme: Theme) -> Image.Image:
+    """Return the legend's sample of a move's mark: an empty space ringed in ``theme``'s mark colour."""
+    icon, grow = 30, 4
+    sample = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sample)
+    draw.rounded_rectangle((grow + 1, grow + 1, icon - grow - 2, icon - grow - 2), radius=3, fill=SLOT_FILL)
+    outline_box(draw, (0, 0, icon, icon), theme, 3)
+    return sample
+
+
+def _draw_key_line(card: Image.Image, parts: Sequence[tuple[Image.Image, str]], y: int, theme: Theme) -> None:
+    """Draw (icon, words) pairs as one centred line whose vertical middle is ``y``, the words smaller if need be."""
+    draw = ImageDraw.Draw(card)
+    icon = 30
+    width = card.width
     size, gap = theme.font_small, 6
     spacing = 16
     widths = [icon + gap + math.ceil(text_width(text, size)) for _, text in parts]
-    while sum(widths) + spacing * (len(parts) - 1) > lay.width - 2 * theme.padding and size > 14:
+    while sum(widths) + spacing * (len(parts) - 1) > width - 2 * theme.padding and size > 14:
         size -= 1
         widths = [icon + gap + math.ceil(text_width(text, size)) for _, text in parts]
-    x = (lay.width - sum(widths) - spacing * (len(parts) - 1)) // 2
+    x = (width - sum(widths) - spacing * (len(parts) - 1)) // 2
     for (sprite, text), part_width in zip(parts, widths, strict=True):
-        card.paste(sprite, (x, lay.legend_mid - icon // 2), sprite)
-        draw_text(draw, (x + icon + gap, lay.legend_mid), text, size, theme.text_muted, anchor="lm")
+        card.paste(sprite, (x, y - icon // 2), sprite)
+        draw_text(draw, (x + icon + gap, y), text, size, theme.text_muted, anchor="lm")
         x += part_width + spacing
 
 

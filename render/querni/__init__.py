@@ -25,7 +25,8 @@ mark colour (the played move amber, the better one blue): the outline of the sta
 lit end square (the moved piece's ghost in a thick outline if it leaves in the chain), and each piece of the chain
 it would remove as its ghost in a ring, the rings joined in number order.  Where two moves meet, the second's lit
 square or ring sits inside the first's, its start outline covers half of the first's, and an arrow or link they
-share runs twice, side by side.
+share runs twice, side by side.  Under the legend of the marks, a line says what each colour drawn means
+(``move played``, ``better move``, or a hint's or a preview's words: :mod:`render.legend`).
 
 >>> from engines import GAMES
 >>> state = GAMES["querni"].new(seed=4).play("b2-b3")
@@ -40,6 +41,7 @@ from collections.abc import Sequence
 
 from engines.querni import SEATS, QuerniEvent, QuerniState
 from render.draw import Picture, display_name
+from render.legend import Key
 from render.querni.card import (
     SEGMENTED_COUNTER,
     STATUS_NAME_WIDTH,
@@ -78,11 +80,14 @@ def render_querni(
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
     marks: Sequence[tuple[QuerniEvent, Theme]] = (),
+    legend: Sequence[Key] | None = None,
 ) -> Picture:
     """Draw a Querni position (see the module docstring for what the card shows).
 
     ``marks`` are moves of ``state`` to show as the events they would make, each in its theme's mark colour
-    (a review's played and better move); the header claims none of them.
+    (a review's played and better move); the header claims none of them.  ``legend`` says what their colours
+    mean (:func:`render.legend.legend_for`, a key per mark), on a line under the legend of the marks, but for a
+    pass, which marks nothing; None for an ordinary board.
     """
     theme = querni_theme(theme)
     marks = tuple((event, querni_theme(mark_theme)) for event, mark_theme in marks)
@@ -96,7 +101,10 @@ def render_querni(
     # The pieces a marked move would remove show as ghosts, as those of a last move do (drawn with its marks).
     leaving = {cell for mark, _ in marks for _, cell in mark.removed}
     board = tuple(0 if cell in leaving else value for cell, value in enumerate(state.board))
-    image = _compose(theme, rows, status, state, board, event, locale, marks)
+    keys = None
+    if legend is not None:
+        keys = tuple(key for key, (mark, _) in zip(legend, marks, strict=True) if mark.path or mark.removed)
+    image = _compose(theme, rows, status, state, board, event, locale, marks, keys)
     return Picture(image, palette(theme))
 
 

@@ -24,6 +24,7 @@ from render.draw import (
     paste_centered,
     status_height,
 )
+from render.legend import Key
 from render.querni.layout import Layout, _light_square, layout, piece_size, static_card
 from render.querni.marks import _draw_moves_over, _draw_moves_under
 from render.querni.sprites import blank_sprite, ghost_sprite, piece_sprite
@@ -105,13 +106,14 @@ def _compose(
     event: QuerniEvent | None,
     locale: str = "en",
     marks: Sequence[tuple[QuerniEvent, Theme]] = (),
+    legend: tuple[Key, ...] | None = None,
 ) -> Image.Image:
     """Draw one card: header rows, status, draw counter, the pieces of ``board``, the marks of ``event`` and of
-    ``marks`` (moves of ``state`` not played, each with the theme of its mark colour)."""
+    ``marks`` (moves of ``state`` not played, each with the theme of its mark colour, which ``legend`` explains)."""
     extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
-    lay = layout(theme, extra)
+    lay = layout(theme, extra, legend is not None)
     grid = lay.grid
-    card = static_card(theme, locale, extra).copy()
+    card = static_card(theme, locale, extra, legend).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     draw_status(card, status, lay.status_top, theme)

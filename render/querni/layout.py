@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -11,6 +12,7 @@ from PIL import Image, ImageDraw
 from engines.querni import HEIGHT, WIDTH
 from i18n.catalog import pgettext
 from render.draw import Grid, arrow_sprite, draw_grid, new_card, outline_box, player_row_height
+from render.legend import Key, key_parts, shapes_theme
 from render.querni.sprites import ghost_sprite
 from render.text import draw_text, text_width
 from render.theme import Theme
@@ -19,6 +21,8 @@ from render.theme import Theme
 PIECE_SHARE = 0.84
 # Room left of the board for the rank numbers (the board's right side needs none).
 RANK_ROOM = 30
+# How far below the legend's line of marks a marked board's line of colours goes, in pixels.
+KEY_LINE = 44
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +40,12 @@ class Layout:
 
 
 @functools.cache
-def layout(theme: Theme, extra: int = 0) -> Layout:
+def layout(theme: Theme, extra: int = 0, keys: bool = False) -> Layout:
     """Compute the card layout: the 10x7 board as wide as the card allows, the rank numbers on its left.
 
     ``extra`` pixels go under the status line when it wraps to a second line (a longer language): the card grows
-    rather than let it run into the draw counter.
+    rather than let it run into the draw counter.  ``keys``: a marked board's legend has room for a second line,
+    for its colours, whatever it marks.
     """
     width, pad = theme.width, theme.padding
     header_top = pad
@@ -53,7 +58,7 @@ def layout(theme: Theme, extra: int = 0) -> Layout:
     board_top = counter_bar[3] + 22
     grid = Grid(WIDTH, HEIGHT, cell, left, board_top)
     legend_mid = grid.bottom + theme.font_coordinate + 20 + 28
-    height = legend_mid + 22 + pad
+    height = legend_mid + 22 + pad + (KEY_LINE if keys else 0)
     return Layout(width, height, header_top, status_top, counter_top, counter_bar, grid, legend_mid)
 
 
@@ -63,30 +68,53 @@ def piece_size(theme: Theme) -> int:
 
 
 @functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
-def static_card(theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
-    """Return the parts of the card that never change: background, board, coordinates, legend."""
-    lay = layout(theme, extra)
+def static_card(theme: Theme, locale: str = "en", extra: int = 0, legend: tuple[Key, ...] | None = None) -> Image.Image:
+    """Return the parts of the card that never change: background, board, coordinates, legend.
+
+    ``legend`` is a marked board's (see :mod:`render.legend`), None an ordinary board's.
+    """
+    lay = layout(theme, extra, legend is not None)
     card = new_card(lay.width, lay.height, theme)
     draw_grid(card, lay.grid, theme)
-    _draw_legend(card, lay, theme, locale)
+    _draw_legend(card, lay, theme, locale, legend)
     return card
 
 
-def _draw_legend(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en") -> None:
-    """Draw what the marks of the last move mean, as one centred line of icons and words."""
-    draw = ImageDraw.Draw(card)
+def _draw_legend(
+    card: Image.Image, lay: Layout, theme: Theme, locale: str = "en", legend: Sequence[Key] | None = None
+) -> None:
+    """Draw what the marks of the last move mean, as one centred line of icons and words.
+
+    A marked board (``legend``) draws them in the colour of its first entry, and says on a second line what each
+    of its colours means.
+    """
     icon = 40
+    icons = shapes_theme(legend, theme)
     start = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
-    outline_box(ImageDraw.Draw(start), (0, 0, icon, icon), theme, 3, inset=2)
-    end = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
-    _light_square(ImageDraw.Draw(end), (0, 0, icon, icon), theme)
-    arrow, _ = arrow_sprite(46, 0, 8, theme)
+    outline_box(ImageDraw.Draw(start), (0, 0, icon, icon), icons, 3, inset=2)
+    arrow, _ = arrow_sprite(46, 0, 8, icons)
     parts = [
         (start, pgettext(locale, "board", "from")),
-        (end, pgettext(locale, "board", "to")),
+        (_end_sample(icons), pgettext(locale, "board", "to")),
         (arrow, pgettext(locale, "board", "path")),
         (ghost_sprite(0, 7, icon, theme), pgettext(locale, "board", "removed")),
     ]
+    _legend_line(card, parts, lay.legend_mid, theme)
+    if legend:
+        _legend_line(card, key_parts(legend, locale, _end_sample), lay.legend_mid + KEY_LINE, theme)
+
+
+def _end_sample(theme: Theme) -> Image.Image:
+    """Return the legend's sample of where a move ends: a square lit in ``theme``'s mark colour."""
+    icon = 40
+    end = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    _light_square(ImageDraw.Draw(end), (0, 0, icon, icon), theme)
+    return end
+
+
+def _legend_line(card: Image.Image, parts: Sequence[tuple[Image.Image, str]], y: int, theme: Theme) -> None:
+    """Draw (icon, words) pairs as one centred line whose vertical middle is ``y``."""
+    draw = ImageDraw.Draw(card)
     size = theme.font_small
     gap, spacing = 8, 24
     # A longer language may need the words a little smaller to keep the legend on one line.
@@ -94,7 +122,6 @@ def _draw_legend(card: Image.Image, lay: Layout, theme: Theme, locale: str = "en
         size -= 1
     widths = [item.width + gap + math.ceil(text_width(text, size)) for item, text in parts]
     x = (card.width - sum(widths) - spacing * (len(parts) - 1)) // 2
-    y = lay.legend_mid
     for (item, text), part_width in zip(parts, widths, strict=True):
         card.paste(item, (x, y - item.height // 2), item)
         draw_text(draw, (x + item.width + gap, y), text, size, theme.text_muted, anchor="lm")

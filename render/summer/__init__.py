@@ -34,7 +34,10 @@ on it, each in its own mark colour (the move played amber, a better one blue):
 the same outlines, an arrow running between the two pieces' weights (the piece
 has not left yet) and a merged or collided badge where it would meet a piece.
 What the move would remove or change (ghosts, ``±1``) is not drawn.  A later
-move on a cell an earlier one outlines rings the piece there instead.
+move on a cell an earlier one outlines rings the piece there instead.  The legend
+says on a line of its own what each colour drawn means (``move played``,
+``better move``, or a hint's or a preview's words: :mod:`render.legend`)
+instead of ``last move``.
 
 >>> from engines import GAMES
 >>> state = GAMES["summer"].new(size=3, weights=[1, 2, 3], black_weights=[3, 1, 2], terrain=["...", "+-+", "..."])
@@ -52,6 +55,7 @@ from collections.abc import Sequence
 
 from engines.summer import SummerEvent, SummerState
 from render.draw import Picture, display_name
+from render.legend import Key
 from render.summer.card import (
     _compose,
     _rows,
@@ -117,11 +121,14 @@ def render_summer(
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
     marks: Sequence[tuple[SummerEvent, Theme]] = (),
+    legend: Sequence[Key] | None = None,
 ) -> Picture:
     """Draw a Summer position (see the module docstring for what the card shows).
 
     ``marks`` are moves to show on this position, each as the event it would make and the theme whose mark
     colour draws it (a review's played and better moves): outlines, an arrow and a badge, as for a last ply.
+    ``legend`` says what their colours mean (:func:`render.legend.legend_for`), in place of the legend's
+    ``last move``; None for an ordinary board.
     """
     names = tuple(display_name(players[i] if players and i < len(players) else "", _seat(i)) for i in (0, 1))
     hexagonal = state.shape == "hex"
@@ -140,6 +147,7 @@ def render_summer(
         [last] if last is not None else [],
         locale,
         proposals_of(marks),
+        None if legend is None else tuple(legend),
     )
     return Picture(image, palette(state.size, hexagonal, theme))
 

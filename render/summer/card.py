@@ -20,6 +20,7 @@ from render.draw import (
     paste_centered,
     pill_sprite,
 )
+from render.legend import Key
 from render.summer.layout import _sizes, layout, mark_spot
 from render.summer.marks import Marks, Proposal, _arrow, _draw_proposals, _draw_proposals_over, _outline_cell
 from render.summer.sprites import (
@@ -136,12 +137,14 @@ def _compose(
     marks: Sequence[Marks],
     locale: str = "en",
     proposals: Sequence[Proposal] = (),
+    legend: tuple[Key, ...] | None = None,
 ) -> Image.Image:
-    """Draw one card: header, status, caption, the pieces and the marks (and any moves proposed on it)."""
+    """Draw one card: header, status, caption, the pieces and the marks (and any moves proposed on it, whose
+    colours ``legend`` explains)."""
     extra = text_extra(caption, theme)
-    lay = layout(size, hexagonal, theme, extra)
+    lay = layout(size, hexagonal, theme, extra, legend is not None)
     board = lay.board
-    card = terrain_card(size, hexagonal, mode, terrain, theme, locale, extra).copy()
+    card = terrain_card(size, hexagonal, mode, terrain, theme, locale, extra, legend).copy()
     draw = ImageDraw.Draw(card)
     draw_player_rows(card, rows, lay.header_top, theme)
     # A status line may shrink a little below the theme's small size before it is cut.

@@ -13,6 +13,7 @@ from render.theme import Theme
 # Where the small marks sit, as a share of the cell's inscribed radius, up-left and up-right of centre.
 CORNER = 0.64
 LEGEND_LINE = 40
+# Lines of the legend on an ordinary board; a marked board's has one more, for what its colours mean.
 LEGEND_LINES = 4
 
 
@@ -122,10 +123,11 @@ class Layout:
 
 
 @functools.cache
-def layout(size: int, hexagonal: bool, theme: Theme, extra: int = 0) -> Layout:
+def layout(size: int, hexagonal: bool, theme: Theme, extra: int = 0, keys: bool = False) -> Layout:
     """Compute the card layout for a ``size`` x ``size`` square or hex board.
 
-    ``extra`` pixels are added above the board when the status and caption need more lines than one each.
+    ``extra`` pixels are added above the board when the status and caption need more lines than one each;
+    ``keys``: a marked board's legend has room for a line more, for its colours, whatever it marks.
     """
     width, pad = theme.width, theme.padding
     header_top = pad
@@ -137,7 +139,7 @@ def layout(size: int, hexagonal: bool, theme: Theme, extra: int = 0) -> Layout:
     board_top = caption_top + theme.font_small + 26 + top_room + extra
     board = make_board(size, hexagonal, pad + side_room, board_top, width - 2 * pad - 2 * side_room)
     legend_top = board.bottom + theme.font_coordinate + 34
-    height = legend_top + LEGEND_LINES * LEGEND_LINE + pad
+    height = legend_top + (LEGEND_LINES + keys) * LEGEND_LINE + pad
     return Layout(width, height, header_top, status_top, caption_top, board, legend_top)
 
 

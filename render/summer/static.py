@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 
 from i18n.catalog import pgettext
 from render.draw import FILE_LETTERS, Layer, Poly, draw_grid, new_card, outline_box, paint_sprite, paste_centered
+from render.legend import Key, key_parts, shapes_theme
 from render.summer.layout import LEGEND_LINE, Board, Layout, _sizes, hexagon_points, layout
 from render.summer.sprites import (
     BADGE_COLLIDED,
@@ -43,9 +44,20 @@ def move_line(hexagonal: bool, locale: str = "en") -> str:
 
 
 @functools.lru_cache(maxsize=12)  # bounded: sizes x languages x themes in use (about 3-4 MB each)
-def static_card(size: int, hexagonal: bool, mode: str, theme: Theme, locale: str = "en", extra: int = 0) -> Image.Image:
-    """Return what never changes in a game: background, coordinates, goal flags and legend."""
-    lay = layout(size, hexagonal, theme, extra)
+def static_card(
+    size: int,
+    hexagonal: bool,
+    mode: str,
+    theme: Theme,
+    locale: str = "en",
+    extra: int = 0,
+    legend: tuple[Key, ...] | None = None,
+) -> Image.Image:
+    """Return what never changes in a game: background, coordinates, goal flags and legend.
+
+    ``legend`` is a marked board's (see :mod:`render.legend`), None an ordinary board's.
+    """
+    lay = layout(size, hexagonal, theme, extra, legend is not None)
     card = new_card(lay.width, lay.height, theme)
     board = lay.board
     draw = ImageDraw.Draw(card)
@@ -73,34 +85,54 @@ def static_card(size: int, hexagonal: bool, mode: str, theme: Theme, locale: str
         _, y = board.centers[rank * size]
         flag = flag_sprite(seat, flag_px, theme)
         card.paste(flag, (board.right + frame + 6, y - flag.height // 2), flag)
-    _draw_legend(card, lay, mode, theme, locale)
+    _draw_legend(card, lay, mode, theme, locale, legend)
     return card
 
 
-def _draw_legend(card: Image.Image, lay: Layout, mode: str, theme: Theme, locale: str = "en") -> None:
-    """Draw what the cells, flags and marks mean, the collision mode and how pieces move."""
+def _draw_legend(
+    card: Image.Image, lay: Layout, mode: str, theme: Theme, locale: str = "en", legend: Sequence[Key] | None = None
+) -> None:
+    """Draw what the cells, flags and marks mean, the collision mode and how pieces move.
+
+    An ordinary board's marks are its last move's; a marked board (``legend``) says on a line of its own what each
+    of its colours means, and shows the badges of its marks in the colour of its first, without the removed piece
+    (a marked board shows what a move would meet, not what it would remove).
+    """
     icon = 30
     y = lay.legend_top + LEGEND_LINE // 2
-    outline = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
-    outline_box(ImageDraw.Draw(outline), (0, 0, icon, icon), theme, 3, inset=1)
+    icons = shapes_theme(legend, theme)
+    marks: list[tuple[tuple[Image.Image, ...], str]] = [
+        ((badge_sprite(BADGE_MERGED, icon, icons),), pgettext(locale, "board", "merged")),
+        ((badge_sprite(BADGE_COLLIDED, icon, icons),), pgettext(locale, "board", "collided")),
+    ]
+    keys: list[list[tuple[tuple[Image.Image, ...], str]]] = []
+    if legend is None:
+        marks.insert(0, ((_mark_sample(theme),), pgettext(locale, "board", "last move")))
+        marks.append(((removed_icon(icon, theme),), pgettext(locale, "board", "removed")))
+    elif legend:
+        keys = [[((sample,), words) for sample, words in key_parts(legend, locale, _mark_sample)]]
     lines: list[list[tuple[tuple[Image.Image, ...], str]]] = [
         [
             ((swatch_sprite(True, icon, theme),), pgettext(locale, "board", "plus: +1")),
             ((swatch_sprite(False, icon, theme),), pgettext(locale, "board", "minus: {minus}1", minus=MINUS)),
             ((flag_sprite(0, icon, theme), flag_sprite(1, icon, theme)), pgettext(locale, "board", "goal rows")),
         ],
-        [
-            ((outline,), pgettext(locale, "board", "last move")),
-            ((badge_sprite(BADGE_MERGED, icon, theme),), pgettext(locale, "board", "merged")),
-            ((badge_sprite(BADGE_COLLIDED, icon, theme),), pgettext(locale, "board", "collided")),
-            ((removed_icon(icon, theme),), pgettext(locale, "board", "removed")),
-        ],
+        *keys,
+        marks,
         [((), mode_line(mode, locale))],
         [((), move_line(lay.board.hexagonal, locale))],
     ]
     for parts in lines:
         _legend_line(card, parts, y, theme)
         y += LEGEND_LINE
+
+
+def _mark_sample(theme: Theme) -> Image.Image:
+    """Return the legend's sample of a move's mark: a cell outline in ``theme``'s mark colour."""
+    icon = 30
+    outline = Image.new("RGBA", (icon, icon), (0, 0, 0, 0))
+    outline_box(ImageDraw.Draw(outline), (0, 0, icon, icon), theme, 3, inset=1)
+    return outline
 
 
 def _legend_line(card: Image.Image, parts: Sequence[tuple[tuple[Image.Image, ...], str]], y: int, theme: Theme) -> None:
@@ -150,11 +182,19 @@ def _hex_cells(card: Image.Image, board: Board, terrain: tuple[int, ...], theme:
 
 @functools.lru_cache(maxsize=32)  # one entry per game being shown: the terrain is fixed for a whole game
 def terrain_card(
-    size: int, hexagonal: bool, mode: str, terrain: tuple[int, ...], theme: Theme, locale: str = "en", extra: int = 0
+    size: int,
+    hexagonal: bool,
+    mode: str,
+    terrain: tuple[int, ...],
+    theme: Theme,
+    locale: str = "en",
+    extra: int = 0,
+    legend: tuple[Key, ...] | None = None,
 ) -> Image.Image:
-    """Return the static card with this game's cells painted: plus, minus and start rows."""
-    lay = layout(size, hexagonal, theme, extra)
-    card = static_card(size, hexagonal, mode, theme, locale, extra).copy()
+    """Return the static card with this game's cells painted: plus, minus and start rows (``legend``: a marked
+    board's, see :func:`static_card`)."""
+    lay = layout(size, hexagonal, theme, extra, legend is not None)
+    card = static_card(size, hexagonal, mode, theme, locale, extra, legend).copy()
     board = lay.board
     if hexagonal:
         _hex_cells(card, board, terrain, theme)

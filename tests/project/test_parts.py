@@ -59,8 +59,11 @@ def missing_parts(name: str) -> list[str]:
     try:
         if renderer_for(name).__module__ != spec.module("render"):
             missing.append("render: render_<name> is not the game's own")
-        if "marks" not in inspect.signature(renderer_for(name)).parameters:
+        keywords = inspect.signature(renderer_for(name)).parameters
+        if "marks" not in keywords:
             missing.append("render: render_<name> takes no marks= (a review's and a hint's moves)")
+        if "legend" not in keywords:
+            missing.append("render: render_<name> takes no legend= (what a marked board's colours mean)")
     except NoRenderer as error:
         missing.append(f"render: {error}")
     if modules["render"] is not None:

@@ -116,7 +116,7 @@ def test_the_computer_reviews_toy_and_draws_its_moves(toy: None) -> None:
     graph, alt = draw_review(review.to_json(), ["Ana", "Bo"], "en")
     assert graph.startswith(PNG) and "Ana" in alt
     plain = render(states[0], players=["Ana", "Bo"], last_move=False)
-    marked = draw_marked(states[0], first.played, first.best, ["Ana", "Bo"], "en")
+    marked = draw_marked(states[0], first.played, first.best, ["Ana", "Bo"], "en", "review")
     assert marked.startswith(PNG) and marked != plain
     suggestion, board = hint_and_board(states[0], ["Ana", "Bo"], "en", 1, 200)
     assert suggestion["best"] == "take 2" and board.startswith(PNG)

@@ -2,7 +2,8 @@
 
 Each picture goes through :func:`render.render_marked` and is read back from its PNG: the pixels in each mark
 colour must lie on the squares of that move (its start, end, path, what it grows, scores or removes) and be
-plentiful on each square it marks; the header must say what the position says, not what a move would do.
+plentiful on each square it marks; the header must say what the position says, not what a move would do; the
+legend must say what each colour drawn means, for a review, a hint and a preview (:mod:`tests.render.legend_checks`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from engines.pond import PondEvent, PondState
 from engines.querni import WIDTH, QuerniEvent, QuerniState
 from render import render, render_marked, renderer_for
 from render.draw import Grid, status_height
+from render.legend import Key, key_words
+from render.querni.layout import KEY_LINE
 from render.theme import DEFAULT_THEME as THEME
+from tests.render.legend_checks import board_words, check_fits, check_legend, forget_static_cards
 
 NAMES = ("Ana", "Bo")
 LOCALES = ("en", "ru", "fr")
@@ -296,3 +300,68 @@ def test_a_querni_pass_marks_nothing_and_a_move_beside_it_still_shows() -> None:
     marks = board_marks(decode(render_marked(state, played="pass", better=played, players=NAMES)), grid)
     assert marks.amber.getbbox() is None
     check_move(marks.blue, state, played, QUERNI, grid)
+
+
+# -- the legend --------------------------------------------------------------------------------------------------------
+
+
+def pond_key_line(state: PondState, locale: str) -> Box:
+    """Return the box of a marked Pond card's legend line that says what its colours mean (the second)."""
+    status = pond_card.status_text(state, NAMES, locale)
+    extra = max(0, status_height(THEME.width, status, THEME) - THEME.font_body)
+    lay = pond_card.layout(state.size, THEME, extra, True)
+    middle = lay.legend_top + 20 + pond_card.LEGEND_LINE
+    return (0, middle - 22, THEME.width, middle + 22)
+
+
+def querni_key_line(state: QuerniState, locale: str) -> Box:
+    """Return the box of a marked Querni card's legend line that says what its colours mean (under the marks')."""
+    theme = querni_card.querni_theme(THEME)
+    status = querni_card.status_text(state, NAMES, locale)
+    extra = max(0, status_height(theme.width, status, theme) - theme.font_body)
+    middle = querni_card.layout(theme, extra, True).legend_mid + KEY_LINE
+    return (0, middle - 22, THEME.width, middle + 22)
+
+
+KEY_LINES = {"pond": pond_key_line, "querni": querni_key_line}
+
+
+@pytest.mark.parametrize(("game", "options", "locale"), [(POND, {}, "en"), (QUERNI, {}, "ru")], ids=["pond", "querni"])
+def test_each_meaning_says_its_words_beside_a_sample_in_its_colour(
+    game: Game, options: dict[str, Any], locale: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state, played, better = scene(game, options)
+    check_legend(monkeypatch, state, played, better, KEY_LINES[game.name](state, locale), locale, NAMES)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize(("game", "options"), [BOARDS[0], BOARDS[3]], ids=["pond", "querni"])
+def test_the_legend_of_a_review_fits_the_card_in_every_language(
+    game: Game, options: dict[str, Any], locale: str
+) -> None:
+    state, played, better = scene(game, options)
+    check_fits(state, played, better, KEY_LINES[game.name](state, locale), locale, NAMES)
+
+
+def test_an_ordinary_pond_board_calls_its_mark_the_last_move_and_a_marked_one_does_not() -> None:
+    state, played, better = scene(POND, {})
+    assert "last move" in board_words(pond_card, lambda: render(state, players=NAMES))
+    marked = board_words(pond_card, lambda: render_marked(state, played=played, better=better, players=NAMES))
+    assert "grew" in marked and "last move" not in marked
+
+
+def test_a_querni_pass_has_no_entry_in_the_legend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass marks nothing, so the legend says nothing of its colour (and draws the marks' parts in the other)."""
+    state, _, better = scene(QUERNI, {})
+    asked: list[str] = []
+
+    def recording(key: Key, language: str) -> str:
+        asked.append(key.words)
+        return key_words(key, language)
+
+    monkeypatch.setattr("render.legend.key_words", recording)
+    forget_static_cards()
+    image = decode(render_marked(state, played="pass", better=better, players=NAMES))
+    assert asked == ["better move"]
+    legend = image.crop((0, querni_key_line(state, "en")[1] - 44, image.width, image.height))
+    assert count(mask(legend, THEME.mark), (0, 0, legend.width, legend.height)) == 0

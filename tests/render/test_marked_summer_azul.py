@@ -2,7 +2,8 @@
 
 Through :func:`render.render_marked`: the played move in the usual mark colour (amber), the better one in
 blue, each only where the move is (what the move would set off — points, round-end tiling — is not drawn), both
-seen where they share a cell, a factory or a line; a card without marks stays as it was.
+seen where they share a cell, a factory or a line; a card without marks stays as it was; the legend says what
+each colour drawn means, for a review, a hint and a preview (:mod:`tests.render.legend_checks`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from engines.summer import SummerEvent, SummerState
 from render import azul as azul_render
 from render import better_theme, render, render_marked, renderer_for
 from render import summer as summer_render
+from render.azul.layout import KEY_LINE as AZUL_KEY_LINE
+from render.summer import static as summer_static
 from render.theme import DEFAULT_THEME as THEME
+from tests.render.legend_checks import board_words, check_fits, check_legend
 
 Box = tuple[int, int, int, int]
 AMBER, BLUE = THEME.mark, THEME.better_mark
@@ -402,3 +406,59 @@ def test_marks_leave_the_cached_cards_as_they_were(game: str) -> None:
     moves = state.legal_moves()
     render_marked(state, played=moves[0], better=moves[-1], players=["Ana", "Bo"])
     assert render(state, players=["Ana", "Bo"]) == before
+
+
+# -- the legend --------------------------------------------------------------------------------------------------------
+
+
+def summer_key_line(state: SummerState, locale: str) -> Box:
+    """Return the box of a marked Summer card's legend line that says what its colours mean (the second)."""
+    lay = summer_render.layout(state.size, state.shape == "hex", THEME, 0, True)  # a marked card has no caption
+    middle = lay.legend_top + summer_render.LEGEND_LINE // 2 + summer_render.LEGEND_LINE
+    return (0, middle - 20, THEME.width, middle + 20)
+
+
+def azul_key_line(state: AzulState, locale: str) -> Box:
+    """Return the box of a marked Azul card's legend line that says what its colours mean (under the key)."""
+    middle = azul_layout(state, locale).legend_mid + AZUL_KEY_LINE
+    return (0, middle - 20, THEME.width, middle + 20)
+
+
+LEGEND_SCENES = {
+    "summer": (lambda: find_pair("summer", {}, _summer_any, skip=12), summer_key_line, ("Player 1", "Player 2")),
+    "summer-hex": (
+        lambda: find_pair("summer", {"board": "hex"}, _summer_any, skip=12),
+        summer_key_line,
+        ("Player 1", "Player 2"),
+    ),
+    "azul": (
+        lambda: find_pair("azul", {"players": 4}, _azul_takes, skip=5),
+        azul_key_line,
+        ("Player 1", "Player 2", "Player 3", "Player 4"),
+    ),
+}
+
+
+@pytest.mark.parametrize(("scene", "locale"), [("summer", "fr"), ("azul", "ru")])
+def test_each_meaning_says_its_words_beside_a_sample_in_its_colour(
+    scene: str, locale: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    find, key_line, names = LEGEND_SCENES[scene]
+    state, played, better = find()
+    check_legend(monkeypatch, state, played, better, key_line(state, locale), locale, names)
+
+
+@pytest.mark.parametrize("locale", ["en", "ru", "fr"])
+@pytest.mark.parametrize("scene", sorted(LEGEND_SCENES))
+def test_the_legend_of_a_review_fits_the_card_in_every_language(scene: str, locale: str) -> None:
+    find, key_line, names = LEGEND_SCENES[scene]
+    state, played, better = find()
+    check_fits(state, played, better, key_line(state, locale), locale, names)
+
+
+def test_an_ordinary_summer_board_calls_its_mark_the_last_move_and_a_marked_one_does_not() -> None:
+    state, a, b = find_pair("summer", {}, _summer_any, skip=12)
+    assert "last move" in board_words(summer_static, lambda: render(state))
+    marked = board_words(summer_static, lambda: render_marked(state, played=a, better=b))
+    # What a marked board cannot show is left out: it draws no removed piece.
+    assert "merged" in marked and "last move" not in marked and "removed" not in marked

@@ -18,6 +18,7 @@ from engines import GAMES
 from render import NoRenderer, has_renderer, render_image, render_picture, renderer_for
 from render.__main__ import main
 from render.draw import Grid, Picture, PlayerRow, arrow_sprite, draw_player_rows, encode_png, paste_arrow, pill_sprite
+from render.legend import MEANINGS, key_words, legend_for
 from render.text import clean_text, ellipsize, fit_size, has_glyph, text_width
 from render.theme import DEFAULT_THEME, Theme
 from tests import ROOT
@@ -58,6 +59,61 @@ def test_render_is_deterministic() -> None:
 def test_default_names_are_the_seat_names() -> None:
     state = midgame()
     assert render.render(state) == render.render(state, players=["Light", "Dark"])
+
+
+@pytest.mark.parametrize(
+    ("meaning", "played", "better", "entries"),
+    [
+        ("review", True, True, [("move played", "mark"), ("better move", "better_mark")]),
+        ("review", True, False, [("move played", "mark")]),
+        ("review", False, True, [("better move", "better_mark")]),
+        ("review", False, False, []),
+        ("hint", False, True, [("suggested move", "better_mark")]),
+        ("preview", True, False, [("your move", "mark")]),
+    ],
+)
+def test_a_marked_boards_legend_has_an_entry_for_each_colour_drawn(
+    meaning: str, played: bool, better: bool, entries: list[tuple[str, str]]
+) -> None:
+    keys = legend_for(meaning, played=played, better=better, theme=DEFAULT_THEME)
+    assert [(key.words, key.theme.mark) for key in keys] == [
+        (words, getattr(DEFAULT_THEME, colour)) for words, colour in entries
+    ]
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en", ["move played", "better move", "suggested move", "your move"]),
+        ("ru", ["сыгранный ход", "лучший ход", "подсказка", "ваш ход"]),
+        ("fr", ["coup joué", "meilleur coup", "coup suggéré", "votre coup"]),
+    ],
+)
+def test_the_legend_says_each_meaning_in_every_language(locale: str, words: list[str]) -> None:
+    keys = [
+        *legend_for("review", played=True, better=True, theme=DEFAULT_THEME),
+        *legend_for("hint", played=False, better=True, theme=DEFAULT_THEME),
+        *legend_for("preview", played=True, better=False, theme=DEFAULT_THEME),
+    ]
+    assert [key_words(key, locale) for key in keys] == words
+
+
+@pytest.mark.parametrize(
+    ("meaning", "played", "better"),
+    [("lesson", True, True), ("Review", True, False), ("", True, False), ("hint", True, True), ("preview", True, True)],
+)
+def test_a_marked_board_refuses_an_unknown_meaning_and_a_mark_its_meaning_cannot_name(
+    meaning: str, played: bool, better: bool
+) -> None:
+    state: Any = midgame()
+    moves = state.legal_moves()
+    with pytest.raises(ValueError, match=repr(meaning) if meaning not in MEANINGS else "marks no"):
+        render.render_marked(
+            state,
+            played=moves[0] if played else None,
+            better=moves[-1] if better else None,
+            meaning=meaning,
+        )
 
 
 def test_renderers_are_found_by_the_games_name_only_for_registered_games() -> None:

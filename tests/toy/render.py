@@ -9,6 +9,7 @@ from PIL import ImageDraw
 
 import i18n
 from render.draw import Picture, draw_status, new_card, status_height
+from render.legend import Key
 from render.text import draw_text
 from render.theme import DEFAULT_THEME, Theme
 from tests.toy.engine import ToyEvent, ToyState
@@ -27,11 +28,13 @@ def render_toy(
     theme: Theme = DEFAULT_THEME,
     locale: str = "en",
     marks: Sequence[tuple[ToyEvent, Theme]] = (),
+    legend: Sequence[Key] | None = None,
 ) -> Picture:
     """Draw the pile (the stones just taken outlined, when ``last_move``) under the status line.
 
     ``marks`` (a review's or a hint's moves, each with the theme of its colour): the stones each move would
-    take are ringed in that theme's mark colour, the second ring inside the first.
+    take are ringed in that theme's mark colour, the second ring inside the first.  The toy has no legend, so
+    ``legend`` (what those colours mean) is taken and left unsaid.
     """
     status = i18n.status_text(state, players, locale)
     top = theme.padding + status_height(theme.width, status, theme) + theme.padding

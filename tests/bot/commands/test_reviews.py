@@ -166,6 +166,29 @@ async def test_a_hint_in_a_practice_game_is_private_and_drawn(world: World) -> N
     assert after is not None and after.version == record.version  # a hint changes nothing
 
 
+async def test_the_review_and_hint_boards_say_what_their_colours_mean(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review's boards are drawn as a review's (amber the move played, blue the better), a hint's as a hint's."""
+    import render
+
+    meanings: list[str] = []
+    drawn = render.render_marked
+
+    def recording(*args: Any, **kwargs: Any) -> bytes:
+        meanings.append(kwargs["meaning"])
+        return drawn(*args, **kwargs)
+
+    monkeypatch.setattr(render, "render_marked", recording)
+    match_id = await finished_match(world, 924, "pond", 2, {"variant": "mini"})
+    await world.command(CY, 924, "analyse", "", match=match_id)
+    assert meanings and set(meanings) == {"review"}
+    meanings.clear()
+    await world.command(ANA, 925, "pond", "start", difficulty="easy", variant="mini")
+    await world.command(ANA, 925, "pond", "hint")
+    assert meanings == ["hint"]
+
+
 async def test_hints_are_refused_between_people_and_when_the_server_turned_them_off(world: World) -> None:
     await world.start_pond(918, variant="mini")
     between = only(await world.command(ANA, 918, "pond", "hint"), "reply")
