@@ -597,10 +597,13 @@ class TapLoad(Load):
         if current is None:
             await self.open_match(channel)
             current = await service.current(channel)
-        assert current is not None and current[1] is not None
-        record, state = current
-        assert state.to_move is not None
-        seat = record.players[state.to_move]
+        assert current is not None
+        record, found = current
+        assert found is not None
+        state = found
+        to_move = state.to_move
+        assert to_move is not None
+        seat = record.players[to_move]
         person = Person(seat.user_id, seat.name)
         form = GAMES[record.game].moves
         assert form is not None
@@ -916,8 +919,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.taps:
         matches = 100 if args.matches == [1, 100, 1000] else args.matches[0]
-        offered = 100.0 if matches == 100 else None
-        row = asyncio.run(tap_steps(matches, 3.0 if args.quick else args.seconds, offered))
+        rate: float | None = 100.0 if matches == 100 else None
+        row = asyncio.run(tap_steps(matches, 3.0 if args.quick else args.seconds, rate))
         if args.json:
             print(json.dumps(row, indent=2))
             return

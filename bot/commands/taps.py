@@ -35,6 +35,7 @@ from bot.core.takebacks import TakebackAnswer, Takebacks
 from bot.core.taps import PATH_PATTERN, BadPath, Step, joined, split, walk
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS
 from bot.delivery.rendering import BoardRenderer
+from bot.storage.database import N_
 from bot.storage.extras_store import MatchExtras
 from bot.storage.records import MatchRecord
 from bot.text.escaping import escape_name
@@ -42,6 +43,9 @@ from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext
 
 log = logging.getLogger(__name__)
+
+WITHDRAWN = N_("↩️ {player} withdrew the request to take a move back.")
+DECLINED = N_("{player} declined to let the move be taken back.")
 
 #: Menus a step may use: five action rows, one kept for the buttons.
 MENUS_MAX = limits.MESSAGE_ACTION_ROWS_MAX - 1
@@ -390,11 +394,7 @@ class Taps:
                 ephemeral=True,
             )
             return
-        key = (
-            "↩️ {player} withdrew the request to take a move back."
-            if answer.how == "withdrawn"
-            else "{player} declined to let the move be taken back."
-        )
+        key = WITHDRAWN if answer.how == "withdrawn" else DECLINED
         who = escape_name(interaction.user.display_name) if answer.how == "declined" else asker
         await _edit_or_reply(interaction, gettext(language, key, player=who))
 
