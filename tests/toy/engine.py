@@ -95,6 +95,10 @@ class ToyState:
     def last_event(self) -> ToyEvent | None:
         return self.last
 
+    @property
+    def may_take_back(self) -> bool:
+        return self.last is not None and self.result is None  # nothing in Toy is drawn at random
+
     def legal_moves(self) -> tuple[int, ...]:
         return () if self.result is not None else tuple(range(1, min(self.most, self.stones) + 1))
 

@@ -82,3 +82,8 @@ def option_words(language: str) -> dict[str, str]:
 def error_param(language: str, name: str, value: object) -> str | None:
     """Toy's refusals carry only numbers: nothing of its own to translate."""
     return None
+
+
+def choice(state: ToyState, kind: str, fields: dict[str, str], language: str) -> str:
+    """A move picked by taps, in words: ``take 2``."""
+    return pgettext(language, "game:toy", "take {count}", count=fields["count"])
