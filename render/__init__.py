@@ -129,6 +129,8 @@ def render_marked(
         marks=tuple(marks),
         legend=legend,
     )
+    if better is None and picture.palette is not None:
+        return encode_png(picture, theme)  # amber marks only: the board's own palette holds every colour drawn
     # An adaptive palette of the most colours a PNG palette holds: the board's own has no blue marks.
     return encode_png(Picture(picture.image, None), replace(theme, png_colours=256))
 
