@@ -61,10 +61,13 @@ SETUPS = (
     Setup("azul", {}, people=2),
     Setup("azul", {}, people=2, computers=1),
     Setup("azul", {"wall": "grey"}, people=4),
+    Setup("azul", {}, people=3),
     Setup("querni", {}),
-    Setup("querni", {}, people=1, computers=1),
+    Setup("querni", {"isolation": "no_triple_left"}, people=1, computers=1),
     Setup("summer", {"board": "square"}),
     Setup("summer", {"board": "hex"}, people=1, computers=1),
+    Setup("summer", {"board": "square", "mode": "field"}),
+    Setup("summer", {"board": "hex", "mode": "field"}),
 )
 
 

@@ -35,7 +35,7 @@ def by_kind(calls: list[Call], *kinds: str) -> list[Call]:
 # -- whole games ----------------------------------------------------------------------------------------------------
 
 
-QUICK = {0, 1, 7, 9}  # one game of each kind stays in the quick run; the rest are marked slow
+QUICK = {0, 1, 8, 10}  # one game of each kind stays in the quick run; the rest are marked slow
 
 
 @pytest.mark.parametrize(
