@@ -41,7 +41,7 @@ from bot.core.ladders import Ladders
 from bot.core.reviews import ReviewMaker
 from bot.core.service import MatchService
 from bot.core.signals import MatchFinished, MoveApplied, Signals
-from bot.core.takebacks import Takebacks
+from bot.core.takebacks import EventGames, Takebacks
 from bot.core.tournaments import EventTurns, TournamentService
 from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers, ComputerThought
@@ -206,6 +206,11 @@ def build_parts(
         **options,
     )
     renderer = BoardRenderer(settings.render_processes)
+    in_event = EventGames(store.tournaments.pairing_of_match)  # an event game's board offers no Take back
+
+    async def controls(record: Any, state: Any, language: str) -> discord.ui.View | None:
+        return board_controls(record, state, language, takeback=not await in_event(record.id))
+
     ladders = Ladders(store.ratings)
     announcer = Announcer(
         store.matches,
@@ -214,7 +219,7 @@ def build_parts(
         ladders,
         client,
         result_view=rematch_view,
-        board_view=board_controls,  # the next move by taps, from the board post itself
+        board_view=controls,  # the next move by taps, from the board post itself
         clock=clock,
         sleep=sleep,
         languages=store.settings,
@@ -223,7 +228,7 @@ def build_parts(
     computer = ComputerPlayers(
         service, announcer, processes=settings.ai_processes, iterations=computer_iterations, signals=signals
     )
-    ui = MatchUI(service, announcer, renderer, computer, store.settings, board_controls)
+    ui = MatchUI(service, announcer, renderer, computer, store.settings, controls)
     replays = Replays(store.matches, renderer.workers, languages=store.settings)
     # The computer's reviews of finished games, and hints in practice games.
     reviews = Reviews(
@@ -241,11 +246,6 @@ def build_parts(
     draws = Draws(service, announcer, store.settings)
     rematches = Rematches(ui, store.matches, store.extras)
     # Moves by taps from the board post, and taking a move back (never in an event game).
-    tournaments_store = store.tournaments
-
-    async def in_event(match_id: int) -> bool:
-        return await tournaments_store.pairing_of_match(match_id) is not None
-
     takebacks = Takebacks(service.core, store.extras, in_event)
     taps = Taps(ui, renderer, store.extras, takebacks)
     personal = PersonalSettings(store.extras)

@@ -114,9 +114,12 @@ def takeback_button(record: MatchRecord, language: str) -> discord.ui.Button[Any
     )
 
 
-def board_controls(record: MatchRecord, state: GameState, language: str = DEFAULT) -> discord.ui.View | None:
+def board_controls(
+    record: MatchRecord, state: GameState, language: str = DEFAULT, *, takeback: bool = True
+) -> discord.ui.View | None:
     """The controls under a running game's board: the first step of the next move, and Take back while the
-    last move may be taken back (``None`` once nobody is to move)."""
+    last move may be taken back (never when ``takeback`` is false: an event game); ``None`` once nobody is to
+    move."""
     form = GAMES[record.game].moves
     if state.to_move is None or form is None:
         return None
@@ -129,7 +132,7 @@ def board_controls(record: MatchRecord, state: GameState, language: str = DEFAUL
     placeholder = gettext(language, "{player}: choose your move", player=player)
     for select in menus(state, record, step, placeholder, language):
         view.add_item(select)
-    if state.ply > 0 and state.may_take_back:
+    if takeback and state.ply > 0 and state.may_take_back:
         view.add_item(takeback_button(record, language))
     return view
 
@@ -339,7 +342,7 @@ class Taps:
         kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "allowed_mentions": NO_MENTIONS}
         if file is not None:
             kwargs["file"] = file
-        view = board_controls(record, state, language)
+        view = await self.controls(record, state, language)
         if view is not None:
             kwargs["view"] = view
         await interaction.followup.send(**kwargs)
@@ -397,6 +400,10 @@ class Taps:
         key = WITHDRAWN if answer.how == "withdrawn" else DECLINED
         who = escape_name(interaction.user.display_name) if answer.how == "declined" else asker
         await _edit_or_reply(interaction, gettext(language, key, player=who))
+
+    async def controls(self, record: MatchRecord, state: GameState, language: str) -> discord.ui.View | None:
+        """:func:`board_controls`, without Take back in an event game (the board posts' controls)."""
+        return board_controls(record, state, language, takeback=not await self.takebacks.in_event(record.id))
 
     # -- helpers ---------------------------------------------------------------------------------------------
 

@@ -149,7 +149,7 @@ class MatchUI:
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
         if file is not None:
             kwargs["file"] = file
-        view = self.board_view(record, state, language) if self.board_view is not None else None
+        view = await self.board_view(record, state, language) if self.board_view is not None else None
         if view is not None:
             kwargs["view"] = view
         await interaction.followup.send(**kwargs)

@@ -53,6 +53,24 @@ class TakebackAnswer:
     waiting: tuple[int, ...] = ()  # the seats still to answer
 
 
+class EventGames:
+    """Whether a match is an event game, asked of the tournaments' store once per match (it never changes:
+    an event's games are paired as they are made); at most ``kept`` answers are kept."""
+
+    def __init__(self, pairing_of_match: Callable[[int], Awaitable[object | None]], kept: int = 10_000) -> None:
+        self.pairing_of_match = pairing_of_match
+        self.kept = kept
+        self._known: dict[int, bool] = {}
+
+    async def __call__(self, match_id: int) -> bool:
+        known = self._known.get(match_id)
+        if known is None:
+            if len(self._known) >= self.kept:
+                self._known.clear()
+            known = self._known[match_id] = await self.pairing_of_match(match_id) is not None
+        return known
+
+
 class Takebacks:
     """Requests to take moves back, on the service's ``core``, kept in ``extras``.
 

@@ -55,7 +55,7 @@ class BoardView(Protocol):
     """The controls under a running game's board (the next move by taps, taking the last one back), made by the
     commands that answer them and handed in by the wiring."""
 
-    def __call__(self, record: MatchRecord, state: GameState, language: str, /) -> discord.ui.View | None: ...
+    async def __call__(self, record: MatchRecord, state: GameState, language: str, /) -> discord.ui.View | None: ...
 
 
 class ThreadNotes(Protocol):
@@ -230,7 +230,7 @@ class Composer:
         # A finished game's result carries the Rematch button (restart-proof: see bot.commands.views).
         view = self.result_view(record.id, language) if state.outcome() is not None and current else None
         if view is None and current and self.board_view is not None and record.status == MatchStatus.ACTIVE:
-            view = self.board_view(record, state, language)  # the next move by taps, from this very post
+            view = await self.board_view(record, state, language)  # the next move by taps, from this very post
         return Composed(
             content,
             mentions,

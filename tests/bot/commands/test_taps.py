@@ -355,3 +355,35 @@ async def test_a_move_by_taps_in_a_silently_locked_thread_reaches_the_channel(wo
     assert len(boards) == 1 and world.recorder.channel_of(boards[0]) == channel
     assert "locked by a moderator" in boards[0].content
     await world.stop()
+
+
+async def test_an_event_games_board_offers_no_take_back_and_a_press_is_refused(world: World) -> None:
+    taps, match_id = await start_summer(world)
+    in_event = world.bot.parts.taps.takebacks.in_event
+    assert await in_event(match_id) is False  # an ordinary game, asked once and remembered
+    in_event._known[match_id] = True  # as the tournaments' store answers for an event's game
+    await taps.move(match_id)
+    record, state = await current(world, match_id)
+    post = taps.board_post(match_id, record.version)
+    assert post.menus and not [cid for cid in post.custom_ids if cid.startswith("tabula:takeback:")]
+    asker = PEOPLE[[p.id for p in PEOPLE].index(record.players[1 - state.to_move].user_id)]
+    ask = TAKEBACK.build(action="ask", match=match_id, version=record.version)
+    refused = by_kind(await world.discord.press(asker, CHANNEL, ask), "reply")[0]
+    assert refused.ephemeral and "event games" in refused.content
+    assert (await current(world, match_id))[0].version == record.version
+
+
+async def test_event_games_are_looked_up_once_per_match() -> None:
+    from bot.core.takebacks import EventGames
+
+    asked: list[int] = []
+
+    async def pairing_of_match(match_id: int) -> object | None:
+        asked.append(match_id)
+        return object() if match_id == 2 else None
+
+    events = EventGames(pairing_of_match, kept=2)
+    assert [await events(1), await events(2), await events(1), await events(2)] == [False, True, False, True]
+    assert asked == [1, 2]
+    await events(3)  # beyond what is kept: the answers start afresh
+    assert await events(1) is False and asked == [1, 2, 3, 1]
