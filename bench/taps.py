@@ -28,7 +28,6 @@ from bench.discord_fake import APP_ID, BOT_USER_ID, Call, Discord, Person, Recor
 from bench.load import Patch, _client_user
 from bot.client import TabulaBot
 from bot.core import ratings
-from bot.core.computer_seats import computer_level
 from bot.settings import Settings
 from bot.storage import MatchStore
 
@@ -71,10 +70,6 @@ SETUPS = (
 )
 
 
-def menus_of(call: Call) -> dict[str, list[tuple[str, str]]]:
-    return call.menus
-
-
 class TapPlayer:
     """Plays moves by taps through the bot's command tree, as people on phones would, counting the taps."""
 
@@ -102,7 +97,7 @@ class TapPlayer:
         assert state.to_move is not None
         person = self.people[record.players[state.to_move].user_id]
         channel = record.place_id
-        menus = menus_of(self.board_post(match_id, record.version))
+        menus = self.board_post(match_id, record.version).menus
         private = False
         taps = 0
         while True:
@@ -241,4 +236,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["SETUPS", "Setup", "TapPlayer", "computer_level", "main", "measure", "start_bot"]
+__all__ = ["SETUPS", "Setup", "TapPlayer", "main", "measure", "start_bot"]

@@ -33,7 +33,7 @@ from bot.commands.reminders import Reminders, add_reminder_command
 from bot.commands.replays import Replays, replay_buttons
 from bot.commands.reviews import Reviews, add_hint_commands, add_review_commands
 from bot.commands.server_commands import add_server_commands
-from bot.commands.taps import Taps, board_controls, tap_items
+from bot.commands.taps import Taps, controls_for, tap_items
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
@@ -207,9 +207,7 @@ def build_parts(
     )
     renderer = BoardRenderer(settings.render_processes)
     in_event = EventGames(store.tournaments.pairing_of_match)  # an event game's board offers no Take back
-
-    async def controls(record: Any, state: Any, language: str) -> discord.ui.View | None:
-        return board_controls(record, state, language, takeback=not await in_event(record.id))
+    controls = controls_for(in_event)
 
     ladders = Ladders(store.ratings)
     announcer = Announcer(

@@ -247,12 +247,14 @@ def error_param(language: str, name: str, value: object) -> str | None:
 
 def choice(state: PondState, kind: str, fields: dict[str, str], language: str) -> str:
     """A move chosen so far, in words: ``an egg``, ``egg on b2``, ``frog b3``, ``frog b3 → b1``."""
+    from engines.pond.board import GEOMETRY
+
     if kind == "place":
         if "cell" not in fields:
             return pgettext(language, "tap", "an egg")
         return pgettext(language, "tap", "egg on {cell}", cell=fields["cell"])
     cell = fields["from"]
-    value = state.board[[state.cell_name(i) for i in range(len(state.board))].index(cell)]
+    value = state.board[GEOMETRY[state.size].names.index(cell)]  # the table cell_name reads
     faces = (pgettext(language, "alt", "egg"), pgettext(language, "alt", "tadpole"), pgettext(language, "alt", "frog"))
     piece = f"{faces[FACE[value]]} {cell}"
     return f"{piece} → {fields['to']}" if "to" in fields else piece

@@ -298,14 +298,14 @@ def error_param(language: str, name: str, value: object) -> str | None:
 
 def choice(state: QuerniState, kind: str, fields: dict[str, str], language: str) -> str:
     """A turn chosen so far, in words: ``4 on c3``, ``4: c3 → e5``, ``4: c3 → e5, remove 4–7``, ``pass``."""
-    from engines.querni import NUMBER
+    from engines.querni import NAMES, NUMBER
 
     if kind == "pass":
         return pgettext(language, "tap", "pass")
     if kind == "remove":
         return pgettext(language, "tap", "remove {chain}", chain=fields["chain"].replace("-", "–"))
     cell = fields["from"]
-    number = NUMBER[state.board[[state.cell_name(i) for i in range(len(state.board))].index(cell)]]
+    number = NUMBER[state.board[NAMES.index(cell)]]
     if "to" not in fields:
         return pgettext(language, "tap", "{number} on {cell}", number=number, cell=cell)
     move = f"{number}: {cell} → {fields['to']}"

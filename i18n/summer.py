@@ -414,7 +414,7 @@ def error_param(language: str, name: str, value: object) -> str | None:
 def choice(state: SummerState, kind: str, fields: dict[str, str], language: str) -> str:
     """A move chosen so far, in words: the piece's weight and square, ``5 on c1``, then ``5: c1 → c2``."""
     cell = fields["from"]
-    weight = abs(state.board[[state.cell_name(i) for i in range(len(state.board))].index(cell)])
+    weight = abs(state.board[state.geometry.names.index(cell)])
     if "to" not in fields:
         return pgettext(language, "tap", "{weight} on {cell}", weight=weight, cell=cell)
     return f"{weight}: {cell} → {fields['to']}"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -33,11 +33,13 @@ from bot.core.moves import STALE_BOARD
 from bot.core.refusals import Refusal, StaleBoard
 from bot.core.takebacks import TakebackAnswer, Takebacks
 from bot.core.taps import PATH_PATTERN, BadPath, Step, joined, split, walk
+from bot.delivery.composer import BoardView
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS
 from bot.delivery.rendering import BoardRenderer
 from bot.storage.database import N_
 from bot.storage.extras_store import MatchExtras
 from bot.storage.records import MatchRecord
+from bot.text import messages
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext
@@ -51,7 +53,7 @@ DECLINED = N_("{player} declined to let the move be taken back.")
 MENUS_MAX = limits.MESSAGE_ACTION_ROWS_MAX - 1
 CHOICES_MAX = MENUS_MAX * limits.SELECT_OPTIONS_MAX
 
-_PATH = Pattern("path", PATH_PATTERN.replace("{0,60}", "{0,48}"))
+_PATH = Pattern("path", PATH_PATTERN)
 PICK = CustomId("pick", Number("part", 1), Number("match", 19), Number("version", 9), _PATH)
 PLAY = CustomId("play", Number("match", 19), Number("version", 9), _PATH)
 BACK = CustomId("back", Number("match", 19), Number("version", 9), _PATH)
@@ -135,6 +137,15 @@ def board_controls(
     if takeback and state.ply > 0 and state.may_take_back:
         view.add_item(takeback_button(record, language))
     return view
+
+
+def controls_for(in_event: Callable[[int], Awaitable[bool]]) -> BoardView:
+    """:func:`board_controls` for every board post: without Take back in an event game (``in_event``)."""
+
+    async def controls(record: MatchRecord, state: GameState, language: str) -> discord.ui.View | None:
+        return board_controls(record, state, language, takeback=not await in_event(record.id))
+
+    return controls
 
 
 def step_view(state: GameState, record: MatchRecord, step: Step, back: Sequence[str] | None, language: str) -> Any:
@@ -338,11 +349,11 @@ class Taps:
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         file = await self.ui.board_file(state, record, language)
-        content = limits.clip(text + "\n" + _board_lines(record, state, language), limits.MESSAGE_CONTENT_MAX)
+        content = limits.clip(text + "\n" + messages.board_text(record, state, language), limits.MESSAGE_CONTENT_MAX)
         kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "allowed_mentions": NO_MENTIONS}
         if file is not None:
             kwargs["file"] = file
-        view = await self.controls(record, state, language)
+        view = await controls_for(self.takebacks.in_event)(record, state, language)
         if view is not None:
             kwargs["view"] = view
         await interaction.followup.send(**kwargs)
@@ -400,10 +411,6 @@ class Taps:
         key = WITHDRAWN if answer.how == "withdrawn" else DECLINED
         who = escape_name(interaction.user.display_name) if answer.how == "declined" else asker
         await _edit_or_reply(interaction, gettext(language, key, player=who))
-
-    async def controls(self, record: MatchRecord, state: GameState, language: str) -> discord.ui.View | None:
-        """:func:`board_controls`, without Take back in an event game (the board posts' controls)."""
-        return board_controls(record, state, language, takeback=not await self.takebacks.in_event(record.id))
 
     # -- helpers ---------------------------------------------------------------------------------------------
 
@@ -489,12 +496,6 @@ async def _edit_or_reply(interaction: discord.Interaction, content: str) -> None
         await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
         return
     await interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_MENTIONS)
-
-
-def _board_lines(record: MatchRecord, state: GameState, language: str) -> str:
-    from bot.text import messages
-
-    return messages.board_text(record, state, language)
 
 
 def tap_items(taps: Taps) -> list[type[discord.ui.DynamicItem[Any]]]:

@@ -152,6 +152,11 @@ class ServiceCore:
             return self.turn_seconds
         return (await self.server_settings.get(guild_id)).effective_turn_seconds(self.turn_seconds)
 
+    async def turn_seconds_of(self, record: MatchRecord) -> float:
+        """The time for a turn in ``record``: its own (an event game's), else its server's, else the bot's."""
+        own = await self.own_turn_seconds(record.id) if self.own_turn_seconds is not None else None
+        return own or await self.turn_seconds_for(record.guild_id)
+
     async def challenge_seconds_for(self, guild_id: int) -> float:
         """How long a challenge stays open in this server: its own setting, else the bot's."""
         if self.server_settings is None or not guild_id:
@@ -357,9 +362,7 @@ class ServiceCore:
         notices = [Notice(NoticeKind.TURN, mentions=mentions_for(record.players, after))]
         if after.outcome() is not None and record.thread_mode == ThreadMode.THREAD:
             notices.append(PARENT_RESULT)  # the channel the thread came from shows every result too
-        own = await self.own_turn_seconds(record.id) if self.own_turn_seconds is not None else None
-        turn_seconds = own or await self.turn_seconds_for(record.guild_id)
-        fields = self.finish_fields(after, now, turn_seconds, record)
+        fields = self.finish_fields(after, now, await self.turn_seconds_of(record), record)
         updated, announced = await self.store.append(
             record, kind=kind, seat=seat, user_id=user_id, text=text, now=now, announce=notices, **fields
         )

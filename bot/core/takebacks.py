@@ -23,8 +23,7 @@ from bot.core.service_core import ServiceCore
 from bot.storage.database import N_
 from bot.storage.extras_store import MatchExtras, TakebackOffer
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, TurnKind
-from engines import GAMES, GameState
-from engines.base import legacy_forfeit_code
+from engines import GameState
 
 TAKEBACK_GONE = N_("This request to take a move back is no longer open.")
 TAKEBACK_LAPSED = N_("This request has lapsed: a move was played since it was made.")
@@ -95,12 +94,13 @@ class Takebacks:
                 raise Refusal(
                     "The game has moved on since that board: a move can be taken back only until the next player moves."
                 )
-            keep = await self._keep(record, seat)
+            keep, before = await self._keep(record, seat)
             others = self._others(record, seat)
             if not others:
-                done = await self._take_back(record, seat, keep)
+                done = await self._take_back(record, seat, keep, before)
                 return TakebackAnswer(done.record, None, "granted", done)
-            pending = await self.extras.ask_takeback(record, seat, user_id, keep, self.core.clock())
+            now = self.core.clock()
+            pending = await self.extras.ask_takeback(record, seat, user_id, keep, now)
             if pending is not None:
                 if pending.seat == seat:
                     raise Refusal("You have already asked; the other players can accept or decline.")
@@ -108,7 +108,7 @@ class Takebacks:
                     "{player} has already asked to take back a move: answer with the buttons on the request.",
                     player=escape_name(record.players[pending.seat].name),
                 )
-            offer = await self.extras.takeback_offer(match_id)
+            offer = TakebackOffer(match_id, record.version, seat, user_id, keep, (), now)  # as just written
             return TakebackAnswer(record, offer, "asked", waiting=others)
 
     async def answer(self, match_id: int, version: int, user_id: int, accept: bool) -> TakebackAnswer:
@@ -162,8 +162,9 @@ class Takebacks:
             if other != seat and other not in state_left and computer_level(player.user_id) is None
         )
 
-    async def _keep(self, record: MatchRecord, seat: int) -> int:
-        """How many log entries stay when ``seat`` takes back their last move (and the computer's replies since).
+    async def _keep(self, record: MatchRecord, seat: int) -> tuple[int, GameState]:
+        """How many log entries stay when ``seat`` takes back their last move (and the computer's replies since),
+        and the position they make.
 
         Refuses when someone else has moved since, when the asker has no move to take back, or when a ply
         to go may not be taken back (the engine's word).
@@ -178,29 +179,26 @@ class Takebacks:
                     "{player} has moved since: a move can be taken back only until the next player moves.",
                     player=escape_name(record.players[later.seat].name),
                 )
-        spec = GAMES[record.game]
-        state = spec.new(players=len(record.players), seed=record.seed, **record.options)
-        for index, entry in enumerate(entries):
-            state = (
-                state.play(entry.text)
-                if entry.kind == TurnKind.MOVE
-                else state.forfeit(entry.seat, legacy_forfeit_code(entry.text))
-            )
-            if index >= mine and not state.may_take_back:
+        keep = entries[mine].seq - 1
+        before = state = await self.core.replay(record, keep)
+        for entry in entries[mine:]:  # every one a move, checked above
+            state = state.play(entry.text)
+            if not state.may_take_back:
                 # The engine allows every move of a running game but one that revealed something drawn at
                 # random: today, an Azul move that ended a round and refilled the factories.
                 raise Refusal(
                     "That move can't be taken back: it ended a round, and what was drawn for the next one "
                     "is on the table now."
                 )
-        return entries[mine].seq - 1
+        return keep, before
 
-    async def _take_back(self, record: MatchRecord, seat: int, keep: int) -> TakenBack:
-        """Store the position after the first ``keep`` log entries, removing the later ones, and announce it."""
-        state = await self.core.replay(record, keep)
+    async def _take_back(self, record: MatchRecord, seat: int, keep: int, state: GameState | None = None) -> TakenBack:
+        """Store the position after the first ``keep`` log entries (``state``, when known), removing the later
+        ones, and announce it."""
+        if state is None:
+            state = await self.core.replay(record, keep)
         now = self.core.clock()
-        own = await self.core.own_turn_seconds(record.id) if self.core.own_turn_seconds is not None else None
-        fields = self.core.finish_fields(state, now, own or await self.core.turn_seconds_for(record.guild_id), record)
+        fields = self.core.finish_fields(state, now, await self.core.turn_seconds_of(record), record)
         notice = Notice(
             NoticeKind.TURN,
             mentions=mentions_for(record.players, state),

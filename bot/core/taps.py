@@ -44,8 +44,8 @@ NONE = "_"
 #: A path's tokens are joined with this in a custom ID.
 SEPARATOR = "/"
 #: What a path may hold once joined: field values are lower-case letters, digits and ``-``; tokens are joined
-#: with ``,`` within a step and ``/`` between steps.
-PATH_PATTERN = r"[a-z0-9,_/\-]{0,60}"
+#: with ``,`` within a step and ``/`` between steps.  48 characters leave a custom ID room for the match and version.
+PATH_PATTERN = r"[a-z0-9,_/\-]{0,48}"
 _TOKEN = re.compile(r"[a-z0-9_\-]+(?:,[a-z0-9_\-]+)*")
 
 
