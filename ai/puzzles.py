@@ -61,7 +61,10 @@ LINE_MOVES = 3
 # The confirming search spends this many times the first one's playouts, with another seed.
 CONFIRM_FACTOR = 2
 # The most promising moves that get extra playouts of their own before the ranking.
-CONTENDERS = 3
+CONTENDERS = 4
+# A move outside the contenders is ranked only with at least this many playouts: a value from two or three
+# playouts is noise, and in a position of two hundred moves the noisiest would always look like a runner-up.
+RANKED_VISITS = 16
 # Alternatives kept with a puzzle (what a wrong first move would have given), best first.
 ALTERNATIVES = 5
 # A new puzzle's rating before anyone has tried it, from its shape (see :func:`first_rating`).
@@ -94,8 +97,8 @@ def rank_moves(state: GameState, *, iterations: int, seed: int) -> tuple[Ranked,
     """Rank ``state``'s moves for the player to move, best first, after ``iterations`` playouts of the hard
     search and :data:`EXTRA_SHARE` of them again from each of the :data:`CONTENDERS` most visited moves.
 
-    Moves the search never tried are not ranked (they looked worst); a settled move (a known result) ranks by
-    its exact value.
+    Moves the search tried too little to judge (fewer than :data:`RANKED_VISITS` playouts) are not ranked:
+    they looked worse from the start; a settled move (a known result) ranks by its exact value.
     """
     moves = state.legal_moves()
     mover = state.to_move
@@ -120,7 +123,7 @@ def rank_moves(state: GameState, *, iterations: int, seed: int) -> tuple[Ranked,
     ranked = [
         Ranked(state.move_text(child.move), _mover_value(child, mover), child.visits, child.exact is not None)
         for child in root.children
-        if child.visits or child.exact is not None
+        if child in contenders or child.exact is not None or child.visits >= RANKED_VISITS
     ]
     ranked.sort(key=lambda r: (-r.value, -r.visits, r.move))
     return tuple(ranked)
@@ -140,16 +143,31 @@ class Choice:
         return self.best.value - (self.second.value if self.second is not None else 0.0)
 
 
-def clear_choice(state: GameState, *, iterations: int, seed: int) -> Choice | None:
-    """Return the :class:`Choice` in ``state`` if one move is clearly best and wins (see the thresholds), else
-    None.  A position with one legal move is no puzzle."""
+def wins_at_once(state: GameState, move: str) -> bool:
+    """Tell whether ``move`` ends the game in ``state`` with the player to move winning it."""
+    mover = state.to_move
+    outcome = state.play(move).outcome()
+    return mover is not None and outcome is not None and reward_from_outcome(outcome, state.players)[mover] >= 1.0
+
+
+def clear_choice(
+    state: GameState, *, iterations: int, seed: int, winning: float = WINNING, margin: float = MARGIN
+) -> Choice | None:
+    """Return the :class:`Choice` in ``state`` if one move is clearly best and wins (at least ``winning`` of the
+    mover's chance, ``margin`` ahead of the runner-up), else None.  A position with one legal move is no puzzle.
+
+    When the best move wins the game at once, every move that does so is a solution (:func:`answer` takes any
+    of them), so the runner-up is the best move that does not.
+    """
     if len(state.legal_moves()) < 2:
         return None
     ranked = rank_moves(state, iterations=iterations, seed=seed)
     best = ranked[0]
-    second = ranked[1] if len(ranked) > 1 else None
-    choice = Choice(best, second, ranked)
-    if best.value < WINNING or choice.margin < MARGIN:
+    others = ranked[1:]
+    if best.exact and wins_at_once(state, best.move):
+        others = tuple(r for r in others if not (r.exact and wins_at_once(state, r.move)))
+    choice = Choice(best, others[0] if others else None, (best, *others))
+    if best.value < winning or choice.margin < margin:
         return None
     return choice
 
@@ -389,6 +407,7 @@ __all__ = [
     "answer",
     "candidates",
     "clear_choice",
+    "wins_at_once",
     "confirmed_choice",
     "first_rating",
     "make_puzzle",
