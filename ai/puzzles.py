@@ -407,11 +407,11 @@ __all__ = [
     "answer",
     "candidates",
     "clear_choice",
-    "wins_at_once",
     "confirmed_choice",
     "first_rating",
     "make_puzzle",
     "make_puzzle_saved",
     "puzzle_iterations",
     "rank_moves",
+    "wins_at_once",
 ]
