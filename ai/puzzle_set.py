@@ -116,13 +116,28 @@ def mine_game(states: Sequence[GameState], *, seed: int, iterations: int | None 
     for state in states:
         if state.outcome() is not None:
             break
-        budget = puzzle_iterations(state.game) if iterations is None else iterations
-        position_seed = search_seed(seed, state.ply)
-        if not screen(state, iterations=budget, seed=position_seed):
-            continue
-        puzzle = make_puzzle(state, iterations=budget, seed=search_seed(position_seed, 1))
+        puzzle = mine_position(state, seed=search_seed(seed, state.ply), iterations=iterations)
         if puzzle is not None:
             yield puzzle
+
+
+def mine_position(state: GameState, *, seed: int, iterations: int | None = None) -> Puzzle | None:
+    """Return the puzzle ``state`` makes (screened, then made and confirmed), or None."""
+    budget = puzzle_iterations(state.game) if iterations is None else iterations
+    if not screen(state, iterations=budget, seed=seed):
+        return None
+    return make_puzzle(state, iterations=budget, seed=search_seed(seed, 1))
+
+
+def mine_position_saved(
+    game: str, state_json: Mapping[str, Any], seed: int, iterations: int | None = None
+) -> dict[str, Any] | None:
+    """:func:`mine_position` of a saved position, answering the puzzle's JSON or None (for a worker process)."""
+    spec = GAMES.get(game)
+    if spec is None:
+        raise ValueError(f"Unknown game {game!r}.")
+    puzzle = mine_position(spec.from_json(state_json), seed=seed, iterations=iterations)
+    return None if puzzle is None else puzzle.to_json()
 
 
 def build(game: str, target: int = TARGET, *, log: Any = None) -> dict[str, Any]:

@@ -1,0 +1,138 @@
+"""Mining a server's finished matches for puzzles, in the background worker, a slice at a time.
+
+Every finished match (rated or not, any game) is mined once, without anyone asking: its finishing
+transaction queues a ``"mine"`` job (the background queue's lowest class: asked-for reviews go first), and
+:meth:`PuzzleMiner.mine` is that job's handler.  Each call looks at the next :data:`SLICE` positions of the
+match, in order of play, in the background worker process (``ai.puzzle_set.mine_position_saved``: a quick
+screen, then the full search and its confirmation at twice the budget), stores each puzzle found with where it
+came from (the match, its move number, the players' names, and who made the move before it, so that nobody is
+given their own blunder the same day), writes how far it got, and answers whether the match is done.  A restart
+goes on from the next position; a puzzle found twice is stored once (the store's key).
+
+Each position's search has a seed of its own, from the match's seed and its ply, so the same match gives the
+same puzzles on any machine.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ai import search_seed
+from bot.core.ports import Workers
+from bot.storage.mining_store import MiningProgress
+from bot.storage.records import MatchRecord
+from engines import GameState
+
+log = logging.getLogger(__name__)
+
+SLICE = 4  # positions looked at per call: a few seconds of the background worker, then fairer work may go first
+MIN_PLY = 2  # the first positions of a game are openings, not puzzles
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A finished match as mining needs it: its record and every position from the first to the last."""
+
+    record: MatchRecord
+    states: Sequence[GameState]
+
+
+class MiningStore(Protocol):
+    """Where mining progress is kept (:class:`bot.storage.mining_store.Mining`)."""
+
+    async def get(self, match_id: int) -> MiningProgress | None: ...
+
+    async def save(self, match_id: int, screened: int, found: int, complete: bool) -> None: ...
+
+
+class PuzzleSink(Protocol):
+    """Where the puzzles found go (the puzzle store)."""
+
+    async def add_mined(
+        self,
+        guild_id: int,
+        puzzle: Mapping[str, Any],
+        *,
+        match_id: int,
+        ply: int,
+        names: Sequence[str],
+        blunderer: int | None,
+    ) -> bool: ...
+
+
+# A finished match's positions by its id (rebuilt from its log), or None when it is gone or not finished.
+Positions = Callable[[int], Awaitable[Played | None]]
+
+
+class PuzzleMiner:
+    """Mines finished matches for puzzles, one slice of positions per call of :meth:`mine`."""
+
+    def __init__(
+        self,
+        progress: MiningStore,
+        puzzles: PuzzleSink,
+        positions: Positions,
+        workers: Workers,
+        *,
+        iterations: int | None = None,
+    ) -> None:
+        self.progress = progress
+        self.puzzles = puzzles
+        self.positions = positions
+        self.workers = workers
+        # Tests fix a small budget; the bot uses each game's own (ai.puzzles.puzzle_iterations).
+        self.iterations = iterations
+
+    async def mine(self, match_id: int) -> bool:
+        """Look at the next slice of ``match_id``'s positions; return True when the match is mined to the end."""
+        from ai.puzzle_set import mine_position_saved
+
+        kept = await self.progress.get(match_id)
+        if kept is not None and kept.complete:
+            return True
+        played = await self.positions(match_id)
+        if played is None:
+            await self.progress.save(match_id, 0, 0, complete=True)  # gone or never finished: nothing to mine
+            return True
+        states = played.states
+        screened = kept.screened if kept is not None else 0
+        found = kept.found if kept is not None else 0
+        end = min(len(states), screened + SLICE)
+        for index in range(screened, end):
+            state = states[index]
+            if state.outcome() is not None or state.ply < MIN_PLY or len(state.legal_moves()) < 2:
+                continue
+            seed = search_seed(played.record.seed ^ 0x5A5A, state.ply)
+            result = await self.workers.run(
+                mine_position_saved, state.game, state.to_json(), seed, self.iterations, background=True
+            )
+            if result is None:
+                continue
+            if await self.puzzles.add_mined(
+                played.record.guild_id,
+                result,
+                match_id=match_id,
+                ply=state.ply,
+                names=[seat.name for seat in played.record.players],
+                blunderer=self._blunderer(played, index),
+            ):
+                found += 1
+        complete = end >= len(states)
+        await self.progress.save(match_id, end, found, complete)
+        if complete:
+            log.info("match %s mined: %s puzzles from %s positions", match_id, found, len(states))
+        return complete
+
+    @staticmethod
+    def _blunderer(played: Played, index: int) -> int | None:
+        """The user who made the move before position ``index`` (the one a puzzle there punishes), if any."""
+        if index == 0:
+            return None
+        mover = played.states[index - 1].to_move
+        seats = played.record.players
+        if mover is None or mover >= len(seats):
+            return None
+        return seats[mover].user_id
