@@ -346,3 +346,5 @@ LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
 # Playouts per position when the computer reviews a finished game (ai.review): about 0.2–0.5 s a position on
 # one core of a small machine, so a whole game is reviewed in well under a minute.
 REVIEW_ITERATIONS = 3000
+# Playouts per position when mining puzzles (ai.puzzles): half a review's (see ai/summer.py).
+PUZZLE_ITERATIONS = 1500

@@ -137,3 +137,7 @@ LEVEL_SETTINGS: dict[str, dict[str, Any]] = {"medium": {"iterations": 50}}
 # Playouts per position when the computer reviews a finished game (ai.review): about 0.2–0.5 s a position on
 # one core of a small machine, so a whole game is reviewed in well under a minute.
 REVIEW_ITERATIONS = 2000
+# Playouts per position when mining puzzles (ai.puzzles): half a review's, since every position of every
+# finished game is looked at and a candidate is searched three times over (the search, its confirmation at
+# twice the budget, the line); a puzzle's solution is a clear choice, which a smaller search already sees.
+PUZZLE_ITERATIONS = 1000
