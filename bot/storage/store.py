@@ -11,6 +11,7 @@ from bot.storage.extras_store import MatchExtras
 from bot.storage.lock import unlock_file
 from bot.storage.match_store import Matches
 from bot.storage.opening import open_postgres, open_sqlite
+from bot.storage.puzzle_store import Puzzles
 from bot.storage.rating_store import RatingModel, Ratings
 from bot.storage.records import MatchRecord
 from bot.storage.review_store import Reviews
@@ -30,6 +31,7 @@ class MatchStore:
         self.extras = MatchExtras(self.database, self.matches)
         self.tournaments = Tournaments(self.database, self.matches)
         self.reviews = Reviews(self.database)
+        self.puzzles = Puzzles(self.database, self.matches.schedule)
 
     async def _finished(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
         """A match finished (inside its transaction): rate it, and give an event game's pairing its result."""
