@@ -328,8 +328,13 @@ def add_server_commands(
 
         @group.command(name="puzzles", description="Choose where Tabula posts a puzzle every day (Manage Server).")
         @app_commands.describe(channel="The daily puzzle's channel; leave it out to stop the daily puzzle")
-        async def daily_puzzles(interaction: discord.Interaction, channel: discord.TextChannel | None = None) -> None:
+        async def daily_puzzles(
+            interaction: discord.Interaction, channel: app_commands.AppCommandChannel | None = None
+        ) -> None:
             guild_id = _check_manager(interaction)
+            # Any channel as Discord resolves it (a server not in the cache too), then only a text channel.
+            if channel is not None and channel.type not in (discord.ChannelType.text, discord.ChannelType.news):
+                raise Refusal("Pick a text channel for the daily puzzle.")
             await puzzles.set_channel(guild_id, None if channel is None else channel.id)
             await confirm(interaction, await store.get(guild_id))
 

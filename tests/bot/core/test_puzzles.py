@@ -1,0 +1,39 @@
+"""The daily puzzle's choice, a pure function: the server's proven best, else its newest fair one, else shipped."""
+
+from __future__ import annotations
+
+from bot.core.puzzles import DAILY_PLAYS, daily_choice
+from bot.storage.puzzle_store import SHIPPED, StoredPuzzle
+
+GUILD = 7 << 22
+
+
+def stored(pid: int, guild: int = GUILD, *, plays: int = 0, solves: int = 0, rating: float = 1500.0) -> StoredPuzzle:
+    return StoredPuzzle(
+        pid, guild, f"k{pid}", "pond", {}, 3 if guild else None, 4, None, None, rating, 300.0, 0.06, plays, solves,
+        float(pid),
+    )  # fmt: skip
+
+
+def test_the_servers_best_proven_puzzle_comes_first() -> None:
+    found = [
+        stored(1, plays=DAILY_PLAYS, solves=DAILY_PLAYS),
+        stored(2, plays=10, solves=8),
+        stored(3, plays=10, solves=2),  # tried by many, solved by few: not a good one
+        stored(4),  # newer, untried
+        stored(5, SHIPPED),
+    ]
+    assert daily_choice(found, GUILD, "2027-01-15") == found[1]
+
+
+def test_else_the_newest_fairly_rated_of_its_own() -> None:
+    found = [stored(1, rating=1500.0), stored(2, rating=1700.0), stored(3, rating=2600.0), stored(4, SHIPPED)]
+    assert daily_choice(found, GUILD, "2027-01-15") == found[1]
+
+
+def test_else_a_shipped_one_another_each_day() -> None:
+    found = [stored(1, rating=2600.0), stored(10, SHIPPED), stored(11, SHIPPED), stored(12, SHIPPED)]
+    days = {daily_choice(found, GUILD, day).id for day in ("2027-01-30", "2027-01-31", "2027-02-01")}  # type: ignore[union-attr]
+    assert days == {10, 11, 12}
+    assert daily_choice([stored(1, rating=2600.0)], GUILD, "2027-01-15") is None
+    assert daily_choice(found, GUILD, "2027-01-15") == daily_choice(found, GUILD + 1, "2027-01-15")
