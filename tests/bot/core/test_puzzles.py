@@ -1,9 +1,16 @@
-"""The daily puzzle's choice, a pure function: the server's proven best, else its newest fair one, else shipped."""
+"""The daily puzzle's choice, a pure function: the server's proven best, else its newest fair one, else shipped;
+and the shipped sets read from their files."""
 
 from __future__ import annotations
 
-from bot.core.puzzles import DAILY_PLAYS, daily_choice
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.core.puzzles import DAILY_PLAYS, daily_choice, shipped_puzzles
 from bot.storage.puzzle_store import SHIPPED, StoredPuzzle
+from tests.puzzle_samples import FIXTURE, shipped_json
 
 GUILD = 7 << 22
 
@@ -37,3 +44,14 @@ def test_else_a_shipped_one_another_each_day() -> None:
     assert days == {10, 11, 12}
     assert daily_choice([stored(1, rating=2600.0)], GUILD, "2027-01-15") is None
     assert daily_choice(found, GUILD, "2027-01-15") == daily_choice(found, GUILD + 1, "2027-01-15")
+
+
+def test_the_sample_set_is_what_the_samples_make_and_reads_as_a_shipped_set(tmp_path: Path) -> None:
+    assert json.loads(FIXTURE.read_text(encoding="utf-8")) == shipped_json()
+    (tmp_path / "pond.json").write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    found = shipped_puzzles(tmp_path)
+    assert [p.to_json() for p in found] == shipped_json()["puzzles"]
+    assert shipped_puzzles(tmp_path / "missing") == []
+    (tmp_path / "azul.json").write_text('{"version": 2, "puzzles": []}', encoding="utf-8")
+    with pytest.raises(ValueError, match="version 2"):
+        shipped_puzzles(tmp_path)
