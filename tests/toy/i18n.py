@@ -90,7 +90,7 @@ def choice(state: ToyState, kind: str, fields: dict[str, str], language: str) ->
 
 
 def puzzle_goal(language: str, solver: int, goal: str, gain: int) -> str:
-    """What a toy puzzle asks: ``Player 1 to move and win the game``."""
+    """What a toy puzzle asks: ``First to move and win the game``."""
     side = seat_label(language, solver)
     if goal == "win":
         return pgettext(language, "game:toy", "{side} to move and win the game", side=side)
