@@ -28,6 +28,7 @@ from bot.commands.help import add_help_command
 from bot.commands.ladder import add_ladder_commands, ladder_buttons, show_ladder
 from bot.commands.moderation import add_end_command
 from bot.commands.personal import PersonalSettings, add_settings_command
+from bot.commands.puzzles import PuzzleCommands, add_puzzle_command, puzzle_items, solve_view
 from bot.commands.rematch import Rematches
 from bot.commands.reminders import Reminders, add_reminder_command
 from bot.commands.replays import Replays, replay_buttons
@@ -38,6 +39,7 @@ from bot.commands.tournaments import EventRecords, TournamentCommands, add_tourn
 from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
 from bot.core.ladders import Ladders
+from bot.core.puzzles import PuzzleService
 from bot.core.reviews import ReviewMaker
 from bot.core.service import MatchService
 from bot.core.signals import MatchFinished, MoveApplied, Signals
@@ -45,6 +47,7 @@ from bot.core.takebacks import EventGames, Takebacks
 from bot.core.tournaments import EventTurns, TournamentService
 from bot.delivery.announcer import Announcer
 from bot.delivery.computer import ComputerPlayers, ComputerThought
+from bot.delivery.daily_puzzles import DailyPuzzles
 from bot.delivery.event_posts import EventPosts, ThreadTitles
 from bot.delivery.members import Members
 from bot.delivery.rendering import BoardRenderer
@@ -59,9 +62,12 @@ log = logging.getLogger(__name__)
 
 # Events due to start, and rounds a cancelled game left open, are looked at this often.
 EVENT_SECONDS = 30.0
-# What the sweeper is told is due: the store's kinds of background work, and the events' next look.
+# What the sweeper is told is due: the store's kinds of background work, the events' next look, and the next
+# daily puzzle (or its retry).
 _WITH_EVENTS = dataclasses.make_dataclass(
-    "DueWithEvents", [*(field.name for field in dataclasses.fields(Due)), ("events", "float | None")], frozen=True
+    "DueWithEvents",
+    [*(field.name for field in dataclasses.fields(Due)), ("events", "float | None"), ("puzzles", "float | None")],
+    frozen=True,
 )
 
 
@@ -75,7 +81,7 @@ class TabulaTree(app_commands.CommandTree):
 
 class Background:
     """The bot's background work, each kind run by the sweeper when it is due: challenges that expire,
-    reminders and abandoned turns, the outbox, threads to archive, and the events."""
+    reminders and abandoned turns, the outbox, threads to archive, the events, and the daily puzzles."""
 
     def __init__(
         self,
@@ -86,6 +92,7 @@ class Background:
         computer: ComputerPlayers,
         event_posts: EventPosts,
         extras: MatchExtras,
+        daily: DailyPuzzles,
         clock: Callable[[], float],
     ) -> None:
         self.service = service
@@ -94,6 +101,7 @@ class Background:
         self.computer = computer
         self.event_posts = event_posts
         self.extras = extras
+        self.daily = daily
         self.clock = clock
         self.events_next = 0.0  # events are looked at every EVENT_SECONDS
 
@@ -119,13 +127,15 @@ class Background:
             await self.event_posts.resume()  # events due to start, rounds to close (a cancelled game)
         except Exception:
             log.exception("running the events failed this time")
+        await self.daily.run()  # the daily puzzles due, and their retries
         return expired
 
     async def next_due(self, now: float) -> Any:
-        """When each kind of background work is next due: the store's answer, and the events' next look."""
+        """When each kind of background work is next due: the store's answer, the events' next look, and the
+        daily puzzles'."""
         due = await self.extras.next_due(now)
         times = {field.name: getattr(due, field.name) for field in dataclasses.fields(due)}
-        return _WITH_EVENTS(**times, events=self.events_next)
+        return _WITH_EVENTS(**times, events=self.events_next, puzzles=await self.daily.next_due(now))
 
     async def run_events(self) -> None:
         """Start the events due to start and close rounds a cancelled game left open; look again later."""
@@ -143,6 +153,7 @@ class Background:
                 "outbox": self.announcer.resume,
                 "archives": self.announcer.threads.archive_threads,
                 "events": self.run_events,
+                "puzzles": self.daily.run,
             },
             clock=self.clock,
         )
@@ -166,6 +177,8 @@ class Parts:
     draws: Draws
     rematches: Rematches
     taps: Taps
+    puzzles: PuzzleCommands
+    daily: DailyPuzzles
     personal: PersonalSettings
     events: TournamentService
     event_posts: EventPosts
@@ -247,6 +260,18 @@ def build_parts(
     takebacks = Takebacks(service.core, store.extras, in_event)
     taps = Taps(ui, renderer, store.extras, takebacks)
     personal = PersonalSettings(store.extras)
+    # Puzzles: /puzzle privately, and each server's daily puzzle (a kind of background work).
+    puzzles = PuzzleCommands(PuzzleService(store.puzzles, clock=clock), renderer)
+    daily = DailyPuzzles(
+        store.puzzles,
+        store.settings,
+        renderer,
+        client,
+        store.settings,
+        solve_view,
+        clock=clock,
+        on_due=lambda when: store.matches.on_due(when) if store.matches.on_due is not None else None,
+    )
     # Tournaments: events whose rounds run themselves as their games end.
     events = TournamentService(
         store.tournaments,
@@ -267,6 +292,7 @@ def build_parts(
         computer=computer,
         event_posts=event_posts,
         extras=store.extras,
+        daily=daily,
         clock=clock,
     )
     sweeper = background.sweeper()
@@ -286,6 +312,8 @@ def build_parts(
         draws=draws,
         rematches=rematches,
         taps=taps,
+        puzzles=puzzles,
+        daily=daily,
         personal=personal,
         events=events,
         event_posts=event_posts,
@@ -305,18 +333,26 @@ def add_commands(tree: app_commands.CommandTree[Any], parts: Parts, settings: Se
         tree.add_command(group)
     add_reminder_command(tree, parts.reminders)
     add_settings_command(tree, parts.personal)
-    add_ladder_commands(tree, parts.service, parts.ladders, parts.ui, parts.replays, EventRecords(parts.events))
+    add_ladder_commands(
+        tree, parts.service, parts.ladders, parts.ui, parts.replays, EventRecords(parts.events), parts.store.puzzles
+    )
+    add_puzzle_command(tree, parts.puzzles)
     add_help_command(tree)
     add_review_commands(tree, parts.reviews)
     add_tournament_commands(tree, parts.tournaments)
     moderation = add_server_commands(
-        tree, parts.store.settings, turn_hours=settings.turn_hours, challenge_minutes=settings.challenge_minutes
+        tree,
+        parts.store.settings,
+        turn_hours=settings.turn_hours,
+        challenge_minutes=settings.challenge_minutes,
+        puzzles=parts.daily,
     )
     add_end_command(moderation, parts.ui)  # a moderator ends any running match
 
 
 def buttons(parts: Parts) -> list[type[discord.ui.DynamicItem[Any]]]:
-    """The persistent buttons (challenges, ladders, replays, draws, rematches, events, reviews) of ``parts``."""
+    """The persistent buttons (challenges, ladders, replays, draws, rematches, events, reviews, puzzles) of
+    ``parts``."""
     ui, ladders, replays, draws, rematches = parts.ui, parts.ladders, parts.replays, parts.draws, parts.rematches
     tournaments, reviews = parts.tournaments, parts.reviews
 
@@ -350,4 +386,5 @@ def buttons(parts: Parts) -> list[type[discord.ui.DynamicItem[Any]]]:
         draw_buttons(draw),
         rematch_buttons(rematch),
         *tap_items(parts.taps),
+        *puzzle_items(parts.puzzles),
     ]

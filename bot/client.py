@@ -224,6 +224,7 @@ class TabulaBot(discord.Client):
         # Background work (expiries, computer turns, the outbox) only for the servers on this process's shards.
         self._store.matches.shards = self.settings.shards
         self.add_dynamic_items(*buttons(self.parts))
+        await self.parts.puzzles.service.load_shipped()  # the shipped puzzle sets, where the database lacks them
         self._prepared = True
 
     def describe(self) -> app_commands.CommandTree[Any]:

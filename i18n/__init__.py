@@ -8,7 +8,8 @@ names, into what the chat and the board pictures say.  One module per game
 * :func:`result_text`: the result sentence (``The target of 10 was reached: light wins 10 to 7.``);
 * :func:`summary_text`: the chat line saying what the last ply did;
 * :func:`status_text`: the board picture's status line (whose turn, or who won and why);
-* :func:`caption_text`: the board picture's short line about the last ply ("" for games without one).
+* :func:`caption_text`: the board picture's short line about the last ply ("" for games without one);
+* ``puzzle_goal``: what a puzzle asks of its solver, in the game's words (``Light to move and win 2 frogs``).
 
 Every function takes ``locale`` (``"en"``, ``"ru"``, ``"fr"``; any other
 reads English).  Sentences are written whole, with named placeholders, and go through
@@ -47,6 +48,7 @@ PARTS = (
     "seat_words",
     "option_words",
     "error_param",
+    "puzzle_goal",
 )
 
 
@@ -63,6 +65,7 @@ class GameTexts(Protocol):
     def option_words(self, language: str) -> dict[str, str]: ...
     def error_param(self, language: str, name: str, value: object) -> str | None: ...
     def choice(self, state: Any, kind: str, fields: dict[str, str], language: str) -> str: ...
+    def puzzle_goal(self, language: str, solver: int, goal: str, gain: int) -> str: ...
 
 
 def supported(locale: str) -> str:

@@ -625,3 +625,21 @@ def choice(state: AzulState, kind: str, fields: dict[str, str], language: str) -
     if line == "floor":
         return pgettext(language, "tap", "{taken} → floor", taken=taken)
     return pgettext(language, "tap", "{taken} → line {line}", taken=taken, line=line)
+
+
+def puzzle_goal(language: str, solver: int, goal: str, gain: int) -> str:
+    """What a puzzle asks of its solver, naming their side: to win the game, to gain ``gain`` on the score, or
+    (``best``) to find the one move that keeps the win."""
+    side = seat(language, solver)
+    if goal == "win":
+        return pgettext(language, "game:azul", "{side} to move and win the game", side=side)
+    if goal == "gain" and gain > 0:
+        return npgettext(
+            language,
+            "game:azul",
+            "{side} to move and gain {n} point on every opponent",
+            "{side} to move and gain {n} points on every opponent",
+            gain,
+            side=side,
+        )
+    return pgettext(language, "game:azul", "{side} to move: find the only move that keeps the win", side=side)

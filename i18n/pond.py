@@ -258,3 +258,21 @@ def choice(state: PondState, kind: str, fields: dict[str, str], language: str) -
     faces = (pgettext(language, "alt", "egg"), pgettext(language, "alt", "tadpole"), pgettext(language, "alt", "frog"))
     piece = f"{faces[FACE[value]]} {cell}"
     return f"{piece} → {fields['to']}" if "to" in fields else piece
+
+
+def puzzle_goal(language: str, solver: int, goal: str, gain: int) -> str:
+    """What a puzzle asks of its solver, naming their side: to win the game, to gain ``gain`` on the score, or
+    (``best``) to find the one move that keeps the win."""
+    side = seat(language, solver, True)
+    if goal == "win":
+        return pgettext(language, "game:pond", "{side} to move and win the game", side=side)
+    if goal == "gain" and gain > 0:
+        return npgettext(
+            language,
+            "game:pond",
+            "{side} to move and win {n} frog",
+            "{side} to move and win {n} frogs",
+            gain,
+            side=side,
+        )
+    return pgettext(language, "game:pond", "{side} to move: find the only move that keeps the win", side=side)

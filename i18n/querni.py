@@ -312,3 +312,21 @@ def choice(state: QuerniState, kind: str, fields: dict[str, str], language: str)
     if "remove" in fields:
         return pgettext(language, "tap", "{move}, remove {chain}", move=move, chain=fields["remove"].replace("-", "–"))
     return move
+
+
+def puzzle_goal(language: str, solver: int, goal: str, gain: int) -> str:
+    """What a puzzle asks of its solver, naming their side: to win the game, to gain ``gain`` on the score, or
+    (``best``) to find the one move that keeps the win."""
+    side = seat(language, solver, True)
+    if goal == "win":
+        return pgettext(language, "game:querni", "{side} to move and win the game", side=side)
+    if goal == "gain" and gain > 0:
+        return npgettext(
+            language,
+            "game:querni",
+            "{side} to move and win {n} piece",
+            "{side} to move and win {n} pieces",
+            gain,
+            side=side,
+        )
+    return pgettext(language, "game:querni", "{side} to move: find the only move that keeps the win", side=side)

@@ -418,3 +418,21 @@ def choice(state: SummerState, kind: str, fields: dict[str, str], language: str)
     if "to" not in fields:
         return pgettext(language, "tap", "{weight} on {cell}", weight=weight, cell=cell)
     return f"{weight}: {cell} → {fields['to']}"
+
+
+def puzzle_goal(language: str, solver: int, goal: str, gain: int) -> str:
+    """What a puzzle asks of its solver, naming their side: to win the game, to gain ``gain`` on the score, or
+    (``best``) to find the one move that keeps the win."""
+    side = seat(language, solver)
+    if goal == "win":
+        return pgettext(language, "game:summer", "{side} to move and win the game", side=side)
+    if goal == "gain" and gain > 0:
+        return npgettext(
+            language,
+            "game:summer",
+            "{side} to move and add {n} to the goal row",
+            "{side} to move and add {n} to the goal row",
+            gain,
+            side=side,
+        )
+    return pgettext(language, "game:summer", "{side} to move: find the only move that keeps the win", side=side)

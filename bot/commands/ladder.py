@@ -1,4 +1,8 @@
-"""``/leaderboard``, ``/stats`` and ``/history``: a server's ladders, a player's record, past games."""
+"""``/leaderboard``, ``/stats`` and ``/history``: a server's ladders, a player's record, past games.
+
+Puzzles have ratings of their own (:mod:`bot.core.puzzle_ratings`): ``/stats`` shows each game's puzzle rating,
+puzzles solved and tried and the streak, and ``/leaderboard board:puzzles`` a game's puzzle ratings.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from bot.core import ratings
 from bot.core.ladders import Ladders
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
+from bot.storage.puzzle_store import PuzzlePlayer
 from bot.storage.rating_store import RatingRow
 from bot.storage.records import MatchRecord
 from bot.text import formatting
@@ -30,6 +35,69 @@ PAGE_MAX = 100_000
 PAGE_SIZE = 10
 NAME_WIDTH = 16
 GAME_CHOICES = [app_commands.Choice(name=spec.title, value=name) for name, spec in sorted(GAMES.items())]
+BOARD_CHOICES = [
+    app_commands.Choice(name="Games", value="games"),
+    app_commands.Choice(name="Puzzles", value="puzzles"),
+]
+
+
+class PuzzleRecords(Protocol):
+    """Players' puzzle ratings (:class:`bot.storage.puzzle_store.Puzzles`)."""
+
+    async def players_of(self, guild_id: int, user_id: int) -> list[PuzzlePlayer]: ...
+
+    async def ladder(self, guild_id: int, game: str, *, offset: int, limit: int) -> tuple[int, list[PuzzlePlayer]]: ...
+
+
+def puzzle_line(row: PuzzlePlayer, language: str) -> str:
+    """A player's puzzles in one game, for ``/stats``."""
+    return gettext(
+        language,
+        "Puzzles: rating **{rating}** · solved {solved} of {tried} · streak {streak} (best {best})",
+        rating=round(row.rating),
+        solved=row.solved,
+        tried=row.attempts,
+        streak=row.streak,
+        best=row.best_streak,
+    )
+
+
+async def puzzle_ladder_embed(
+    puzzles: PuzzleRecords, guild_id: int, game: str, page: int, language: str = DEFAULT
+) -> discord.Embed:
+    """One page of a game's puzzle ratings on a server."""
+    title = GAMES[game].title
+    total, rows = await puzzles.ladder(guild_id, game, offset=page * PAGE_SIZE, limit=PAGE_SIZE)
+    embed = discord.Embed(title=gettext(language, "{game} puzzle ratings", game=title), colour=discord.Colour.blurple())
+    if not rows:
+        embed.description = gettext(
+            language, "Nobody has solved a {game} puzzle on this server yet. Try one with `/puzzle`!", game=title
+        )
+        return embed
+    lines = [
+        gettext(
+            language,
+            "`{rank:>3}.` <@{user}> **{rating}** · solved {solved} of {tried}",
+            rank=page * PAGE_SIZE + offset + 1,
+            user=row.user_id,
+            rating=round(row.rating),
+            solved=row.solved,
+            tried=row.attempts,
+        )
+        for offset, row in enumerate(rows)
+    ]
+    embed.description = formatting.clip("\n".join(lines), limits.EMBED_DESCRIPTION_MAX)
+    pages = max(1, -(-total // PAGE_SIZE))
+    embed.set_footer(
+        text=gettext(
+            language,
+            "Page {page} of {pages} · {players}",
+            page=page + 1,
+            pages=pages,
+            players=players_phrase(language, total),
+        )
+    )
+    return embed
 
 
 def shown(row: RatingRow) -> str:
@@ -191,18 +259,36 @@ def add_ladder_commands(
     ui: MatchUI,
     replays: Replays,
     events: EventRecords | None = None,
+    puzzles: PuzzleRecords | None = None,
 ) -> None:
-    """Add ``/leaderboard``, ``/stats`` and ``/history`` to the bot's tree (with ``events``: event results too)."""
+    """Add ``/leaderboard``, ``/stats`` and ``/history`` to the bot's tree (with ``events``: event results too;
+    with ``puzzles``: puzzle ratings too)."""
 
     @tree.command(name="leaderboard", description="Show this server's rating ladder for a game.")
-    @app_commands.describe(game="Which game's ladder", page="Page number (default 1)")
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(
+        game="Which game's ladder",
+        page="Page number (default 1)",
+        board="Ratings from games (default) or from puzzles",
+    )
+    @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
-        interaction: discord.Interaction, game: str, page: app_commands.Range[int, 1, PAGE_MAX] = 1
+        interaction: discord.Interaction,
+        game: str,
+        page: app_commands.Range[int, 1, PAGE_MAX] = 1,
+        board: str = "games",
     ) -> None:
-        within(page, 1, PAGE_MAX, gettext(user_language(interaction), "The page"))
-        await show_ladder(ladders, interaction, game, page - 1, edit=False)
+        language = user_language(interaction)
+        within(page, 1, PAGE_MAX, gettext(language, "The page"))
+        if board != "puzzles" or puzzles is None:
+            await show_ladder(ladders, interaction, game, page - 1, edit=False)
+            return
+        if interaction.guild_id is None:
+            raise Refusal("Ladders belong to servers; use this command in a server.")
+        if game not in GAMES:
+            raise Refusal("There is no such game.")
+        embed = await puzzle_ladder_embed(puzzles, interaction.guild_id, game, page - 1, language)
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @tree.command(name="stats", description="A player's ratings, ranks and recent results on this server.")
     @app_commands.describe(player="Whose stats (default: yours)")
@@ -214,10 +300,11 @@ def add_ladder_commands(
         heading = gettext(language, "{player}'s games", player=escape_name(who.display_name))
         embed = discord.Embed(title=heading, colour=discord.Colour.blurple())
         recent = await service.store.finished_matches(guild_id, user_id=who.id, limit=50)
+        solving = {row.game: row for row in await puzzles.players_of(guild_id, who.id)} if puzzles else {}
         for name, spec in sorted(GAMES.items()):
             standing = await ladders.standing(guild_id, name, who.id)
             games = [m for m in recent if m.game == name][:5]
-            if standing is None and not games:
+            if standing is None and not games and name not in solving:
                 continue
             lines = []
             if standing is not None:
@@ -237,6 +324,8 @@ def add_ladder_commands(
                 )
             else:
                 lines.append(gettext(language, "No rated games yet."))
+            if name in solving:
+                lines.append(puzzle_line(solving[name], language))
             lines.extend(outcome_line(m, who.id, language) for m in games)
             embed.add_field(
                 name=spec.title, value=formatting.clip("\n".join(lines), limits.EMBED_FIELD_VALUE_MAX), inline=False

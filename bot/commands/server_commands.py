@@ -10,6 +10,8 @@
   ``cancel``, ``remove``) as Manage Server members can; without a role it goes back to Manage Server only.
 * ``/tabula hints`` allows or forbids ``/<game> hint`` in practice games against the computer (Manage Server;
   on by default).
+* ``/tabula puzzles`` chooses the channel where Tabula posts a puzzle every day (UTC), or with no channel stops
+  it (Manage Server; :mod:`bot.delivery.daily_puzzles`).
 * ``/tabula settings`` shows the server's settings to anyone who asks (only they see it).
 
 The settings live in :mod:`bot.storage.settings_store`; the group is the home of later settings too.
@@ -57,6 +59,12 @@ class SettingsStore(Protocol):
     async def change(self, guild_id: int, **values: int | bool | None) -> GuildSettings: ...
 
     async def remember_locale(self, guild_id: int | None, guild_locale: object) -> None: ...
+
+
+class PuzzleChannel(Protocol):
+    """Where the daily puzzle goes (:class:`bot.delivery.daily_puzzles.DailyPuzzles`)."""
+
+    async def set_channel(self, guild_id: int, channel_id: int | None) -> None: ...
 
 
 #: What a server may choose (seconds): a turn from a minute to two weeks, a challenge from a minute to a week.
@@ -169,6 +177,7 @@ def settings_text(settings: GuildSettings, language: str, *, turn_seconds: float
             value=f"{on_off(language, settings.effective_hints())} ({_how(language, settings.hints)})",
         ),
         organisers_text(settings, language),
+        puzzle_channel_text(settings, language),
         gettext(language, "Members with Manage Server change them with the other `/tabula` commands."),
     ]
     return "\n".join(lines)
@@ -183,6 +192,13 @@ def organisers_text(settings: GuildSettings, language: str) -> str:
         "Who runs events: members with Manage Server or the role {role}",
         role=f"<@&{settings.organiser_role}>",
     )
+
+
+def puzzle_channel_text(settings: GuildSettings, language: str) -> str:
+    """Where the daily puzzle is posted, if anywhere."""
+    if settings.puzzle_channel is None:
+        return gettext(language, "Daily puzzle: off (choose a channel with `/tabula puzzles`)")
+    return gettext(language, "Daily puzzle: posted in {channel}", channel=f"<#{settings.puzzle_channel}>")
 
 
 def changed_text(settings: GuildSettings, language: str) -> str:
@@ -231,9 +247,15 @@ def _switch(value: str) -> bool | None:
 
 
 def add_server_commands(
-    tree: app_commands.CommandTree[Any], store: SettingsStore, *, turn_hours: float, challenge_minutes: float
+    tree: app_commands.CommandTree[Any],
+    store: SettingsStore,
+    *,
+    turn_hours: float,
+    challenge_minutes: float,
+    puzzles: PuzzleChannel | None = None,
 ) -> app_commands.Group:
-    """Add the ``/tabula`` group to the bot's tree; ``turn_hours`` and ``challenge_minutes`` are the bot's defaults."""
+    """Add the ``/tabula`` group to the bot's tree; ``turn_hours`` and ``challenge_minutes`` are the bot's defaults,
+    ``puzzles`` the daily puzzle (``/tabula puzzles``; without it, the command is left out)."""
     group = app_commands.Group(name="tabula", description="Tabula's settings for this server.", guild_only=True)
     defaults = {"turn_seconds": turn_hours * 3600, "challenge_seconds": challenge_minutes * 60}
 
@@ -301,6 +323,20 @@ def add_server_commands(
         if role is not None and role.is_default():
             raise Refusal("Pick a role other than @everyone.")
         await confirm(interaction, await store.change(guild_id, organiser_role=None if role is None else role.id))
+
+    if puzzles is not None:
+
+        @group.command(name="puzzles", description="Choose where Tabula posts a puzzle every day (Manage Server).")
+        @app_commands.describe(channel="The daily puzzle's channel; leave it out to stop the daily puzzle")
+        async def daily_puzzles(
+            interaction: discord.Interaction, channel: app_commands.AppCommandChannel | None = None
+        ) -> None:
+            guild_id = _check_manager(interaction)
+            # Any channel as Discord resolves it (a server not in the cache too), then only a text channel.
+            if channel is not None and channel.type not in (discord.ChannelType.text, discord.ChannelType.news):
+                raise Refusal("Pick a text channel for the daily puzzle.")
+            await puzzles.set_channel(guild_id, None if channel is None else channel.id)
+            await confirm(interaction, await store.get(guild_id))
 
     @group.command(name="settings", description="Show Tabula's settings for this server (only you see them).")
     async def settings(interaction: discord.Interaction) -> None:

@@ -20,7 +20,9 @@ of each concern, sharing the database and knowing nothing of its backend:
 * :attr:`MatchStore.tournaments` — events, entrants, pairings and results
   (:mod:`bot.storage.tournament_store`);
 * :attr:`MatchStore.reviews` — the computer's reviews of finished matches
-  (:mod:`bot.storage.review_store`).
+  (:mod:`bot.storage.review_store`);
+* :attr:`MatchStore.puzzles` — puzzles, players' puzzle ratings, their tries and the daily puzzle
+  (:mod:`bot.storage.puzzle_store`).
 
 This package only names what callers import; the code lives in modules by concern: :mod:`~bot.storage.store`
 (:class:`MatchStore`), :mod:`~bot.storage.opening` (opening either backend), :mod:`~bot.storage.lock` (one bot

@@ -1,6 +1,6 @@
 """Per-server settings: the language of a server's public messages, and what Discord says of the server.
 
-One row per server in ``guild_settings`` (migrations 004, 005, 009 and 010), one nullable column per setting:
+One row per server in ``guild_settings`` (migrations 004, 005, 009, 010 and 013), one nullable column per setting:
 ``NULL`` means the bot's default, so a server that never changed anything has no row, and a later setting (turn time,
 challenge expiry, reminders, threads) is one more column and one more field of :class:`GuildSettings`.
 
@@ -48,6 +48,7 @@ class GuildSettings:
     threads: bool | None = None  # a thread per match, /tabula threads
     organiser_role: int | None = None  # a role that may run events as Manage Server can, /tabula organiser
     hints: bool | None = None  # /<game> hint in practice games against the computer, /tabula hints
+    puzzle_channel: int | None = None  # where the daily puzzle is posted (None: nowhere), /tabula puzzles
 
     def effective_turn_seconds(self, default: float) -> float:
         """The time for a turn here: the server's, else ``default`` (the bot's)."""
@@ -92,11 +93,11 @@ class GuildSettingsStore:
             return found
         rows = await self.database.rows(
             "SELECT language, guild_locale, turn_seconds, challenge_seconds, reminders, threads, organiser_role, "
-            "hints FROM guild_settings WHERE guild_id = ?",
+            "hints, puzzle_channel FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if rows:
-            language, guild_locale, turn, challenge, reminders, threads, role, hints = rows[0]
+            language, guild_locale, turn, challenge, reminders, threads, role, hints, puzzles = rows[0]
             settings = GuildSettings(
                 guild_id,
                 language,
@@ -107,6 +108,7 @@ class GuildSettingsStore:
                 None if threads is None else bool(threads),
                 None if role is None else int(role),
                 None if hints is None else bool(hints),
+                None if puzzles is None else int(puzzles),
             )
         else:
             settings = GuildSettings(guild_id)
@@ -131,11 +133,13 @@ class GuildSettingsStore:
 
     async def change(self, guild_id: int, **values: int | bool | None) -> GuildSettings:
         """Set some of ``turn_seconds``, ``challenge_seconds``, ``reminders``, ``threads``, ``organiser_role``,
-        ``hints`` (``None``: the default).
+        ``hints``, ``puzzle_channel`` (``None``: the default).
 
         The values were checked by the command that asks; anything else is a programming error.
         """
-        unknown = set(values) - {"turn_seconds", "challenge_seconds", "reminders", "threads", "organiser_role", "hints"}
+        unknown = set(values) - {
+            "turn_seconds", "challenge_seconds", "reminders", "threads", "organiser_role", "hints", "puzzle_channel"
+        }  # fmt: skip
         if unknown:
             raise ValueError(f"unknown settings {sorted(unknown)}")
         current = await self.get(guild_id)
@@ -155,12 +159,13 @@ class GuildSettingsStore:
         async with self.database.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, language, guild_locale, turn_seconds, challenge_seconds, "
-                "reminders, threads, organiser_role, hints, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "reminders, threads, organiser_role, hints, puzzle_channel, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
                 "guild_locale = excluded.guild_locale, turn_seconds = excluded.turn_seconds, "
                 "challenge_seconds = excluded.challenge_seconds, reminders = excluded.reminders, "
                 "threads = excluded.threads, organiser_role = excluded.organiser_role, hints = excluded.hints, "
-                "updated_at = excluded.updated_at",
+                "puzzle_channel = excluded.puzzle_channel, updated_at = excluded.updated_at",
                 (
                     settings.guild_id,
                     settings.language,
@@ -171,6 +176,7 @@ class GuildSettingsStore:
                     None if settings.threads is None else int(settings.threads),
                     settings.organiser_role,
                     None if settings.hints is None else int(settings.hints),
+                    settings.puzzle_channel,
                     self.clock(),
                 ),
             )

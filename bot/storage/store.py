@@ -12,6 +12,7 @@ from bot.storage.lock import unlock_file
 from bot.storage.match_store import Matches
 from bot.storage.mining_store import Mining
 from bot.storage.opening import open_postgres, open_sqlite
+from bot.storage.puzzle_store import Puzzles
 from bot.storage.rating_store import RatingModel, Ratings
 from bot.storage.records import MatchRecord
 from bot.storage.review_store import Reviews
@@ -32,6 +33,7 @@ class MatchStore:
         self.tournaments = Tournaments(self.database, self.matches)
         self.reviews = Reviews(self.database)
         self.mining = Mining(self.database)
+        self.puzzles = Puzzles(self.database, self.matches.schedule)
 
     async def _finished(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
         """A match finished (inside its transaction): rate it, and give an event game's pairing its result."""

@@ -87,3 +87,11 @@ def error_param(language: str, name: str, value: object) -> str | None:
 def choice(state: ToyState, kind: str, fields: dict[str, str], language: str) -> str:
     """A move picked by taps, in words: ``take 2``."""
     return pgettext(language, "game:toy", "take {count}", count=fields["count"])
+
+
+def puzzle_goal(language: str, solver: int, goal: str, gain: int) -> str:
+    """What a toy puzzle asks: ``First to move and win the game``."""
+    side = seat_label(language, solver)
+    if goal == "win":
+        return pgettext(language, "game:toy", "{side} to move and win the game", side=side)
+    return pgettext(language, "game:toy", "{side} to move: find the only move that keeps the win", side=side)

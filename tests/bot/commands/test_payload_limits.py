@@ -221,3 +221,26 @@ async def test_the_largest_event_of_the_longest_names_fits_every_post_and_thread
     assert any(c.kind == "reply" for c in shown)
     stats = only(await world.command(entrants[0], channel, "stats", ""), "reply")
     assert stats.data.get("embeds")
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "fr"])
+async def test_a_puzzle_of_the_longest_names_fits_every_post(world: World, language: str) -> None:
+    from tests.puzzle_samples import sample
+
+    channel = 3706
+    await set_language(world, channel, language)
+    locale = {"en": "en-US", "ru": "ru", "fr": "fr"}[language]
+    asker = Person(7001, longest_name(0), locale=locale)
+    made = sample("azul")
+    names = [p.name for p in PLAYERS[:2]]
+    await world.bot.store.puzzles.add(
+        GUILD_ID, made.to_json(), key=made.key, match_id=limits.INTEGER_OPTION_MAX, ply=10**6, players=names
+    )
+    shown = only(await world.command(asker, channel, "puzzle", ""), "followup")
+    assert shown.board is not None and shown.menus
+    wrong = only(await world.command(asker, channel, "puzzle", "", move=made.alternatives[0][0]), "followup")
+    assert wrong.board is not None
+    board = only(await world.command(asker, channel, "leaderboard", "", game="azul", board="puzzles"), "reply")
+    assert board.data.get("embeds")
+    await world.bot.parts.daily.set_channel(GUILD_ID, channel)
+    assert await world.bot.parts.daily.run() == 1
