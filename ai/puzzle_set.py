@@ -13,9 +13,9 @@ thresholds, and the diff shows what changed.  Each file, ``ai/puzzle_sets/<game>
 ``{"version": 1, "game": ..., "puzzles": [Puzzle.to_json() with its "source", ...]}``, puzzles in the order
 they were found, none twice.
 
-Mining a game: every position with a choice is screened by a quick search (a quarter of the puzzle budget, with
-lower thresholds); each position that passes is tried as a puzzle by :func:`~ai.puzzles.make_puzzle` at the full
-budget, confirmed by a second search at twice that.
+Mining a game: every position with a choice is screened by a quick search (a quarter of the puzzle budget, none
+of it spent again on the most promising moves, with lower thresholds); each position that passes is tried as a
+puzzle by :func:`~ai.puzzles.make_puzzle` at the full budget, confirmed by a second search at twice that.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def screen(state: GameState, *, iterations: int, seed: int) -> bool:
     if state.outcome() is not None or len(state.legal_moves()) < 2:
         return False
     quick = max(1, iterations // SCREEN_SHARE)
-    found = clear_choice(state, iterations=quick, seed=seed, winning=SCREEN_WINNING, margin=SCREEN_MARGIN)
+    found = clear_choice(state, iterations=quick, seed=seed, winning=SCREEN_WINNING, margin=SCREEN_MARGIN, contenders=0)
     return found is not None
 
 

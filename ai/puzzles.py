@@ -93,9 +93,10 @@ def _mover_value(child: Node, mover: int) -> float:
     return child.total / child.visits if child.visits else 0.0
 
 
-def rank_moves(state: GameState, *, iterations: int, seed: int) -> tuple[Ranked, ...]:
+def rank_moves(state: GameState, *, iterations: int, seed: int, contenders: int = CONTENDERS) -> tuple[Ranked, ...]:
     """Rank ``state``'s moves for the player to move, best first, after ``iterations`` playouts of the hard
-    search and :data:`EXTRA_SHARE` of them again from each of the :data:`CONTENDERS` most visited moves.
+    search and :data:`EXTRA_SHARE` of them again from each of the ``contenders`` most visited moves (none for
+    a quick look).
 
     Moves the search tried too little to judge (fewer than :data:`RANKED_VISITS` playouts) are not ranked:
     they looked worse from the start; a settled move (a known result) ranks by its exact value.
@@ -113,9 +114,9 @@ def rank_moves(state: GameState, *, iterations: int, seed: int) -> tuple[Ranked,
             break
     if len(moves) == 1 and not root.children:
         tree.child_for(root, moves[0])
-    contenders = sorted(root.children, key=lambda c: (-c.visits, -_mover_value(c, mover)))[:CONTENDERS]
-    extra = max(1, int(iterations * EXTRA_SHARE))
-    for child in contenders:
+    chosen = sorted(root.children, key=lambda c: (-c.visits, -_mover_value(c, mover)))[: max(1, contenders)]
+    extra = max(1, int(iterations * EXTRA_SHARE)) if contenders else 0
+    for child in chosen:
         for _ in range(extra):
             if child.exact is not None:
                 break
@@ -123,7 +124,7 @@ def rank_moves(state: GameState, *, iterations: int, seed: int) -> tuple[Ranked,
     ranked = [
         Ranked(state.move_text(child.move), _mover_value(child, mover), child.visits, child.exact is not None)
         for child in root.children
-        if child in contenders or child.exact is not None or child.visits >= RANKED_VISITS
+        if child in chosen or child.exact is not None or child.visits >= RANKED_VISITS
     ]
     ranked.sort(key=lambda r: (-r.value, -r.visits, r.move))
     return tuple(ranked)
@@ -151,7 +152,13 @@ def wins_at_once(state: GameState, move: str) -> bool:
 
 
 def clear_choice(
-    state: GameState, *, iterations: int, seed: int, winning: float = WINNING, margin: float = MARGIN
+    state: GameState,
+    *,
+    iterations: int,
+    seed: int,
+    winning: float = WINNING,
+    margin: float = MARGIN,
+    contenders: int = CONTENDERS,
 ) -> Choice | None:
     """Return the :class:`Choice` in ``state`` if one move is clearly best and wins (at least ``winning`` of the
     mover's chance, ``margin`` ahead of the runner-up), else None.  A position with one legal move is no puzzle.
@@ -161,7 +168,7 @@ def clear_choice(
     """
     if len(state.legal_moves()) < 2:
         return None
-    ranked = rank_moves(state, iterations=iterations, seed=seed)
+    ranked = rank_moves(state, iterations=iterations, seed=seed, contenders=contenders)
     best = ranked[0]
     others = ranked[1:]
     if best.exact and wins_at_once(state, best.move):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ai import search_seed
+from ai.puzzles import Puzzle
 from bot.core.ports import Workers
 from bot.storage.mining_store import MiningProgress
 from bot.storage.records import MatchRecord
@@ -51,16 +52,18 @@ class MiningStore(Protocol):
 class PuzzleSink(Protocol):
     """Where the puzzles found go (the puzzle store)."""
 
-    async def add_mined(
+    async def add(
         self,
         guild_id: int,
         puzzle: Mapping[str, Any],
         *,
-        match_id: int,
-        ply: int,
-        names: Sequence[str],
-        blunderer: int | None,
-    ) -> bool: ...
+        key: str,
+        match_id: int | None = None,
+        ply: int | None = None,
+        players: Sequence[str] | None = None,
+        blunderer: int | None = None,
+        now: float | None = None,
+    ) -> int | None: ...
 
 
 # A finished match's positions by its id (rebuilt from its log), or None when it is gone or not finished.
@@ -111,14 +114,16 @@ class PuzzleMiner:
             )
             if result is None:
                 continue
-            if await self.puzzles.add_mined(
+            added = await self.puzzles.add(
                 played.record.guild_id,
                 result,
+                key=Puzzle.from_json(result).key,
                 match_id=match_id,
                 ply=state.ply,
-                names=[seat.name for seat in played.record.players],
+                players=[seat.name for seat in played.record.players],
                 blunderer=self._blunderer(played, index),
-            ):
+            )
+            if added is not None:
                 found += 1
         complete = end >= len(states)
         await self.progress.save(match_id, end, found, complete)

@@ -21,23 +21,25 @@ class Sink:
     def __init__(self) -> None:
         self.added: list[dict[str, Any]] = []
 
-    async def add_mined(
+    async def add(
         self,
         guild_id: int,
         puzzle: Mapping[str, Any],
         *,
-        match_id: int,
-        ply: int,
-        names: Sequence[str],
-        blunderer: int | None,
-    ) -> bool:
+        key: str,
+        match_id: int | None = None,
+        ply: int | None = None,
+        players: Sequence[str] | None = None,
+        blunderer: int | None = None,
+        now: float | None = None,
+    ) -> int | None:
         if any(entry["puzzle"] == puzzle for entry in self.added):
-            return False
+            return None
         self.added.append(
-            {"guild": guild_id, "puzzle": dict(puzzle), "match": match_id, "ply": ply, "names": list(names),
+            {"guild": guild_id, "puzzle": dict(puzzle), "match": match_id, "ply": ply, "names": list(players or ()),
              "blunderer": blunderer}
         )  # fmt: skip
-        return True
+        return len(self.added)
 
 
 class Inline:
