@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 from bot.storage.database import SQLITE, Database, Handle, Row, is_url
 from bot.storage.extras_store import MatchExtras
+from bot.storage.job_store import Jobs
 from bot.storage.lock import unlock_file
 from bot.storage.match_store import Matches
 from bot.storage.opening import open_postgres, open_sqlite
@@ -30,6 +31,7 @@ class MatchStore:
         self.extras = MatchExtras(self.database, self.matches)
         self.tournaments = Tournaments(self.database, self.matches)
         self.reviews = Reviews(self.database)
+        self.jobs = Jobs(self.database)
 
     async def _finished(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
         """A match finished (inside its transaction): rate it, and give an event game's pairing its result."""
