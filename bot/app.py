@@ -37,8 +37,9 @@ from bot.commands.taps import Taps, controls_for, tap_items
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
+from bot.core.background import BackgroundRunner, DailyLimit
 from bot.core.ladders import Ladders
-from bot.core.reviews import ReviewMaker
+from bot.core.reviews import REVIEW, ReviewJobs, ReviewMaker
 from bot.core.service import MatchService
 from bot.core.signals import MatchFinished, MoveApplied, Signals
 from bot.core.takebacks import EventGames, Takebacks
@@ -59,9 +60,12 @@ log = logging.getLogger(__name__)
 
 # Events due to start, and rounds a cancelled game left open, are looked at this often.
 EVENT_SECONDS = 30.0
-# What the sweeper is told is due: the store's kinds of background work, and the events' next look.
+# What the sweeper is told is due: the store's kinds of background work, the events' next look, and the queue's
+# next job to take.
 _WITH_EVENTS = dataclasses.make_dataclass(
-    "DueWithEvents", [*(field.name for field in dataclasses.fields(Due)), ("events", "float | None")], frozen=True
+    "DueWithEvents",
+    [*(field.name for field in dataclasses.fields(Due)), ("events", "float | None"), ("jobs", "float | None")],
+    frozen=True,
 )
 
 
@@ -75,7 +79,9 @@ class TabulaTree(app_commands.CommandTree):
 
 class Background:
     """The bot's background work, each kind run by the sweeper when it is due: challenges that expire,
-    reminders and abandoned turns, the outbox, threads to archive, and the events."""
+    reminders and abandoned turns, the outbox, threads to archive, the events, and the queue of background jobs
+    (the runner drains it by itself when a job is submitted here; the sweeper wakes it for another process's
+    job and for a lease that ran out)."""
 
     def __init__(
         self,
@@ -86,6 +92,7 @@ class Background:
         computer: ComputerPlayers,
         event_posts: EventPosts,
         extras: MatchExtras,
+        runner: BackgroundRunner,
         clock: Callable[[], float],
     ) -> None:
         self.service = service
@@ -94,6 +101,7 @@ class Background:
         self.computer = computer
         self.event_posts = event_posts
         self.extras = extras
+        self.runner = runner
         self.clock = clock
         self.events_next = 0.0  # events are looked at every EVENT_SECONDS
 
@@ -119,13 +127,18 @@ class Background:
             await self.event_posts.resume()  # events due to start, rounds to close (a cancelled game)
         except Exception:
             log.exception("running the events failed this time")
+        await self.run_jobs()
         return expired
 
     async def next_due(self, now: float) -> Any:
         """When each kind of background work is next due: the store's answer, and the events' next look."""
         due = await self.extras.next_due(now)
         times = {field.name: getattr(due, field.name) for field in dataclasses.fields(due)}
-        return _WITH_EVENTS(**times, events=self.events_next)
+        return _WITH_EVENTS(**times, events=self.events_next, jobs=await self.runner.next_due())
+
+    async def run_jobs(self) -> None:
+        """Have the runner look at the queue of background jobs (it takes them in a task of its own)."""
+        self.runner.wake()
 
     async def run_events(self) -> None:
         """Start the events due to start and close rounds a cancelled game left open; look again later."""
@@ -143,6 +156,7 @@ class Background:
                 "outbox": self.announcer.resume,
                 "archives": self.announcer.threads.archive_threads,
                 "events": self.run_events,
+                "jobs": self.run_jobs,
             },
             clock=self.clock,
         )
@@ -162,6 +176,7 @@ class Parts:
     ui: MatchUI
     replays: Replays
     reviews: Reviews
+    runner: BackgroundRunner
     reminders: Reminders
     draws: Draws
     rematches: Rematches
@@ -228,9 +243,18 @@ def build_parts(
     )
     ui = MatchUI(service, announcer, renderer, computer, store.settings, controls)
     replays = Replays(store.matches, renderer.workers, languages=store.settings)
-    # The computer's reviews of finished games, and hints in practice games.
+    # The computer's reviews of finished games, and hints in practice games.  Reviews are background jobs: the
+    # runner takes them fairly from the queue, a slice at a time, into the computer's niced background process.
+    maker = ReviewMaker(store.reviews, computer.workers, iterations=computer_iterations)
+    runner = BackgroundRunner(
+        store.jobs,
+        {REVIEW: ReviewJobs(maker, replays.rebuilt)},
+        limits={REVIEW: DailyLimit(settings.reviews_per_member_day, settings.reviews_per_server_day)},
+        clock=clock,
+    )
     reviews = Reviews(
-        maker=ReviewMaker(store.reviews, computer.workers, iterations=computer_iterations),
+        maker=maker,
+        runner=runner,
         replays=replays,
         render_workers=renderer.workers,
         computer_workers=computer.workers,
@@ -267,6 +291,7 @@ def build_parts(
         computer=computer,
         event_posts=event_posts,
         extras=store.extras,
+        runner=runner,
         clock=clock,
     )
     sweeper = background.sweeper()
@@ -282,6 +307,7 @@ def build_parts(
         ui=ui,
         replays=replays,
         reviews=reviews,
+        runner=runner,
         reminders=reminders,
         draws=draws,
         rematches=rematches,
