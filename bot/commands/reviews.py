@@ -53,7 +53,7 @@ from bot.storage.records import MatchRecord
 from bot.text import formatting
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
-from i18n.catalog import gettext
+from i18n.catalog import gettext, ngettext
 from i18n.review import costly_move_line, summary_line, thresholds_text
 
 log = logging.getLogger(__name__)
@@ -121,6 +121,11 @@ def progress_text(language: str, match_id: int, done: int, total: int) -> str:
 def queued_text(language: str, ahead: int) -> str:
     """``Your review is queued: 3 ahead of it.``"""
     return gettext(language, "Your review is queued: {ahead} ahead of it.", ahead=ahead)
+
+
+def reviews_count(language: str, count: int) -> str:
+    """``30 reviews``, in ``language``'s plural."""
+    return ngettext(language, "{n} review", "{n} reviews", count)
 
 
 def failed_text(language: str, match_id: int) -> str:
@@ -215,17 +220,17 @@ class Reviews:
             )
         except DailyLimitReached as reached:
             when = f"<t:{math.ceil(reached.again_at)}:R>"  # Discord shows it in the reader's language
+            limit = reached.limit
             if reached.scope == "server":
                 raise Refusal(
-                    "This server has asked for {limit} reviews in the last 24 hours, the most a server may. "
+                    "This server has asked for {count} in the last 24 hours, the most a server may. "
                     "You can ask again {when}.",
-                    limit=reached.limit,
+                    count=lambda language: reviews_count(language, limit),
                     when=when,
                 ) from None
             raise Refusal(
-                "You have asked for {limit} reviews in the last 24 hours, the most one member may. "
-                "You can ask again {when}.",
-                limit=reached.limit,
+                "You have asked for {count} in the last 24 hours, the most one member may. You can ask again {when}.",
+                count=lambda language: reviews_count(language, limit),
                 when=when,
             ) from None
 

@@ -106,6 +106,7 @@ class BackgroundRunner:
         self.timer = timer  # the seconds a slice took
         self.lease_seconds = lease_seconds
         self.max_attempts = max_attempts
+        self.poll_seconds = POLL_SECONDS  # how often a follower reads a job another process may be doing
         self.slices = 0  # slices run (the tests and the benchmark read it)
         self._changed = asyncio.Event()  # set, and replaced, whenever a job of this process changed
         self._nudged = asyncio.Event()  # a worker process's loop waits on it
@@ -113,6 +114,11 @@ class BackgroundRunner:
         self._task: asyncio.Task[None] | None = None
         self._serving = False
         self._stopping = False
+
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`stop` was called (it takes no more jobs)."""
+        return self._stopping
 
     @property
     def kinds(self) -> list[str]:
@@ -151,12 +157,13 @@ class BackgroundRunner:
         """How many jobs go before ``job`` (running ones included)."""
         return await self.jobs.ahead(job, now=self.clock())
 
-    async def follow(self, job_id: int, poll: float = POLL_SECONDS) -> AsyncIterator[Job]:
+    async def follow(self, job_id: int, poll: float | None = None) -> AsyncIterator[Job]:
         """Yield the job as stored, then again each time it may have changed, until it is done or failed.
 
-        A change this process made wakes the waiter at once; work done elsewhere is seen within ``poll`` seconds.
-        Ends at once if the job is not there.
+        A change this process made wakes the waiter at once; work done elsewhere is seen within ``poll`` seconds
+        (default :attr:`poll_seconds`).  Ends at once if the job is not there.
         """
+        poll = self.poll_seconds if poll is None else poll
         while True:
             changed = self._changed  # taken before the read: a change after it sets this event
             job = await self.jobs.get(job_id)
