@@ -110,14 +110,16 @@ def worker(argv: list[str]) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    from bot.ops.worker import WorkerRefused, run_worker
+    from bot.ops.worker import WorkerRefused, check_database, run_worker
 
-    configure_logging(settings.log_level, settings.log_format)
     try:
-        asyncio.run(run_worker(settings))
+        check_database(settings)
     except WorkerRefused as refused:
         print(f"tabula: {refused}", file=sys.stderr)
         return 2
+    configure_logging(settings.log_level, settings.log_format)
+    try:
+        asyncio.run(run_worker(settings))
     except KeyboardInterrupt:
         pass
     except Exception as error:  # a database it cannot use

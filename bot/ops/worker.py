@@ -47,6 +47,16 @@ def background_runner(
     return BackgroundRunner(store.jobs, {REVIEW: ReviewJobs(maker, matches.rebuilt)}, name=name)
 
 
+def check_database(settings: Settings) -> None:
+    """Refuse a SQLite database (:class:`WorkerRefused`): it serves one process, the bot."""
+    if not is_url(settings.database):
+        raise WorkerRefused(
+            f"TABULA_DATABASE is the SQLite file {settings.database}, which serves one process: the bot itself "
+            "does its background work there. Extra background workers need a shared PostgreSQL database "
+            "(TABULA_DATABASE=postgresql://...)."
+        )
+
+
 async def run_worker(
     settings: Settings,
     *,
@@ -57,12 +67,7 @@ async def run_worker(
 
     ``iterations`` fixes the reviews' budget (tests); ``started`` hears the runner once it serves (tests stop it).
     """
-    if not is_url(settings.database):
-        raise WorkerRefused(
-            f"TABULA_DATABASE is the SQLite file {settings.database}, which serves one process: the bot itself "
-            "does its background work there. Extra background workers need a shared PostgreSQL database "
-            "(TABULA_DATABASE=postgresql://...)."
-        )
+    check_database(settings)
     store = await MatchStore.open(settings.database, connections=min(2, settings.database_connections))
     workers = WorkerPool("background", settings.ai_processes)
     runner = background_runner(store, workers, iterations=iterations)
