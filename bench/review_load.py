@@ -80,8 +80,7 @@ async def scenario(folder: Path, seconds: float, reviews: bool, run: int) -> dic
         row["reviews_running"] = sum(not job.done() for job in jobs)
         row["reviewed_moves"] = moves
         for job in jobs:
-            job.cancel()
-        maker.close()
+            job.cancel()  # what the reviews judged so far stays stored, as a restart leaves it
         await asyncio.gather(*jobs, return_exceptions=True)
         row["with_reviews"] = reviews
         return row

@@ -4,6 +4,8 @@
 ``--from FILE``) into an empty PostgreSQL database and verifies the copy (:mod:`bot.ops.transfer`).
 ``python -m bot backup FILE`` copies the SQLite database consistently while the bot runs, and checks
 the copy (:mod:`bot.ops.backup`).
+``python -m bot worker`` runs only background work (the computer's reviews) from the shared PostgreSQL queue:
+more processes, on other machines too, beside the bot (:mod:`bot.ops.worker`); on SQLite it refuses.
 ``python -m bot catalogs [--update]`` rebuilds the message catalogs' template from the code and the
 command tree (:mod:`bot.text.catalogs`), and merges it into every language's catalog.
 
@@ -42,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         return backup(arguments[1:])
     if arguments[:1] == ["catalogs"]:
         return catalogs(arguments[1:])
+    if arguments[:1] == ["worker"]:
+        return worker(arguments[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Tabula Discord bot.")
     parser.add_argument("--print-commands", action="store_true", help="print the slash-command payload as JSON")
     args = parser.parse_args(arguments)
@@ -82,13 +86,45 @@ def _settings() -> Settings | None:
 
 
 def catalogs(argv: list[str]) -> int:
-    """``python -m bot catalogs [--update]``: rebuild the catalog template from the code and the commands."""
+    """``python -m bot worker`` runs only background work (the computer's reviews) from the shared PostgreSQL queue:
+    more processes, on other machines too, beside the bot (:mod:`bot.ops.worker`); on SQLite it refuses.
+    ``python -m bot catalogs [--update]``: rebuild the catalog template from the code and the commands."""
     from bot.client import TabulaBot
     from bot.text import catalogs
 
     logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
     # The tree of a bot that never opens its database: the commands are the same whatever the settings say.
     return catalogs.main(argv, TabulaBot(Settings()).describe())
+
+
+def worker(argv: list[str]) -> int:
+    """``python -m bot worker``: take background jobs from the PostgreSQL queue until stopped."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot worker",
+        description="Run only background work (the computer's reviews of finished games), taken from the queue in "
+        "the shared PostgreSQL database (TABULA_DATABASE), beside the bot and any number of other workers, on this "
+        "machine or others. SIGTERM or Ctrl-C stops it; the job in hand goes back to the queue. SQLite serves "
+        "one process: there the bot does all its background work itself, and this refuses.",
+    )
+    parser.parse_args(argv)
+    settings = _settings()
+    if settings is None:
+        return 2
+    from bot.ops.worker import WorkerRefused, check_database, run_worker
+
+    try:
+        check_database(settings)
+    except WorkerRefused as refused:
+        print(f"tabula: {refused}", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level, settings.log_format)
+    try:
+        asyncio.run(run_worker(settings))
+    except KeyboardInterrupt:
+        pass
+    except Exception as error:  # a database it cannot use
+        return fatal(error, debug=settings.log_level == "DEBUG")
+    return 0
 
 
 def migrate(argv: list[str]) -> int:

@@ -38,9 +38,10 @@ from bot.commands.taps import Taps, controls_for, tap_items
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
+from bot.core.background import BackgroundRunner, DailyLimit
 from bot.core.ladders import Ladders
 from bot.core.puzzles import PuzzleService
-from bot.core.reviews import ReviewMaker
+from bot.core.reviews import REVIEW, ReviewJobs, ReviewMaker
 from bot.core.service import MatchService
 from bot.core.signals import MatchFinished, MoveApplied, Signals
 from bot.core.takebacks import EventGames, Takebacks
@@ -62,11 +63,16 @@ log = logging.getLogger(__name__)
 
 # Events due to start, and rounds a cancelled game left open, are looked at this often.
 EVENT_SECONDS = 30.0
-# What the sweeper is told is due: the store's kinds of background work, the events' next look, and the next
-# daily puzzle (or its retry).
+# What the sweeper is told is due: the store's kinds of background work, the events' next look, the next
+# daily puzzle (or its retry), and the queue's next job to take.
 _WITH_EVENTS = dataclasses.make_dataclass(
     "DueWithEvents",
-    [*(field.name for field in dataclasses.fields(Due)), ("events", "float | None"), ("puzzles", "float | None")],
+    [
+        *(field.name for field in dataclasses.fields(Due)),
+        ("events", "float | None"),
+        ("puzzles", "float | None"),
+        ("jobs", "float | None"),
+    ],
     frozen=True,
 )
 
@@ -81,7 +87,9 @@ class TabulaTree(app_commands.CommandTree):
 
 class Background:
     """The bot's background work, each kind run by the sweeper when it is due: challenges that expire,
-    reminders and abandoned turns, the outbox, threads to archive, the events, and the daily puzzles."""
+    reminders and abandoned turns, the outbox, threads to archive, the events, the daily puzzles, and the queue
+    of background jobs (the runner drains it by itself when a job is submitted; the sweeper wakes it for another
+    process's job and for a lease that ran out)."""
 
     def __init__(
         self,
@@ -93,6 +101,7 @@ class Background:
         event_posts: EventPosts,
         extras: MatchExtras,
         daily: DailyPuzzles,
+        runner: BackgroundRunner,
         clock: Callable[[], float],
     ) -> None:
         self.service = service
@@ -102,6 +111,7 @@ class Background:
         self.event_posts = event_posts
         self.extras = extras
         self.daily = daily
+        self.runner = runner
         self.clock = clock
         self.events_next = 0.0  # events are looked at every EVENT_SECONDS
 
@@ -128,14 +138,24 @@ class Background:
         except Exception:
             log.exception("running the events failed this time")
         await self.daily.run()  # the daily puzzles due, and their retries
+        await self.run_jobs()
         return expired
 
     async def next_due(self, now: float) -> Any:
-        """When each kind of background work is next due: the store's answer, the events' next look, and the
-        daily puzzles'."""
+        """When each kind of background work is next due: the store's answer, the events' next look, the daily
+        puzzles' and the queue's."""
         due = await self.extras.next_due(now)
         times = {field.name: getattr(due, field.name) for field in dataclasses.fields(due)}
-        return _WITH_EVENTS(**times, events=self.events_next, puzzles=await self.daily.next_due(now))
+        return _WITH_EVENTS(
+            **times,
+            events=self.events_next,
+            puzzles=await self.daily.next_due(now),
+            jobs=await self.runner.next_due(),
+        )
+
+    async def run_jobs(self) -> None:
+        """Have the runner look at the queue of background jobs (it takes them in a task of its own)."""
+        self.runner.wake()
 
     async def run_events(self) -> None:
         """Start the events due to start and close rounds a cancelled game left open; look again later."""
@@ -154,6 +174,7 @@ class Background:
                 "archives": self.announcer.threads.archive_threads,
                 "events": self.run_events,
                 "puzzles": self.daily.run,
+                "jobs": self.run_jobs,
             },
             clock=self.clock,
         )
@@ -173,6 +194,7 @@ class Parts:
     ui: MatchUI
     replays: Replays
     reviews: Reviews
+    runner: BackgroundRunner
     reminders: Reminders
     draws: Draws
     rematches: Rematches
@@ -241,9 +263,18 @@ def build_parts(
     )
     ui = MatchUI(service, announcer, renderer, computer, store.settings, controls)
     replays = Replays(store.matches, renderer.workers, languages=store.settings)
-    # The computer's reviews of finished games, and hints in practice games.
+    # The computer's reviews of finished games, and hints in practice games.  Reviews are background jobs: the
+    # runner takes them fairly from the queue, a slice at a time, into the computer's niced background process.
+    maker = ReviewMaker(store.reviews, computer.workers, iterations=computer_iterations)
+    runner = BackgroundRunner(
+        store.jobs,
+        {REVIEW: ReviewJobs(maker, replays.rebuilt)},
+        limits={REVIEW: DailyLimit(settings.reviews_per_member_day, settings.reviews_per_server_day)},
+        clock=clock,
+    )
     reviews = Reviews(
-        maker=ReviewMaker(store.reviews, computer.workers, iterations=computer_iterations),
+        maker=maker,
+        runner=runner,
         replays=replays,
         render_workers=renderer.workers,
         computer_workers=computer.workers,
@@ -293,6 +324,7 @@ def build_parts(
         event_posts=event_posts,
         extras=store.extras,
         daily=daily,
+        runner=runner,
         clock=clock,
     )
     sweeper = background.sweeper()
@@ -308,6 +340,7 @@ def build_parts(
         ui=ui,
         replays=replays,
         reviews=reviews,
+        runner=runner,
         reminders=reminders,
         draws=draws,
         rematches=rematches,

@@ -257,6 +257,7 @@ class TabulaBot(discord.Client):
         await self.event_posts.resume()  # events: games not yet opened, rounds that ended while stopped
         await self.announcer.resume(everything=True)  # what the last run left undelivered
         await self.computer.resume_all()
+        await self.parts.runner.start()  # background jobs the last run left, and any another process queued
         settle_memory()
         self.sweeper.start()
         await self.start_metrics()
@@ -306,7 +307,7 @@ class TabulaBot(discord.Client):
             if parts is not None:
                 parts.announcer.close()  # retries end; what is undelivered stays in the outbox for the next start
                 parts.computer.close()
-                parts.reviews.maker.close()  # reviews in progress stop; what they judged is kept
+                await parts.runner.stop()  # the slice in hand stops; what it judged is kept, its job queued again
                 await asyncio.gather(
                     asyncio.to_thread(parts.renderer.workers.stop), asyncio.to_thread(parts.computer.workers.stop)
                 )

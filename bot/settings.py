@@ -40,6 +40,8 @@ class Settings:
     metrics_port: int | None = None  # TABULA_METRICS_PORT: serve /metrics and /healthz there; None: no server
     metrics_host: str = "127.0.0.1"  # TABULA_METRICS_HOST: the address the metrics server listens on
     log_format: str = "text"  # TABULA_LOG_FORMAT: text, or json (one object per line)
+    reviews_per_member_day: int = 30  # TABULA_REVIEWS_PER_MEMBER_DAY: new reviews one member may ask for a day
+    reviews_per_server_day: int = 300  # TABULA_REVIEWS_PER_SERVER_DAY: new reviews one server may ask for a day
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
@@ -108,4 +110,6 @@ class Settings:
             metrics_port=None if port < 0 else port,
             metrics_host=text("TABULA_METRICS_HOST") or cls.metrics_host,
             log_format=form,
+            reviews_per_member_day=whole("TABULA_REVIEWS_PER_MEMBER_DAY", cls.reviews_per_member_day, 1),
+            reviews_per_server_day=whole("TABULA_REVIEWS_PER_SERVER_DAY", cls.reviews_per_server_day, 1),
         )

@@ -21,8 +21,7 @@ import io
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from dataclasses import replace
 from typing import Any, Protocol
 
 import discord
@@ -31,12 +30,13 @@ import i18n
 from bot.commands.components import Choice, CustomId, Number, persistent_button
 from bot.commands.views import analyse_button, routed_view
 from bot.core.ports import English, Languages, Workers
+from bot.core.positions import Rebuilt, game_record, plies_of, positions
 from bot.core.refusals import Refusal
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS
 from bot.storage.records import LogEntry, MatchRecord, MatchStatus, TurnKind
 from bot.text.escaping import escape_name
 from engines import GameState
-from engines.base import FORFEIT, TIMEOUT, legacy_forfeit_code
+from engines.base import FORFEIT, TIMEOUT
 from engines.record import Forfeit, GameRecord, Ply, format_record, ply_text, replay, result_of
 from i18n.catalog import DEFAULT, pgettext
 from i18n.describe import alt_text
@@ -67,23 +67,6 @@ class Matches(Protocol):
 # -- the record and the pictures (worker side: pure, picklable arguments) --------------------------------------------
 
 
-def plies_of(entries: Sequence[LogEntry], record: MatchRecord | None = None) -> tuple[Ply, ...]:
-    """The move log as record plies: moves as written, forfeits with their seat and code.
-
-    A lost deadline's claimer is the row's user (found among ``record``'s players).  Rows logged
-    before forfeits were codes hold a sentence: :func:`~engines.base.legacy_forfeit_code` reads it.
-    """
-    plies: list[Ply] = []
-    for entry in entries:
-        if entry.kind == TurnKind.MOVE:
-            plies.append(entry.text)
-            continue
-        how = legacy_forfeit_code(entry.text)
-        by = record.seat_of(entry.user_id) if record is not None and how == TIMEOUT else None
-        plies.append(Forfeit(entry.seat, how, None if by == entry.seat else by))
-    return tuple(plies)
-
-
 def ply_caption(ply: Ply, names: Sequence[str]) -> str:
     """A ply as a replay shows it: a move as written, a resignation or a claim as the record line with its
     sentence, as the log's rows once read (``forfeit 2: Bo resigned.``, names escaped); other forfeits as
@@ -94,25 +77,6 @@ def ply_caption(ply: Ply, names: Sequence[str]) -> str:
     claimer = None if by is None else escape_name(names[by])
     sentence = i18n.forfeit_text(ply.reason, escape_name(names[ply.seat]), claimer, players=len(names))
     return f"forfeit {ply.seat + 1}: {sentence}"
-
-
-def game_record(record: MatchRecord, plies: Sequence[Ply]) -> GameRecord:
-    """The :class:`~engines.record.GameRecord` of a stored match (its result is filled in when replayed)."""
-    when = record.finished_at or record.updated_at
-    return GameRecord(
-        game=record.game,
-        options=dict(record.options),
-        seed=record.seed,
-        players=len(record.players),
-        names=tuple(seat.name for seat in record.players),
-        date=datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds"),
-        plies=tuple(plies),
-    )
-
-
-def positions(game: GameRecord) -> list[GameState]:
-    """Every position of the recorded game, start to end (runs in a worker)."""
-    return replay(game)
 
 
 def build_replay(game: GameRecord, language: str = DEFAULT) -> tuple[bytes, str, list[GameState]]:
@@ -185,28 +149,6 @@ def replay_buttons(handler: StepHandler) -> type[discord.ui.DynamicItem[Any]]:
 # -- the service -----------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Rebuilt:
-    """A finished match's positions, rebuilt from its log, and its record."""
-
-    record: MatchRecord
-    game: GameRecord
-    states: list[GameState]
-
-    @property
-    def plies(self) -> int:
-        return len(self.states) - 1
-
-    @property
-    def text(self) -> str:
-        """The match record's text, result included (``match-N.txt``)."""
-        return format_record(replace(self.game, result=result_of(self.states[-1])))
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(seat.name for seat in self.record.players)
-
-
 class Replays:
     """Posts replays and answers their buttons; keeps the last :data:`CACHE_SIZE` matches' positions."""
 
@@ -236,6 +178,13 @@ class Replays:
         if record is None or record.guild_id != (guild_id or 0) or record.status != MatchStatus.FINISHED:
             raise Refusal("There is no finished game #{number} on this server.", number=match_id)
         return record
+
+    async def moves_played(self, match_id: int) -> int:
+        """How many moves the match's log holds (a forfeit is no move): known before anything is rebuilt."""
+        found = self._cache.get(match_id)
+        if found is not None:
+            return sum(1 for ply in found.game.plies if isinstance(ply, str))
+        return sum(1 for entry in await self.matches.log(match_id) if entry.kind == TurnKind.MOVE)
 
     async def rebuilt(self, match_id: int, guild_id: int | None, show: tuple[int, str] | None = None) -> Rebuilt:
         """The match's positions: from the cache, or rebuilt from its log in a worker (once, however many ask).

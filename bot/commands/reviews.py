@@ -1,14 +1,20 @@
 """``/analyse match:``, the Analyse button, and ``/<game> hint``: the computer's review and its hints.
 
 A review is asked for with ``/analyse match:N`` (autocomplete offers the asker's finished games in the
-server) or the **Analyse** button under a result and a replay.  The answer is a public message in the
-channel: while the review is made it says how far it got ("Analysing game #12… 40 %", edited at most every
-:data:`PROGRESS_SECONDS`), then it becomes the review itself, in the server's language: the evaluation graph
+server) or the **Analyse** button under a result and a replay.  Asking queues the review as a background job
+owned by the asker (:mod:`bot.core.background`: fair between members, a slice at a time), or joins the job
+already queued for that game; a member may ask for :attr:`~bot.settings.Settings.reviews_per_member_day`
+reviews a day and a server for :attr:`~bot.settings.Settings.reviews_per_server_day` (joining is free), and
+one over the limit is told privately when they may ask again, with nothing queued.  The answer is a public
+message in the channel: while the job waits it gives its place ("Your review is queued: 3 ahead of it."), while
+it runs how far it got ("Analysing game #12… 40 %"), edited at most every :data:`PROGRESS_SECONDS`; the waiting
+works whichever process does the job (the store is read every few seconds; this process's own work is heard
+at once).  Then the message becomes the review itself, in the server's language: the evaluation graph
 (with alt text saying the same) and a summary line per player, followed by one message per player with up
 to three of their moves that earned a verdict (costliest first), each with a board of the position before it,
 the move played marked in amber and the better one in blue (the board's legend says which is which).  The
 review is made by :class:`bot.core.reviews.ReviewMaker` (worker processes, behind live games) and kept, so
-asking again shows it at once.
+asking again shows it at once, without queueing.
 
 ``/<game> hint`` answers privately in a running practice game (unrated, against the computer) with the
 move the search suggests, marked in blue on the board (its legend calls it the suggested move), and the
@@ -21,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
@@ -32,18 +39,21 @@ from ai import search_seed
 from ai.review import Judgement, Review
 from bot import limits
 from bot.commands.ladder import outcome_line
-from bot.commands.replays import Rebuilt, Replays
+from bot.commands.replays import Replays
 from bot.commands.ui import user_language
+from bot.core.background import BackgroundRunner
 from bot.core.computer_seats import computer_level
 from bot.core.ports import Languages, ServerSettings, Workers
+from bot.core.positions import Rebuilt
 from bot.core.refusals import Refusal
-from bot.core.reviews import ReviewMaker
+from bot.core.reviews import REVIEW, ReviewMaker, moves_to_judge
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS
+from bot.storage.job_store import DONE, QUEUED, RUNNING, DailyLimitReached, Job
 from bot.storage.records import MatchRecord
 from bot.text import formatting
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
-from i18n.catalog import gettext
+from i18n.catalog import gettext, ngettext
 from i18n.review import costly_move_line, summary_line, thresholds_text
 
 log = logging.getLogger(__name__)
@@ -108,6 +118,21 @@ def progress_text(language: str, match_id: int, done: int, total: int) -> str:
     return gettext(language, "Analysing game #{number}… {percent} %", number=match_id, percent=share)
 
 
+def queued_text(language: str, ahead: int) -> str:
+    """``Your review is queued: 3 ahead of it.``"""
+    return gettext(language, "Your review is queued: {ahead} ahead of it.", ahead=ahead)
+
+
+def reviews_count(language: str, count: int) -> str:
+    """``30 reviews``, in ``language``'s plural."""
+    return ngettext(language, "{n} review", "{n} reviews", count)
+
+
+def failed_text(language: str, match_id: int) -> str:
+    """What the asker's message says when the review could not be made."""
+    return gettext(language, "Game #{number} could not be reviewed this time. Please try again later.", number=match_id)
+
+
 def hint_text(state: GameState, suggestion: Judgement, language: str) -> str:
     """``Suggested move: `c2` (your chance of winning with it: 62 %).``, for the player to move."""
     chance = round(100 * suggestion.best_value)
@@ -135,6 +160,7 @@ class Reviews:
         self,
         *,
         maker: ReviewMaker,
+        runner: BackgroundRunner,
         replays: Replays,
         render_workers: Workers,
         computer_workers: Workers,
@@ -145,6 +171,7 @@ class Reviews:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.maker = maker
+        self.runner = runner
         self.replays = replays
         self.render_workers = render_workers
         self.computer_workers = computer_workers
@@ -157,8 +184,15 @@ class Reviews:
     # -- /analyse and the button ------------------------------------------------------------------------------
 
     async def analyse(self, interaction: discord.Interaction[Any], match_id: int) -> None:
-        """Post the review of finished match ``match_id``: at once when it is kept, else when it is made."""
-        await self.replays.finished(match_id, interaction.guild_id)  # a refusal before anything is posted
+        """Post the review of finished match ``match_id``: at once when it is kept, else once its job is done.
+
+        Everything that refuses (no such game, the daily limits) answers before anything is posted, privately.
+        """
+        record = await self.replays.finished(match_id, interaction.guild_id)  # a refusal before anything is posted
+        kept = await self.maker.progress(match_id, record.game)
+        job = None
+        if not kept[1] and await self.replays.moves_played(match_id):
+            job = await self._submit(interaction, match_id)
         await interaction.response.defer(thinking=True)
         language = await self.languages.language(interaction.guild_id or 0)
         rebuilt = await self.replays.rebuilt(match_id, interaction.guild_id)
@@ -170,25 +204,81 @@ class Reviews:
                 ),
             )
             return
+        if job is not None and not await self._wait(interaction, job, rebuilt, language):
+            return
+        review = await self.maker.kept(match_id, rebuilt.states, plies)
+        if review is None:  # made at another budget meanwhile, or lost: say so rather than post nothing
+            await interaction.edit_original_response(content=failed_text(language, match_id))
+            return
+        await self._post(interaction, rebuilt, review, language)
+
+    async def _submit(self, interaction: discord.Interaction[Any], match_id: int) -> Job:
+        """Queue the review's job for the asker (or join the one queued); over a daily limit, refuse."""
+        try:
+            return await self.runner.submit(
+                REVIEW, interaction.guild_id or 0, interaction.user.id, match_id, asked=True
+            )
+        except DailyLimitReached as reached:
+            when = f"<t:{math.ceil(reached.again_at)}:R>"  # Discord shows it in the reader's language
+            limit = reached.limit
+            if reached.scope == "server":
+                raise Refusal(
+                    "This server has asked for {count} in the last 24 hours, the most a server may. "
+                    "You can ask again {when}.",
+                    count=lambda language: reviews_count(language, limit),
+                    when=when,
+                ) from None
+            raise Refusal(
+                "You have asked for {count} in the last 24 hours, the most one member may. You can ask again {when}.",
+                count=lambda language: reviews_count(language, limit),
+                when=when,
+            ) from None
+
+    async def _wait(self, interaction: discord.Interaction[Any], job: Job, rebuilt: Rebuilt, language: str) -> bool:
+        """Show the job's place while it waits and its progress while it runs (edits at most every
+        :data:`PROGRESS_SECONDS`) until it is done; return whether it was (a failure is said in the message)."""
+        match_id = rebuilt.record.id
+        total = len(moves_to_judge(rebuilt.states, rebuilt.game.plies))
         last_edit = -PROGRESS_SECONDS
+        judged = 0
         edits: set[asyncio.Task[Any]] = set()
 
-        def progress(done: int, total: int) -> None:
+        def show(content: str) -> None:
             nonlocal last_edit
             now = self.clock()
-            if now - last_edit < PROGRESS_SECONDS or done >= total or edits:
+            if now - last_edit < PROGRESS_SECONDS or edits:
                 return
             last_edit = now
-            edit = asyncio.ensure_future(
-                interaction.edit_original_response(content=progress_text(language, match_id, done, total))
-            )
+            edit = asyncio.ensure_future(interaction.edit_original_response(content=content))
             edits.add(edit)
             edit.add_done_callback(self._edited(edits))
 
-        review = await self.maker.review(match_id, rebuilt.record.seed, rebuilt.states, plies, progress)
-        for edit in list(edits):
-            await asyncio.gather(edit, return_exceptions=True)
-        await self._post(interaction, rebuilt, review, language)
+        def progress(done: int, total: int) -> None:
+            nonlocal judged
+            judged = max(judged, done)
+            if done < total:
+                show(progress_text(language, match_id, done, total))
+
+        stop = self.maker.watch(match_id, progress)  # each judgement, when this process makes them
+        state = job.state
+        try:
+            async for now in self.runner.follow(job.id):
+                state = now.state
+                if state == QUEUED:
+                    ahead = await self.runner.ahead(now)
+                    if ahead:
+                        show(queued_text(language, ahead))
+                elif state == RUNNING:
+                    stored, _ = await self.maker.progress(match_id, rebuilt.record.game)  # another process's work
+                    progress(stored, total)
+        finally:
+            stop()
+            for edit in list(edits):
+                await asyncio.gather(edit, return_exceptions=True)
+        if state == DONE:
+            return True
+        await interaction.edit_original_response(content=failed_text(language, match_id))
+        return False
 
     @staticmethod
     def _edited(edits: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:

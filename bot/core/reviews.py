@@ -1,35 +1,41 @@
-"""The computer's review of a finished match: made once, in the computer's workers, kept in the database.
+"""The computer's review of a finished match: made a slice at a time, in the background, kept in the database.
 
 :class:`ReviewMaker` judges a match's moves one position at a time (``ai.review.judge_saved``) in the
-computer's worker processes, as *background* work: a review takes a worker only when no live game's
-computer move is waiting, so it never slows a running match.  Each position has a fixed budget of
-playouts (``REVIEW_ITERATIONS`` of the game) and a seed derived from the match's, so a review is the
-same on any machine.  The judgements are written to the store as they are made (every
-:data:`SAVE_EVERY` positions), so a review a restart interrupted goes on from where it stopped; a
-complete review is read back and shown again at once.  Two people asking for the same review share one
-piece of work, and each hears its progress.
+computer's worker processes, as *background* work: a review takes the niced background process, never one a
+live game's computer move waits for.  Each position has a fixed budget of playouts (``REVIEW_ITERATIONS`` of the
+game) and a seed derived from the match's, so a review is the same on any machine.
 
-The caller hands over the match's positions and plies (rebuilt from its log by the replays); a ply that
-is not a move (a forfeit) is not judged, and a game that ended by one has no final result on the graph.
+A review is a background job (:mod:`bot.core.background`, kind :data:`REVIEW`, its subject the match's id) and
+is made in slices: :meth:`ReviewMaker.advance` reads what is stored, judges up to :data:`SAVE_EVERY` more moves,
+stores them and says whether the review is complete; :class:`ReviewJobs` is the runner's handler that does one
+such slice.  Because every slice starts from what is stored, a review a restart interrupted goes on from where it
+stopped, in this process or another, and the runner can turn to a fairer job between two slices.  A complete
+review is read back (:meth:`ReviewMaker.kept`) and shown again at once.  Two people asking for the same review
+share one job; :meth:`ReviewMaker.watch` lets anyone in the process hear each judgement as it is made.
+
+The caller hands over the match's positions and plies (rebuilt from its log, :mod:`bot.core.positions`); a ply
+that is not a move (a forfeit) is not judged, and a game that ended by one has no final result on the graph.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ai import search_seed
 from ai.review import Judgement, Review, final_rewards, judge_saved, review_iterations
 from bot.core.ports import Workers
+from bot.core.positions import Rebuilt
+from bot.storage.job_store import Job
 from bot.storage.review_store import StoredReview
 from engines import GameState
 
 log = logging.getLogger(__name__)
 
-SAVE_EVERY = 8  # positions judged between two writes of a review in progress
+SAVE_EVERY = 8  # positions judged in one slice of a review, and so between two writes of a review in progress
+REVIEW = "review"  # the kind of a review's background job
 
 # (positions judged, positions to judge) -> None: how a review in progress reports itself
 Progress = Callable[[int, int], Any]
@@ -64,90 +70,64 @@ def assemble(states: Sequence[GameState], plies: Sequence[object], budget: int, 
     return Review(states[0].game, states[0].players, budget, tuple(judged), final)
 
 
-@dataclass
-class _Job:
-    task: asyncio.Task[Review] | None = None
-    listeners: list[Progress] = field(default_factory=list)
-    done: int = 0
-    total: int = 0
-
-
 class ReviewMaker:
-    """Makes, keeps and shares the reviews of finished matches."""
+    """Makes and keeps the reviews of finished matches, a slice at a time."""
 
     def __init__(self, store: ReviewStore, workers: Workers, *, iterations: int | None = None) -> None:
         self.store = store
         self.workers = workers
         # Tests fix a small budget (as they do for the computer's moves); the bot uses each game's own.
         self.iterations = iterations
-        self._jobs: dict[int, _Job] = {}
+        self._listeners: dict[int, list[Progress]] = {}
 
     def budget(self, game: str) -> int:
         """Playouts per position a review of ``game`` spends."""
         return self.iterations if self.iterations is not None else review_iterations(game)
 
-    async def review(
+    async def _judged(self, match_id: int, budget: int) -> tuple[list[Judgement], bool]:
+        """The judgements kept for ``match_id`` at ``budget`` (none at another budget), and whether complete."""
+        kept = await self.store.get(match_id)
+        if kept is None or kept.budget != budget:
+            return [], False
+        return [Judgement.from_json(j) for j in kept.judgements], kept.complete
+
+    async def progress(self, match_id: int, game: str) -> tuple[int, bool]:
+        """How many moves of ``match_id``'s review are judged and stored, and whether it is complete."""
+        judged, complete = await self._judged(match_id, self.budget(game))
+        return len(judged), complete and bool(judged)
+
+    async def kept(self, match_id: int, states: Sequence[GameState], plies: Sequence[object]) -> Review | None:
+        """The match's complete review as kept at today's budget, or None (never made, cut short, other budget)."""
+        budget = self.budget(states[0].game)
+        judged, complete = await self._judged(match_id, budget)
+        if not (complete and judged):
+            return None
+        return assemble(states, plies, budget, judged)
+
+    async def advance(
         self,
         match_id: int,
         seed: int,
         states: Sequence[GameState],
         plies: Sequence[object],
-        progress: Progress | None = None,
-    ) -> Review:
-        """Return the match's review: the stored one, or one made now (``progress`` hears how far it got).
+        limit: int = SAVE_EVERY,
+    ) -> bool:
+        """Judge up to ``limit`` more moves of the match's review, after those stored, and store them; return
+        whether the review is now complete.
 
-        A review stored at today's budget is read once here: complete, it is the answer; cut short, the review
-        goes on from its last judgement.
+        One slice of a background job (:mod:`bot.core.background`): it starts from what is stored, so a review a
+        restart interrupted, or one another process worked on, goes on from its last stored judgement.  The
+        listeners of :meth:`watch` hear each judgement.
         """
-        budget = self.budget(states[0].game)
-        kept = await self.store.get(match_id)
-        judged = [] if kept is None or kept.budget != budget else [Judgement.from_json(j) for j in kept.judgements]
-        if kept is not None and kept.complete and judged:
-            return assemble(states, plies, budget, judged)
-        job = self._jobs.get(match_id)
-        if job is None or job.task is None or job.task.done():
-            job = _Job()
-            self._jobs[match_id] = job
-            job.task = asyncio.ensure_future(self._make(match_id, seed, list(states), list(plies), judged, job))
-            job.task.add_done_callback(lambda _: self._forget(match_id, job))
-        if progress is not None:
-            job.listeners.append(progress)
-            if job.total:
-                progress(job.done, job.total)
-        try:
-            return await asyncio.shield(job.task)
-        finally:
-            if progress is not None and progress in job.listeners:
-                job.listeners.remove(progress)
-
-    def close(self) -> None:
-        """Stop the reviews being made (the bot stops): what was judged so far is kept for the next ask."""
-        for job in list(self._jobs.values()):
-            if job.task is not None:
-                job.task.cancel()
-        self._jobs.clear()
-
-    def _forget(self, match_id: int, job: _Job) -> None:
-        if self._jobs.get(match_id) is job:
-            del self._jobs[match_id]
-
-    async def _make(
-        self,
-        match_id: int,
-        seed: int,
-        states: list[GameState],
-        plies: list[object],
-        judged: list[Judgement],
-        job: _Job,
-    ) -> Review:
-        """Judge the moves after those ``judged`` already (a review cut short), storing as it goes."""
         game = states[0].game
         budget = self.budget(game)
+        judged, complete = await self._judged(match_id, budget)
         todo = moves_to_judge(states, plies)
+        if complete and judged:
+            return True
         judged = judged[: len(todo)]
-        job.total = len(todo)
-        self._tell(job, len(judged))
-        for number, position in enumerate(todo[len(judged) :], start=len(judged) + 1):
+        self._tell(match_id, len(judged), len(todo))
+        for position in todo[len(judged) : len(judged) + max(1, limit)]:
             state = position.state
             result = await self.workers.run(
                 judge_saved,
@@ -159,17 +139,75 @@ class ReviewMaker:
                 background=True,
             )
             judged.append(Judgement.from_json(result))
-            if number % SAVE_EVERY == 0 and number < len(todo):
-                await self.store.save(match_id, budget, [j.to_json() for j in judged], complete=False)
-            self._tell(job, number)
-        await self.store.save(match_id, budget, [j.to_json() for j in judged], complete=True)
-        return assemble(states, plies, budget, judged)
+            self._tell(match_id, len(judged), len(todo))
+        complete = len(judged) == len(todo)
+        await self.store.save(match_id, budget, [j.to_json() for j in judged], complete=complete)
+        return complete
 
-    @staticmethod
-    def _tell(job: _Job, done: int) -> None:
-        job.done = done
-        for listener in list(job.listeners):
+    async def review(
+        self,
+        match_id: int,
+        seed: int,
+        states: Sequence[GameState],
+        plies: Sequence[object],
+        progress: Progress | None = None,
+    ) -> Review:
+        """The match's whole review, made here slice after slice without the queue (benchmarks and tools; the bot
+        makes reviews through its background runner)."""
+        stop = self.watch(match_id, progress) if progress is not None else None
+        try:
+            while not await self.advance(match_id, seed, states, plies):
+                pass
+        finally:
+            if stop is not None:
+                stop()
+        found = await self.kept(match_id, states, plies)
+        assert found is not None, "a review just completed is kept"
+        return found
+
+    def watch(self, match_id: int, listener: Progress) -> Callable[[], None]:
+        """Have ``listener`` hear each judgement of ``match_id``'s review made in this process (positions judged,
+        positions to judge); return what stops it."""
+        self._listeners.setdefault(match_id, []).append(listener)
+
+        def stop() -> None:
+            listeners = self._listeners.get(match_id, [])
+            if listener in listeners:
+                listeners.remove(listener)
+            if not listeners:
+                self._listeners.pop(match_id, None)
+
+        return stop
+
+    def _tell(self, match_id: int, done: int, total: int) -> None:
+        for listener in list(self._listeners.get(match_id, ())):
             try:
-                listener(done, job.total)
+                listener(done, total)
             except Exception:
                 log.exception("a review's progress listener failed")
+
+
+class ReviewJobs:
+    """The background runner's handler of :data:`REVIEW` jobs: one slice of the review of the job's match.
+
+    ``rebuild(match_id, guild_id)`` gives the finished match's positions (the bot's replays, with their cache; the
+    worker process's own :class:`~bot.core.positions.MatchPositions`).
+    """
+
+    def __init__(
+        self,
+        maker: ReviewMaker,
+        rebuild: Callable[[int, int], Awaitable[Rebuilt]],
+        *,
+        slice_moves: int = SAVE_EVERY,
+    ) -> None:
+        self.maker = maker
+        self.rebuild = rebuild
+        self.slice_moves = slice_moves
+
+    async def __call__(self, job: Job) -> bool:
+        """Judge the next moves of the review of match ``job.subject``; return whether the review is complete."""
+        rebuilt = await self.rebuild(job.subject, job.guild_id)
+        return await self.maker.advance(
+            job.subject, rebuilt.record.seed, rebuilt.states, rebuilt.game.plies, self.slice_moves
+        )

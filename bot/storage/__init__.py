@@ -22,7 +22,9 @@ of each concern, sharing the database and knowing nothing of its backend:
 * :attr:`MatchStore.reviews` — the computer's reviews of finished matches
   (:mod:`bot.storage.review_store`);
 * :attr:`MatchStore.puzzles` — puzzles, players' puzzle ratings, their tries and the daily puzzle
-  (:mod:`bot.storage.puzzle_store`).
+  (:mod:`bot.storage.puzzle_store`);
+* :attr:`MatchStore.jobs` — the queue of background work, taken fairly a slice at a time
+  (:mod:`bot.storage.job_store`).
 
 This package only names what callers import; the code lives in modules by concern: :mod:`~bot.storage.store`
 (:class:`MatchStore`), :mod:`~bot.storage.opening` (opening either backend), :mod:`~bot.storage.lock` (one bot
@@ -41,6 +43,7 @@ from bot.storage.database import (
     StorageError,
 )
 from bot.storage.extras_store import MatchExtras
+from bot.storage.job_store import DailyLimitReached, Job, Jobs
 from bot.storage.match_store import Matches
 from bot.storage.problems import SETTING, DatabaseUnavailable
 from bot.storage.rating_store import RatedSeat, RatingModel, RatingRow, Ratings
@@ -67,11 +70,14 @@ __all__ = [
     "SQLITE",
     "Announcement",
     "ChannelBusy",
+    "DailyLimitReached",
     "DatabaseUnavailable",
     "Delivery",
     "GuildSettings",
     "GuildSettingsStore",
     "IntegrityError",
+    "Job",
+    "Jobs",
     "LogEntry",
     "MatchExtras",
     "MatchRecord",

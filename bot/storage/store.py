@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 from bot.storage.database import SQLITE, Database, Handle, Row, is_url
 from bot.storage.extras_store import MatchExtras
+from bot.storage.job_store import Jobs
 from bot.storage.lock import unlock_file
 from bot.storage.match_store import Matches
 from bot.storage.mining_store import Mining
@@ -34,6 +35,7 @@ class MatchStore:
         self.reviews = Reviews(self.database)
         self.mining = Mining(self.database)
         self.puzzles = Puzzles(self.database, self.matches.schedule)
+        self.jobs = Jobs(self.database)
 
     async def _finished(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
         """A match finished (inside its transaction): rate it, and give an event game's pairing its result."""
