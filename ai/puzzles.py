@@ -172,14 +172,25 @@ def clear_choice(
     return choice
 
 
+def _wins_now(state: GameState, ranked: Ranked) -> bool:
+    """Tell whether the ranked move is a settled win at once in ``state``."""
+    return ranked.exact and wins_at_once(state, ranked.move)
+
+
 def confirmed_choice(state: GameState, *, iterations: int, seed: int) -> Choice | None:
     """Return the :class:`Choice` in ``state`` if a search finds one and a second search (another seed,
-    :data:`CONFIRM_FACTOR` times the playouts) finds the same move by the same margins, else None."""
+    :data:`CONFIRM_FACTOR` times the playouts) finds the same move by the same margins, else None.
+
+    Two wins at once agree even when they are different moves: every one of them is a solution (a search stops
+    at the first it settles, and which that is depends on the seed, as in Querni's many winning removals).
+    """
     first = clear_choice(state, iterations=iterations, seed=seed)
     if first is None:
         return None
     second = clear_choice(state, iterations=iterations * CONFIRM_FACTOR, seed=search_seed(seed, 1_000_000))
-    if second is None or second.best.move != first.best.move:
+    if second is None:
+        return None
+    if second.best.move != first.best.move and not (_wins_now(state, first.best) and _wins_now(state, second.best)):
         return None
     return second  # the larger search's figures are the better ones
 
