@@ -16,6 +16,12 @@ Per game (``ai/puzzle_sets/<game>.json``, or ``--sets DIR``):
 
     python -m bench.puzzles [--games querni --games pond] [--sets DIR] [--sample 20] [--mine-games 2]
                             [--json PATH]
+
+Measured (2026-12-06, the shared two-core machine at a load of 4 to 8, niced): on a six-puzzle Querni set made
+with ``python -m ai.puzzle_set querni --target 6`` (9 games), all six are wins at once in one move, first ratings
+1245 to 1366; the verification at 2000 playouts agreed on 6/6 (100 %), all still clear, in under 0.1 s (the
+searches settle the win at once); mining games 10 000 and 10 001 found 1 and 0 puzzles, 12.5 s a game of 29
+plies.  The full shipped sets were not made yet when this was written.
 """
 
 from __future__ import annotations
