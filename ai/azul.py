@@ -348,3 +348,12 @@ LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
 REVIEW_ITERATIONS = 3000
 # Playouts per position when mining puzzles (ai.puzzles): half a review's (see ai/summer.py).
 PUZZLE_ITERATIONS = 1500
+# The self-played games the shipped puzzles are mined from (ai.puzzle_set), taken in turn: every option set a
+# server can start, played loosely (easy, sometimes against medium) so that chances are thrown away as people do.
+PUZZLE_SETUPS: tuple[dict[str, Any], ...] = (
+    {"options": {}},
+    {"options": {}, "players": 3, "levels": ("easy", "easy", "easy")},
+    {"options": {"wall": "grey"}, "levels": ("easy", "medium")},
+    {"options": {}, "players": 4, "levels": ("easy", "easy", "medium", "easy")},
+    {"options": {}, "levels": ("medium", "easy")},
+)

@@ -10,7 +10,8 @@ isolation rules, Summer's two boards and two collision modes).
 Everything is fixed by the game's number (its seed, its options, its players' levels) and the searches have
 fixed budgets, so the command makes the same files on any machine: rerun it after changing the search or the
 thresholds, and the diff shows what changed.  Each file, ``ai/puzzle_sets/<game>.json``, holds
-``{"version": 1, "game": ..., "puzzles": [Puzzle.to_json() with its "source", ...]}``, puzzles in the order
+``{"version": 1, "game": ..., "puzzles": [Puzzle.to_json() with its "source", ...]}``.  Each game's setups are
+``PUZZLE_SETUPS`` in its ``ai/<game>.py``, puzzles in the order
 they were found, none twice.
 
 Mining a game: every position with a choice is screened by a quick search (a quarter of the puzzle budget, none
@@ -23,13 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ai import choose_move, search_seed
+from ai.knowledge import game_module
 from ai.puzzles import MARGIN, WINNING, Puzzle, clear_choice, make_puzzle, puzzle_iterations
 from engines import GAMES, GameState
 
@@ -53,43 +54,21 @@ class Setup:
     levels: tuple[str, ...] = ("easy", "easy")
 
 
-# Each game's setups, taken in turn by the games' numbers.
-SETUPS: dict[str, tuple[Setup, ...]] = {
-    "pond": (
-        Setup({"variant": "standard"}),
-        Setup({"variant": "mini"}),
-        Setup({"variant": "standard"}, levels=("easy", "medium")),
-        Setup({"variant": "large"}),
-        Setup({"variant": "mini"}, levels=("medium", "easy")),
-    ),
-    "azul": (
-        Setup({}),
-        Setup({}, players=3, levels=("easy", "easy", "easy")),
-        Setup({"wall": "grey"}, levels=("easy", "medium")),
-        Setup({}, players=4, levels=("easy", "easy", "medium", "easy")),
-        Setup({}, levels=("medium", "easy")),
-    ),
-    "querni": (
-        Setup({}),
-        Setup({"isolation": "no_triple_left"}),
-        Setup({}, levels=("easy", "medium")),
-        Setup({"isolation": "no_triple_left"}, levels=("medium", "easy")),
-    ),
-    "summer": (
-        Setup({"board": "square"}),
-        Setup({"board": "hex"}),
-        Setup({"board": "square", "mode": "field"}, levels=("easy", "medium")),
-        Setup({"board": "hex", "mode": "field"}),
-        Setup({"board": "square"}, levels=("medium", "easy")),
-    ),
-}
+def setups(game: str) -> tuple[Setup, ...]:
+    """The setups of ``game``'s self-played games (``PUZZLE_SETUPS`` in ``ai/<game>.py``), taken in turn by the
+    games' numbers; a game without them plays its default options, two easy players."""
+    listed: Sequence[Mapping[str, Any]] = getattr(game_module(game), "PUZZLE_SETUPS", None) or ({},)
+    return tuple(
+        Setup(dict(item.get("options", {})), int(item.get("players", 2)), tuple(item.get("levels", ("easy", "easy"))))
+        for item in listed
+    )
 
 
 def self_play(game: str, number: int) -> list[GameState]:
     """Play game ``number`` of ``game`` (computer against computer, by its :data:`SETUPS`) and return every
     position from the first to the last."""
-    setups = SETUPS[game]
-    setup = setups[number % len(setups)]
+    every = setups(game)
+    setup = every[number % len(every)]
     state = GAMES[game].new(players=setup.players, seed=number, **setup.options)
     states = [state]
     while state.outcome() is None and state.ply < MAX_PLIES:
@@ -145,7 +124,6 @@ def build(game: str, target: int = TARGET, *, log: Any = None) -> dict[str, Any]
     the file's contents."""
     found: dict[str, dict[str, Any]] = {}
     number = 0
-    started = time.monotonic()
     while len(found) < target:
         states = self_play(game, number)
         for puzzle in mine_game(states, seed=number):
@@ -154,12 +132,7 @@ def build(game: str, target: int = TARGET, *, log: Any = None) -> dict[str, Any]
                 entry["source"] = {"self_play": number, "ply": puzzle.ply}
                 found[puzzle.key] = entry
         if log is not None:
-            print(
-                f"{game}: game {number} played ({len(states) - 1} plies), {len(found)} puzzles, "
-                f"{time.monotonic() - started:.0f} s",
-                file=log,
-                flush=True,
-            )
+            print(f"{game}: game {number} played ({len(states) - 1} plies), {len(found)} puzzles", file=log, flush=True)
         number += 1
     return {"version": VERSION, "game": game, "games": number, "puzzles": list(found.values())}
 
@@ -178,14 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ai.puzzle_set", description="Make the puzzle sets Tabula ships (deterministic)."
     )
-    parser.add_argument("games", nargs="*", default=sorted(SETUPS), help="games to make (default: all)")
+    parser.add_argument("games", nargs="*", default=sorted(GAMES), help="games to make (default: all)")
     parser.add_argument("--target", type=int, default=TARGET, help=f"puzzles per game (default {TARGET})")
     parser.add_argument("--out", type=Path, default=HERE, help="where the files go (default: ai/puzzle_sets)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for game in args.games:
-        if game not in SETUPS:
-            parser.error(f"unknown game {game!r}; choose from {', '.join(sorted(SETUPS))}")
+        if game not in GAMES:
+            parser.error(f"unknown game {game!r}; choose from {', '.join(sorted(GAMES))}")
         data = build(game, args.target, log=sys.stderr)
         text = json.dumps(data, indent=None, separators=(",", ":"), sort_keys=True)
         (args.out / f"{game}.json").write_text(text + "\n", encoding="utf-8")

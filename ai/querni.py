@@ -193,3 +193,11 @@ LEVEL_SETTINGS: dict[str, dict[str, Any]] = {
 # Playouts per position when the computer reviews a finished game (ai.review): about 0.2–0.5 s a position on
 # one core of a small machine, so a whole game is reviewed in well under a minute.
 REVIEW_ITERATIONS = 500
+# The self-played games the shipped puzzles are mined from (ai.puzzle_set), taken in turn: every option set a
+# server can start, played loosely (easy, sometimes against medium) so that chances are thrown away as people do.
+PUZZLE_SETUPS: tuple[dict[str, Any], ...] = (
+    {"options": {}},
+    {"options": {"isolation": "no_triple_left"}},
+    {"options": {}, "levels": ("easy", "medium")},
+    {"options": {"isolation": "no_triple_left"}, "levels": ("medium", "easy")},
+)

@@ -141,3 +141,12 @@ REVIEW_ITERATIONS = 2000
 # finished game is looked at and a candidate is searched three times over (the search, its confirmation at
 # twice the budget, the line); a puzzle's solution is a clear choice, which a smaller search already sees.
 PUZZLE_ITERATIONS = 1000
+# The self-played games the shipped puzzles are mined from (ai.puzzle_set), taken in turn: every option set a
+# server can start, played loosely (easy, sometimes against medium) so that chances are thrown away as people do.
+PUZZLE_SETUPS: tuple[dict[str, Any], ...] = (
+    {"options": {"board": "square"}},
+    {"options": {"board": "hex"}},
+    {"options": {"board": "square", "mode": "field"}, "levels": ("easy", "medium")},
+    {"options": {"board": "hex", "mode": "field"}},
+    {"options": {"board": "square"}, "levels": ("medium", "easy")},
+)

@@ -37,7 +37,7 @@ from typing import Any
 
 from ai import puzzle_set, search_seed
 from ai.puzzles import MARGIN, WINNING, Puzzle, Ranked, puzzle_iterations, rank_moves, wins_at_once
-from engines import GameState
+from engines import GAMES, GameState
 
 # The verifying search spends this many times the puzzle budget.
 VERIFY_FACTOR = 4
@@ -202,16 +202,14 @@ def mining_line(row: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.puzzles", description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--games", action="append", choices=sorted(puzzle_set.SETUPS), help="only this game (repeatable)"
-    )
+    parser.add_argument("--games", action="append", choices=sorted(GAMES), help="only this game (repeatable)")
     parser.add_argument("--sets", type=Path, default=puzzle_set.HERE, help="the sets' folder (default: the shipped)")
     parser.add_argument("--sample", type=int, default=None, help="puzzles verified per game (default: all)")
     parser.add_argument("--no-verify", action="store_true", help="leave the verification out")
     parser.add_argument("--mine-games", type=int, default=0, help="self-played games to mine per game (default 0)")
     parser.add_argument("--json", type=Path, default=None, help="write the results here as JSON")
     args = parser.parse_args(argv)
-    games = [game for game in sorted(puzzle_set.SETUPS) if not args.games or game in args.games]
+    games = [game for game in sorted(GAMES) if not args.games or game in args.games]
     found: dict[str, Any] = {"sets": str(args.sets), "contents": [], "verification": [], "mining": []}
     sets = {game: load_set(game, args.sets) for game in games}
     print(f"== the sets in {args.sets} (first ratings: min/q1/median/q3/max)")

@@ -204,6 +204,7 @@ def fatal(error: BaseException, *, debug: bool) -> int:
 
 
 async def _run(settings: Settings, token: str) -> None:
+    from bot.client import finish_jobs
     from bot.core import ratings
     from bot.lifecycle import on_stop_signals
     from bot.storage import MatchStore
@@ -214,7 +215,12 @@ async def _run(settings: Settings, token: str) -> None:
     undo = on_stop_signals(lambda name: bots[0].request_stop(name) if bots else early.append(name))
     try:
         # Raises DatabaseUnavailable before any login.
-        store = await MatchStore.open(settings.database, connections=settings.database_connections, rating=ratings)
+        store = await MatchStore.open(
+            settings.database,
+            connections=settings.database_connections,
+            rating=ratings,
+            finish_jobs=finish_jobs(settings),
+        )
         try:
             from bot.client import TabulaBot
 

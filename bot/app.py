@@ -40,6 +40,7 @@ from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
 from bot.core.background import BackgroundRunner, DailyLimit
 from bot.core.ladders import Ladders
+from bot.core.mining import MINE, PuzzleMiner
 from bot.core.puzzles import PuzzleService
 from bot.core.reviews import REVIEW, ReviewJobs, ReviewMaker
 from bot.core.service import MatchService
@@ -268,7 +269,13 @@ def build_parts(
     maker = ReviewMaker(store.reviews, computer.workers, iterations=computer_iterations)
     runner = BackgroundRunner(
         store.jobs,
-        {REVIEW: ReviewJobs(maker, replays.rebuilt)},
+        {
+            REVIEW: ReviewJobs(maker, replays.rebuilt),
+            # Every finished match is mined for puzzles, behind the reviews members ask for.
+            MINE: PuzzleMiner(
+                store.mining, store.puzzles, replays.rebuilt, computer.workers, iterations=computer_iterations
+            ),
+        },
         limits={REVIEW: DailyLimit(settings.reviews_per_member_day, settings.reviews_per_server_day)},
         clock=clock,
     )
@@ -314,6 +321,7 @@ def build_parts(
     )
     event_posts = EventPosts(events, store.matches, announcer, client, store.settings)
     signals.subscribe(MatchFinished, event_posts.match_finished)  # an event runs its rounds on
+    signals.subscribe(MatchFinished, lambda finished: runner.wake())  # its mining was queued as it finished
     tournaments = TournamentCommands(events, event_posts, store.settings, clock)
     # Background work wakes when something is due; every write that makes something due tells it.
     background = Background(

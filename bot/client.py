@@ -30,6 +30,7 @@ from bot.commands.tournaments import TournamentCommands
 from bot.commands.ui import MatchUI
 from bot.core import ratings
 from bot.core.ladders import Ladders
+from bot.core.mining import BACKFILL_SECONDS, MINE, queue_unmined
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
 from bot.delivery.announcer import Announcer
@@ -61,6 +62,12 @@ def settle_memory() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 50, 50)
+
+
+def finish_jobs(settings: Settings) -> tuple[str, ...]:
+    """The background jobs every finished match gets, queued in its finishing transaction: its mining for
+    puzzles, unless the operator turned it off (``TABULA_PUZZLE_MINING=off``)."""
+    return (MINE,) if settings.puzzle_mining else ()
 
 
 def intents() -> discord.Intents:
@@ -218,13 +225,18 @@ class TabulaBot(discord.Client):
         await self.install_translator()
         if self._store is None:
             self._store = await MatchStore.open(
-                self.settings.database, connections=self.settings.database_connections, rating=ratings
+                self.settings.database,
+                connections=self.settings.database_connections,
+                rating=ratings,
+                finish_jobs=finish_jobs(self.settings),
             )
         self._build(self._store)
         # Background work (expiries, computer turns, the outbox) only for the servers on this process's shards.
         self._store.matches.shards = self.settings.shards
         self.add_dynamic_items(*buttons(self.parts))
         await self.parts.puzzles.service.load_shipped()  # the shipped puzzle sets, where the database lacks them
+        if self.settings.puzzle_mining:
+            await queue_unmined(self._store.mining, self.parts.runner, since=time.time() - BACKFILL_SECONDS)
         self._prepared = True
 
     def describe(self) -> app_commands.CommandTree[Any]:

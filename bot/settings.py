@@ -42,6 +42,7 @@ class Settings:
     log_format: str = "text"  # TABULA_LOG_FORMAT: text, or json (one object per line)
     reviews_per_member_day: int = 30  # TABULA_REVIEWS_PER_MEMBER_DAY: new reviews one member may ask for a day
     reviews_per_server_day: int = 300  # TABULA_REVIEWS_PER_SERVER_DAY: new reviews one server may ask for a day
+    puzzle_mining: bool = True  # TABULA_PUZZLE_MINING: on (mine every finished match for puzzles) or off
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
@@ -91,6 +92,9 @@ class Settings:
         port = whole("TABULA_METRICS_PORT", -1, 0)
         if port > 65535:
             raise SettingsError("TABULA_METRICS_PORT must be a port number, 0 to 65535.")
+        mining = (text("TABULA_PUZZLE_MINING") or "on").lower()
+        if mining not in ("on", "off"):
+            raise SettingsError("TABULA_PUZZLE_MINING must be on or off.")
         shards_text = text("TABULA_SHARDS")
         try:
             shards = Shards.parse(shards_text) if shards_text else None
@@ -112,4 +116,5 @@ class Settings:
             log_format=form,
             reviews_per_member_day=whole("TABULA_REVIEWS_PER_MEMBER_DAY", cls.reviews_per_member_day, 1),
             reviews_per_server_day=whole("TABULA_REVIEWS_PER_SERVER_DAY", cls.reviews_per_server_day, 1),
+            puzzle_mining=mining == "on",
         )

@@ -12,6 +12,7 @@ import discord
 
 from bot.client import TabulaBot
 from bot.core import ratings
+from bot.core.mining import MINE
 from bot.settings import Settings
 from bot.storage import MatchStore
 from tests.harness import APP_ID, BOT_USER_ID, GUILD_ID, PARKED, Call, Discord, Person, Recorder, option, user_payload
@@ -72,25 +73,34 @@ class World:
     discord: Discord
     seed: int
     sleeper: Sleeper
+    mining: bool = False
 
     @classmethod
     async def start(
-        cls, database: str | Path, recorder: Recorder, clock: Clock, seed: int = 7, *, threads: bool | None = False
+        cls,
+        database: str | Path,
+        recorder: Recorder,
+        clock: Clock,
+        seed: int = 7,
+        *,
+        threads: bool | None = False,
+        mining: bool = False,
     ) -> World:
         """Start a bot on ``database`` (a SQLite path or a PostgreSQL URL).  ``threads``: the test server's
         thread-per-match setting (the older tests play in the channel, as a server with threads turned off does;
-        ``None`` leaves it as stored)."""
+        ``None`` leaves it as stored).  ``mining``: finished matches are mined for puzzles, as the bot does by
+        default (off in the tests that are not about it: mining would search every finished test game)."""
         path = str(database)
-        store = await MatchStore.open(path, rating=ratings)
+        store = await MatchStore.open(path, rating=ratings, finish_jobs=(MINE,) if mining else ())
         if threads is not None:
             await store.settings.change(GUILD_ID, threads=threads)
         sleeper = Sleeper(clock)
         bot = TabulaBot(
-            Settings(database=path, render_processes=0, ai_processes=0),
+            Settings(database=path, render_processes=0, ai_processes=0, puzzle_mining=mining),
             store=store,
             clock=clock,
             rng=random.Random(seed),
-            computer_iterations=40,
+            computer_iterations=400 if mining else 40,  # mining finds a win at once in a few hundred playouts
             sleep=sleeper,
         )
         await bot._async_setup_hook()  # binds the loop, as discord.py does at login
@@ -100,12 +110,14 @@ class World:
             state=bot._connection, data=user_payload(BOT_USER_ID, "Tabula", bot=True)
         )
         await bot.prepare()
-        return cls(path, recorder, clock, bot, Discord(bot, recorder), seed, sleeper)
+        return cls(path, recorder, clock, bot, Discord(bot, recorder), seed, sleeper, mining)
 
     async def restart(self) -> World:
         """Stop this bot and start a new one on the same database (a crash loses nothing committed)."""
         await self.stop()
-        return await World.start(self.database, self.recorder, self.clock, self.seed + 1, threads=None)
+        return await World.start(
+            self.database, self.recorder, self.clock, self.seed + 1, threads=None, mining=self.mining
+        )
 
     async def stop(self) -> None:
         await self.bot.close()

@@ -5,7 +5,8 @@ Work nobody's live game waits for — the computer's review of a finished game, 
 :class:`BackgroundRunner` takes the next job, runs **one slice** of it through the handler registered for its
 kind, adds the slice's seconds to the job's served time and puts it back (or marks it done), then takes again.
 Which job comes next is the store's fair order: priority class (asked work before unasked work), then the owner
-who had the least background work in the last day, then the oldest; one running job per member.  So a member
+with the fewest jobs waiting, then the one who had the least background work in the last day, then the oldest;
+one running job per member.  So a member
 who asks for fifty reviews has them made one after another, a slice at a time, and a member asking for one
 afterwards is served at the next slice: about as fast as alone, not fifty times slower.
 

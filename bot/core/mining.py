@@ -23,19 +23,37 @@ from typing import Any, Protocol
 from ai import search_seed
 from ai.puzzles import Puzzle
 from bot.core.ports import Workers
+from bot.core.refusals import Refusal
+from bot.storage.job_store import Job
 from bot.storage.mining_store import MiningProgress
 from bot.storage.records import MatchRecord
 from engines import GameState
 
 log = logging.getLogger(__name__)
 
+BACKFILL_SECONDS = 30 * 86400.0  # at start, matches finished this recently and never mined to the end are queued
+BACKFILL_LIMIT = 1000  # ... at most this many (oldest first), so a start never floods the queue
 SLICE = 4  # positions looked at per call: a few seconds of the background worker, then fairer work may go first
 MIN_PLY = 2  # the first positions of a game are openings, not puzzles
 
 
+MINE = "mine"  # the background queue's kind of job: mine one finished match (its subject) for puzzles
+
+
+class Played(Protocol):
+    """A finished match as mining needs it: its record and every position from the first to the last
+    (:class:`bot.core.positions.Rebuilt`)."""
+
+    @property
+    def record(self) -> MatchRecord: ...
+
+    @property
+    def states(self) -> Sequence[GameState]: ...
+
+
 @dataclass(frozen=True, slots=True)
-class Played:
-    """A finished match as mining needs it: its record and every position from the first to the last."""
+class Positions:
+    """A finished match's record and positions (what tests hand over; the bot hands its rebuilt matches)."""
 
     record: MatchRecord
     states: Sequence[GameState]
@@ -66,8 +84,9 @@ class PuzzleSink(Protocol):
     ) -> int | None: ...
 
 
-# A finished match's positions by its id (rebuilt from its log), or None when it is gone or not finished.
-Positions = Callable[[int], Awaitable[Played | None]]
+# A finished match's positions by its id and server (rebuilt from its log); a Refusal when it is gone or not
+# finished (the replays' and the worker's ``rebuilt``).
+Rebuild = Callable[[int, int], Awaitable[Played]]
 
 
 class PuzzleMiner:
@@ -77,27 +96,32 @@ class PuzzleMiner:
         self,
         progress: MiningStore,
         puzzles: PuzzleSink,
-        positions: Positions,
+        rebuild: Rebuild,
         workers: Workers,
         *,
         iterations: int | None = None,
     ) -> None:
         self.progress = progress
         self.puzzles = puzzles
-        self.positions = positions
+        self.rebuild = rebuild
         self.workers = workers
         # Tests fix a small budget; the bot uses each game's own (ai.puzzles.puzzle_iterations).
         self.iterations = iterations
 
-    async def mine(self, match_id: int) -> bool:
+    async def __call__(self, job: Job) -> bool:
+        """The background runner's handler of :data:`MINE` jobs: one slice of the job's match."""
+        return await self.mine(job.subject, job.guild_id)
+
+    async def mine(self, match_id: int, guild_id: int) -> bool:
         """Look at the next slice of ``match_id``'s positions; return True when the match is mined to the end."""
         from ai.puzzle_set import mine_position_saved
 
         kept = await self.progress.get(match_id)
         if kept is not None and kept.complete:
             return True
-        played = await self.positions(match_id)
-        if played is None:
+        try:
+            played = await self.rebuild(match_id, guild_id)
+        except Refusal:
             await self.progress.save(match_id, 0, 0, complete=True)  # gone or never finished: nothing to mine
             return True
         states = played.states
@@ -141,3 +165,25 @@ class PuzzleMiner:
         if mover is None or mover >= len(seats):
             return None
         return seats[mover].user_id
+
+
+class Submit(Protocol):
+    """The background runner's way to queue a job (:meth:`bot.core.background.BackgroundRunner.submit`)."""
+
+    async def submit(self, kind: str, guild_id: int, owner_id: int, subject: int, *, asked: bool) -> Job: ...
+
+
+class Unmined(Protocol):
+    """The mining store's list of finished matches not mined to the end."""
+
+    async def unmined(self, since: float, limit: int) -> list[tuple[int, int]]: ...
+
+
+async def queue_unmined(mining: Unmined, runner: Submit, *, since: float, limit: int = BACKFILL_LIMIT) -> int:
+    """Queue the mining of the matches finished since ``since`` that were never mined to the end (a job already
+    queued is joined, not doubled); return how many.  A match's finish queues its mining in the same transaction,
+    so this finds only matches that finished before mining was turned on or whose job failed."""
+    matches = await mining.unmined(since, limit)
+    for match_id, guild_id in matches:
+        await runner.submit(MINE, guild_id, 0, match_id, asked=False)
+    return len(matches)

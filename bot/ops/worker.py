@@ -22,6 +22,7 @@ import logging
 from collections.abc import Callable
 
 from bot.core.background import BackgroundRunner
+from bot.core.mining import MINE, PuzzleMiner
 from bot.core.ports import Workers
 from bot.core.positions import MatchPositions
 from bot.core.reviews import REVIEW, ReviewJobs, ReviewMaker
@@ -44,7 +45,8 @@ def background_runner(
     """The runner of a process that does only background work: every kind it can do without Discord."""
     maker = ReviewMaker(store.reviews, workers, iterations=iterations)
     matches = MatchPositions(store.matches, workers)
-    return BackgroundRunner(store.jobs, {REVIEW: ReviewJobs(maker, matches.rebuilt)}, name=name)
+    miner = PuzzleMiner(store.mining, store.puzzles, matches.rebuilt, workers, iterations=iterations)
+    return BackgroundRunner(store.jobs, {REVIEW: ReviewJobs(maker, matches.rebuilt), MINE: miner}, name=name)
 
 
 def check_database(settings: Settings) -> None:

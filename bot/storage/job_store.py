@@ -7,9 +7,12 @@ match's id), the server, and its ``owner`` (the member who asked; 0 for work nob
 PostgreSQL database, and this module decides which job a runner takes next:
 
 1. the lowest priority class first (:data:`ASKED` before :data:`UNASKED`: asked reviews before mining);
-2. then the owner with the least *usage* — the seconds of background work their jobs had in the last
-   :data:`DAY` — so a member who asked for fifty reviews never starves one who asked for one;
-3. then the oldest job.
+2. then the owner with the fewest jobs waiting or running, so a member who asked for one review goes before one
+   who asked for fifty at every slice (between the two, a slice each would make the one review take twice its
+   time alone);
+3. then the owner with the least *usage* — the seconds of background work their jobs had in the last
+   :data:`DAY` — so among owners asking alike, who had least goes first;
+4. then the oldest job.
 
 An owner has at most one job running at a time (a partial unique index holds it, whichever process takes), so
 fifty asks of one member are worked one after another.  A taken job carries a lease (``taken_by``,
@@ -109,6 +112,10 @@ class DailyLimitReached(StorageError):
 
 # The owner's usage: the seconds their jobs were served, over the jobs still waiting or running and those that
 # finished within the last day.  ?1 is now, ?2 a day ago.
+# The owner's demand: their jobs waiting or running now.
+_DEMAND = (
+    "(SELECT COUNT(*) FROM background_jobs AS d WHERE d.owner_id = j.owner_id AND d.state IN ('queued', 'running'))"
+)
 _USAGE = (
     "(SELECT COALESCE(SUM(u.served), 0) FROM background_jobs AS u "
     "WHERE u.owner_id = j.owner_id AND COALESCE(u.finished_at, ?1) >= ?2)"
@@ -174,6 +181,17 @@ class Jobs:
             )
             return _job(rows[0]), False
 
+    async def queue_within(self, db: Handle, kind: str, guild_id: int, subject: int, *, now: float) -> None:
+        """Queue a job nobody asked for (owner 0, the lowest class) inside the caller's transaction ``db``, unless
+        one of that kind and subject is already queued or running: work a change makes due commits with it (a
+        finished match's mining with its finish), so a crash between the two cannot lose it."""
+        await db.execute(
+            "INSERT INTO background_jobs (kind, guild_id, owner_id, subject, priority, state, created_at) "
+            "SELECT ?, ?, 0, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM background_jobs "
+            "WHERE kind = ? AND subject = ? AND state IN (?, ?))",
+            (kind, guild_id, subject, UNASKED, QUEUED, now, kind, subject, *ACTIVE),
+        )
+
     @staticmethod
     async def _active(db: Handle, kind: str, subject: int) -> Job | None:
         rows = await db.execute_fetchall(
@@ -205,7 +223,7 @@ class Jobs:
                 f"WHERE (j.state = ?3 OR (j.state = 'running' AND j.lease_until <= ?1)) AND j.kind IN ({marks}) "
                 "AND (j.owner_id = 0 OR NOT EXISTS (SELECT 1 FROM background_jobs AS r "
                 "WHERE r.owner_id = j.owner_id AND r.state = 'running' AND r.id <> j.id)) "
-                f"ORDER BY j.priority, {_USAGE}, j.created_at, j.id LIMIT 1{skip}",
+                f"ORDER BY j.priority, {_DEMAND}, {_USAGE}, j.created_at, j.id LIMIT 1{skip}",
                 (now, now - DAY, QUEUED, *kinds),
             )
             if not rows:
@@ -267,17 +285,17 @@ class Jobs:
     async def ahead(self, job: Job, *, now: float) -> int:
         """How many jobs are before ``job``: those running, and those waiting that a take would choose first."""
         rows = await self.database.rows(
-            f"SELECT j.id, j.state, j.priority, {_USAGE}, j.created_at FROM background_jobs AS j "
+            f"SELECT j.id, j.state, j.priority, {_DEMAND}, {_USAGE}, j.created_at FROM background_jobs AS j "
             "WHERE j.state IN (?3, ?4) AND j.kind = ?5",
             (now, now - DAY, *ACTIVE, job.kind),
         )
         order: dict[int, tuple[Any, ...]] = {}
         running = 0
-        for job_id, state, priority, usage, created in rows:
+        for job_id, state, priority, demand, usage, created in rows:
             if int(job_id) != job.id and state == RUNNING:
                 running += 1
             else:
-                order[int(job_id)] = (int(priority), float(usage), float(created), int(job_id))
+                order[int(job_id)] = (int(priority), int(demand), float(usage), float(created), int(job_id))
         mine = order.get(job.id)
         if mine is None:
             return running

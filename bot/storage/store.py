@@ -24,8 +24,16 @@ from bot.storage.tournament_store import Tournaments
 class MatchStore:
     """The database behind the bot: its stores by concern.  Create with :meth:`open`."""
 
-    def __init__(self, database: Database, lock: int | None = None, *, rating: RatingModel | None = None) -> None:
+    def __init__(
+        self,
+        database: Database,
+        lock: int | None = None,
+        *,
+        rating: RatingModel | None = None,
+        finish_jobs: Sequence[str] = (),
+    ) -> None:
         self.database = database
+        self.finish_jobs = tuple(finish_jobs)
         self._file_lock = lock
         self.ratings = Ratings(self.database, rating)
         self.matches = Matches(self.database, on_finish=self._finished)
@@ -38,9 +46,12 @@ class MatchStore:
         self.jobs = Jobs(self.database)
 
     async def _finished(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
-        """A match finished (inside its transaction): rate it, and give an event game's pairing its result."""
+        """A match finished (inside its transaction): rate it, give an event game's pairing its result, and queue
+        the background work every finished match gets (``finish_jobs``: its mining for puzzles)."""
         await self.ratings.record_finish(db, record, places, now)
         await self.tournaments.record_finish(db, record, places, now)
+        for kind in self.finish_jobs:
+            await self.jobs.queue_within(db, kind, record.guild_id, record.id, now=now)
 
     @classmethod
     def unopened(cls) -> MatchStore:
@@ -52,7 +63,14 @@ class MatchStore:
         return cls(_Unopened())
 
     @classmethod
-    async def open(cls, path: str, *, connections: int = 10, rating: RatingModel | None = None) -> MatchStore:
+    async def open(
+        cls,
+        path: str,
+        *,
+        connections: int = 10,
+        rating: RatingModel | None = None,
+        finish_jobs: Sequence[str] = (),
+    ) -> MatchStore:
         """Open (creating if needed) the database ``path`` names and bring its schema up to date.
 
         ``path`` is a SQLite file, or a ``postgresql://`` URL (then ``connections`` bounds the pool).
@@ -60,12 +78,14 @@ class MatchStore:
         :meth:`close`, refuses a second bot on the same file.  Any reason the database cannot be
         used raises :class:`DatabaseUnavailable` with nothing left open.  ``rating`` rates the rated matches
         that finish (the bot hands in ``bot.core.ratings``); without it they are recorded unrated.
+        ``finish_jobs`` are the kinds of background job queued for every match that finishes, in its transaction
+        (the bot hands in its mining for puzzles).
         """
 
         if is_url(path):
-            return cls(await open_postgres(path, connections), rating=rating)
+            return cls(await open_postgres(path, connections), rating=rating, finish_jobs=finish_jobs)
         database, lock = await open_sqlite(path)
-        return cls(database, lock, rating=rating)
+        return cls(database, lock, rating=rating, finish_jobs=finish_jobs)
 
     async def close(self) -> None:
         """Close the connection(s); committed transactions are kept."""

@@ -13,6 +13,7 @@ import pytest
 from ai import puzzle_set
 from ai.knowledge import reward_from_outcome
 from ai.puzzles import Puzzle
+from engines import GAMES
 
 # Querni's games are short and its puzzle budget the smallest: one puzzle is about two seconds of mining.
 GAME = "querni"
@@ -70,7 +71,7 @@ def test_the_written_puzzles_replay(written: Path) -> None:
         replay_line(entry)
 
 
-@pytest.mark.parametrize("game", sorted(puzzle_set.SETUPS))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_shipped_puzzles_replay(game: str) -> None:
     entries = puzzle_set.load(game)
     if not entries:

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ai.puzzle_set import self_play
-from bot.core.mining import SLICE, Played, PuzzleMiner
+from bot.core.mining import SLICE, Positions, PuzzleMiner
+from bot.core.refusals import Refusal
 from bot.core.service import MatchService
 from bot.storage import MatchStore, Seat
 
@@ -72,13 +73,14 @@ async def test_a_finished_match_is_mined_slice_by_slice_and_its_puzzle_stored(da
         states = self_play("querni", 0)
         sink, workers = Sink(), Inline()
 
-        async def positions(wanted: int) -> Played | None:
-            return Played(record, states) if wanted == match_id else None
+        async def positions(wanted: int, guild: int) -> Positions:
+            assert (wanted, guild) == (match_id, 7)
+            return Positions(record, states)
 
         miner = PuzzleMiner(store.mining, sink, positions, workers, iterations=ITERATIONS)
         assert await store.mining.unmined(0.0, 10) == [(match_id, 7)]
         slices = 0
-        while not await miner.mine(match_id):
+        while not await miner.mine(match_id, 7):
             slices += 1
             kept = await store.mining.get(match_id)
             assert kept is not None and kept.screened == slices * SLICE and not kept.complete
@@ -94,7 +96,7 @@ async def test_a_finished_match_is_mined_slice_by_slice_and_its_puzzle_stored(da
         assert found["blunderer"] == record.players[mover_before].user_id  # whose move the puzzle punishes
         assert await store.mining.unmined(0.0, 10) == []
         calls = workers.calls
-        assert await miner.mine(match_id)  # mined already: nothing is searched again
+        assert await miner.mine(match_id, 7)  # mined already: nothing is searched again
         assert workers.calls == calls
     finally:
         await store.close()
@@ -107,15 +109,15 @@ async def test_mining_resumes_after_a_restart_from_the_next_position(database: s
         record = await store.matches.get(match_id)
         states = self_play("querni", 0)
 
-        async def positions(wanted: int) -> Played | None:
-            return Played(record, states)
+        async def positions(wanted: int, guild: int) -> Positions:
+            return Positions(record, states)
 
         first = PuzzleMiner(store.mining, Sink(), positions, Inline(), iterations=ITERATIONS)
-        assert not await first.mine(match_id)
+        assert not await first.mine(match_id, 7)
         # A new process: a new miner over the same database goes on from the stored progress.
         workers, sink = Inline(), Sink()
         second = PuzzleMiner(store.mining, sink, positions, workers, iterations=ITERATIONS)
-        while not await second.mine(match_id):
+        while not await second.mine(match_id, 7):
             pass
         looked_at = [s for s in states[SLICE:] if s.outcome() is None and s.ply >= 2 and len(s.legal_moves()) > 1]
         assert workers.calls == len(looked_at)
@@ -129,12 +131,12 @@ async def test_a_match_that_cannot_be_rebuilt_is_marked_done_with_nothing_found(
     try:
         match_id = await finished_match(store)
 
-        async def positions(wanted: int) -> Played | None:
-            return None
+        async def positions(wanted: int, guild: int) -> Positions:
+            raise Refusal("There is no finished game #{number} on this server.", number=wanted)
 
         workers = Inline()
         miner = PuzzleMiner(store.mining, Sink(), positions, workers, iterations=ITERATIONS)
-        assert await miner.mine(match_id)
+        assert await miner.mine(match_id, 7)
         kept = await store.mining.get(match_id)
         assert kept is not None and kept.complete and kept.found == 0 and workers.calls == 0
     finally:

@@ -52,15 +52,22 @@ async def test_asking_again_for_work_waiting_or_running_joins_it(jobs: Jobs) -> 
     assert not joined and afresh.id != first.id  # a finished job is not joined: asked again, it is made again
 
 
-async def test_the_member_with_less_usage_goes_first_then_the_oldest(jobs: Jobs) -> None:
+async def test_the_member_with_fewer_jobs_goes_first_then_less_usage_then_the_oldest(jobs: Jobs) -> None:
     for match in range(1, 6):
         await review(jobs, ANA, match, NOW + match)  # Ana asks for five
     await review(jobs, BO, 50, NOW + 10)  # then Bo for one
-    assert await serve(jobs, "w", 2.0) == 1  # nobody has used anything: the oldest
-    assert await serve(jobs, "w", 2.0) == 50  # Ana has had 2 s, Bo none
-    assert await serve(jobs, "w", 1.0) == 1  # Ana 2 s, Bo 2 s: the oldest again (Ana's first, put back)
-    assert await serve(jobs, "w", 1.0, complete=True) == 50  # Ana 3 s, Bo 2 s
-    assert await jobs.usage(BO, now=NOW) == 3.0 and await jobs.usage(ANA, now=NOW) == 3.0
+    assert await serve(jobs, "w", 2.0) == 50  # Bo has one job waiting, Ana five: Bo's goes first
+    assert await serve(jobs, "w", 2.0) == 50  # and again, whatever Bo has used, while Ana has more waiting
+    assert await serve(jobs, "w", 1.0, complete=True) == 50
+    assert await serve(jobs, "w", 1.0) == 1  # then Ana's, the oldest first
+    await review(jobs, CY, 60, NOW + 20)
+    await review(jobs, CY, 61, NOW + 21)
+    await review(jobs, CY, 62, NOW + 22)
+    await review(jobs, CY, 63, NOW + 23)
+    await review(jobs, CY, 64, NOW + 24)  # Cy now has as many waiting as Ana (five each)
+    assert await serve(jobs, "w", 1.0) == 60  # the same number waiting: Cy has used nothing, Ana 1 s
+    assert await serve(jobs, "w", 1.0) == 1  # Ana 1 s, Cy 1 s: the oldest (Ana's first, put back)
+    assert await jobs.usage(BO, now=NOW) == 5.0 and await jobs.usage(ANA, now=NOW) == 2.0
     # Usage is the last day's: a day later, nobody's old work counts.
     assert await jobs.usage(BO, now=NOW + DAY + 1) == 0.0
 
