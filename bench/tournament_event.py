@@ -5,9 +5,10 @@
    worker runs it (rebuilding the history from the rounds, then pairing): wall and CPU seconds per round,
    the worst round, and the system that paired it (``bot/core/swiss.py``: FIDE Dutch by py4swiss up to 512
    players, the Fast Swiss system beyond).  Goals: 512 players by Dutch in at most 8 s a round, 2,000 in
-   under 5 s.  Measured on the two-core machine shared with other jobs (load 4 to 7): worst rounds (round 1,
-   one score group of everyone) 64: 0.1 s, 128: 0.6 s, 512: 6.3 s of CPU (6.5 to 10 s wall as the load
-   rose), 2,000: 0.1 s; later rounds are faster.  Before, caissify-pairings' Dutch engine took 0.9 s for
+   under 5 s.  Measured on the two-core machine shared with other jobs (load 6 to 9): worst rounds of CPU
+   (Dutch: round 1, one score group of everyone; later rounds are faster) 64: 0.08 s, 128: 0.3 s, 512: 6.1
+   to 6.4 s (7.7 s wall at load 9, 9.6 s while this project's tests also ran), 2,000 (Fast): 0.15 s (0.3 s
+   wall at most).  Before, caissify-pairings' Dutch engine took 0.9 s for
    64, 18 s for 128, and did not finish 512 in 19 minutes: it runs about n/2 + 6 maximum-weight matchings
    (networkx, pure Python, O(n³)) over the whole field a round, with edge weights of 170+ bits, so a
    compiled machine-integer matcher (rustworkx: 0.4 s per 512-player matching) could not stand in, nor

@@ -7,7 +7,8 @@ Which system pairs a round depends only on the number of players paired in it (:
   author to give bbpPairings' pairings, whose maximum-weight matching is bbpPairings' own C++ code with its
   arbitrarily wide integer weights.  Measured on this project's two-core machine (the bench,
   ``python -m bench.tournament_event --pairing-only``), its worst round (round 1, one score group) takes
-  0.1 s for 64 players, 0.6 s for 128 and 6 s for 512, growing as n²; 600 players would pass 8 s.
+  0.1 s of CPU for 64 players, 0.3 s for 128 and 6.1 to 6.4 s for 512 (7.7 s wall with other jobs loading
+  the two cores nine deep), growing as n²: 600 players would pass 8 s.
   ``caissify-pairings``, which paired Swiss rounds before, took 18 s for 128 players and did not finish
   512 in 19 minutes: its engine rebuilds the whole field's graph for networkx's pure-Python matching about
   n/2 times a round, with 170-bit weights, past the 128 bits rustworkx's compiled matching holds (and were
@@ -21,7 +22,7 @@ Which system pairs a round depends only on the number of players paired in it (:
   meets the bottom half.  The few players left without an opponent (at most one per round played) are
   paired with the last players paired before them by a maximum-weight matching (rustworkx's, compiled),
   which closes the scores first and grants colours second; the matching doubles its reach until everyone
-  is paired.  It takes O(n·r) for n players after r rounds: 2,000 players in a fraction of a second.
+  is paired.  It takes O(n·r) for n players after r rounds: 2,000 players in at most 0.15 s of CPU a round.
 
 Both systems never pair two players twice, give the pairing-allocated bye to a player who has not had one
 (Dutch's absolute criterion C.2; the Fast system gives it, as Burstein does, to the lowest-ranked such
