@@ -229,7 +229,12 @@ def _check_manager(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
-def _within(seconds: int | None, low: int, high: int, language_free_what: str) -> int | None:
+def within(seconds: int | None, low: int, high: int, language_free_what: str) -> int | None:
+    """Return ``seconds`` if it is from ``low`` to ``high`` (or ``None``: the default); refuse it otherwise.
+
+    ``language_free_what`` names the duration (marked with ``N_``); the refusal says it, and the range, in the
+    asker's language.  ``/tournament create`` checks its durations with this too.
+    """
     if seconds is not None and not low <= seconds <= high:
         raise Refusal(
             "{what} must be from {low} to {high}.",
@@ -279,7 +284,7 @@ def add_server_commands(
     @app_commands.describe(time="Like 12h, 2d or 1d 12h (1 minute to 14 days), or default")
     async def turn_time(interaction: discord.Interaction, time: app_commands.Range[str, 1, 30]) -> None:
         guild_id = _check_manager(interaction)
-        seconds = _within(parse_duration(time), *TURN_RANGE, N_("The time for a turn"))
+        seconds = within(parse_duration(time), *TURN_RANGE, N_("The time for a turn"))
         await confirm(interaction, await store.change(guild_id, turn_seconds=seconds))
 
     @group.command(
@@ -288,7 +293,7 @@ def add_server_commands(
     @app_commands.describe(time="Like 15m, 2h or 1d (1 minute to 7 days), or default")
     async def challenge_time(interaction: discord.Interaction, time: app_commands.Range[str, 1, 30]) -> None:
         guild_id = _check_manager(interaction)
-        seconds = _within(parse_duration(time), *CHALLENGE_RANGE, N_("The time a challenge waits"))
+        seconds = within(parse_duration(time), *CHALLENGE_RANGE, N_("The time a challenge waits"))
         await confirm(interaction, await store.change(guild_id, challenge_seconds=seconds))
 
     @group.command(name="reminders", description="Turn reminders of whose turn it is on or off here (Manage Server).")

@@ -7,6 +7,10 @@ pairs round 1; ``standings``, ``list``, and ``cancel`` and ``remove`` (the organ
 (:mod:`bot.delivery.event_posts`).  A command names its event with ``event:`` (autocompleted), or means
 the server's only open or running one.  Replies to the asker are private and in their language; the
 sign-up message is public, in the server's.
+
+``create`` checks everything before it makes anything, and refuses with what is allowed: ``turn_time`` within
+the range a server may set with ``/tabula turn_time`` (the same parsing and limits), ``starts`` at most
+:data:`STARTS_RANGE` (90 days) ahead, and each game option given once.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from discord import app_commands
 
 from bot import limits
 from bot.commands.components import Choice, CustomId, Number, persistent_button
-from bot.commands.server_commands import parse_duration
+from bot.commands.server_commands import TURN_RANGE, parse_duration, within
 from bot.commands.ui import user_language
 from bot.core import tournament_formats as formats
 from bot.core.ports import Languages
@@ -53,6 +57,9 @@ FORMAT_CHOICES = [
     app_commands.Choice(name="Tables of 3 and 4", value=formats.TABLES),
 ]
 STARTS = re.compile(r"^\s*(in|dans|через)\s+", re.IGNORECASE)
+#: How far ahead an event may be set to start by itself (seconds): a minute to 90 days, a season's planning
+#: (the sweeper starts it; further ahead is more likely a typo than a plan).
+STARTS_RANGE = (60, 90 * 86400)
 
 
 def sign_up_button(event_id: int, join: bool, language: str = DEFAULT) -> discord.ui.Button[Any]:
@@ -134,6 +141,8 @@ def game_options(game: str, text: str) -> dict[str, Any]:
             raise Refusal(
                 "Write the {title} options as name=value; its options are {names}.", title=spec.title, names=names
             )
+        if found.name in chosen:  # which of the two was meant is a guess: ask
+            raise Refusal("{name} is given twice: give each option once.", name=found.name)
         value: Any = raw.strip()
         if isinstance(found.default, bool):
             value = value.lower() in ("on", "yes", "true", "1")
@@ -198,11 +207,16 @@ class TournamentCommands:
 
     async def create(self, interaction: discord.Interaction[Any], **options: Any) -> None:
         await self.may_organise(interaction, N_("Only a member with the Manage Server permission can create an event."))
-        turn = parse_duration(options["turn_time"]) if options.get("turn_time") else None
+        # Everything is checked before anything is made: a refusal leaves no event behind.
+        turn = None
+        if options.get("turn_time"):
+            turn = within(parse_duration(options["turn_time"]), *TURN_RANGE, N_("The time for a turn"))
         starts = None
         if options.get("starts"):
             wait = parse_duration(STARTS.sub("", options["starts"]))
+            wait = within(wait, *STARTS_RANGE, N_("The wait before the event starts"))
             starts = None if wait is None else self.clock() + wait
+        game_settings = game_options(options["game"], options.get("options") or "")
         event = await self.events.create(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
@@ -213,7 +227,7 @@ class TournamentCommands:
             rounds=options.get("rounds") or 0,
             turn_seconds=turn,
             starts_at=starts,
-            options=game_options(options["game"], options.get("options") or ""),
+            options=game_settings,
         )
         language = await self.languages.language(event.guild_id)
         await interaction.response.send_message(
@@ -391,8 +405,8 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
         format="Swiss, round robin, or tables of 3 and 4 (multi-player games)",
         name="The event's name, e.g. Spring Pond",
         rounds="How many rounds (default: enough for the field)",
-        turn_time="The time for a turn, like 12h or 2d (default: the server's)",
-        starts="Start by itself, e.g. in 2h (default: when /tournament start is used)",
+        turn_time="The time for a turn, like 12h or 2d: 1 minute to 14 days (default: the server's)",
+        starts="Start by itself, e.g. in 2h, at most 90 days ahead (default: when /tournament start is used)",
         options="The game's own options for every game, e.g. variant=mini or wall=grey",
     )
     @app_commands.choices(game=games, format=FORMAT_CHOICES)

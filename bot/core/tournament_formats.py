@@ -1,9 +1,11 @@
 """Tournament formats, pure: who plays whom each round, what a result is worth, and the standings.
 
-Swiss rounds are paired by the FIDE Dutch system and round robins by the FIDE Berger tables, both from
-``caissify-pairings`` (cross-validated against the FIDE-endorsed bbpPairings); never hand-rolled.  The
-first seat of a two-player game is the library's white, so it is balanced like colours.  Games for three
-or four (Azul) are played at tables grouped by standing, split without byes into tables of 4 and 3.
+Swiss rounds are paired by :mod:`bot.core.swiss`: the FIDE Dutch system (``py4swiss``, a port of the
+FIDE-endorsed bbpPairings with its compiled matching) up to 512 players a round, and the Fast Swiss system
+Lichess uses for big fields beyond (:data:`bot.core.swiss.DUTCH_MOST_PLAYERS` is the switch; that module
+says why and what each takes).  Round robins follow the FIDE Berger tables from ``caissify-pairings``.  The
+first seat of a two-player game is the systems' white, so it is balanced like colours.  Games for three or
+four (Azul) are played at tables grouped by standing, split without byes into tables of 4 and 3.
 
 Everything here is computed from the stored pairings and results, so the standings after a restart are
 those before it, and an independent recomputation gives the same numbers.
@@ -23,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
+
+from bot.core import swiss
 
 SWISS = "swiss"
 ROUND_ROBIN = "round_robin"
@@ -121,12 +125,17 @@ def pair_tables(ranked: Sequence[int], first_seats: Mapping[int, int]) -> list[t
 
 @dataclass
 class History:
-    """What the pairing library must be told about each player, rebuilt from the stored rounds."""
+    """What the pairing libraries must be told about each player, rebuilt from the stored rounds.
+
+    ``rounds`` is the whole history the Swiss systems read; the other fields are what the round-robin
+    library reads.
+    """
 
     score: float = 0.0
     colours: list[str] = field(default_factory=list)
     floats: list[str] = field(default_factory=list)
     byes: int = 0
+    rounds: list[swiss.Outing] = field(default_factory=list)
 
 
 def two_player_history(
@@ -149,19 +158,24 @@ def two_player_history(
                 h.colours.append("none")
                 h.floats.append("none")
                 h.score += points[0] if points else 0.0
+                h.rounds.append(swiss.Outing(points=points[0] if points else 0.0, bye=True))
                 continue
             white, black = table
             met.add((white, black))
+            void = not points or not any(points)  # cancelled: nobody scored
             for seat, (user, other) in enumerate(((white, black), (black, white))):
                 h = history.setdefault(user, History())
                 h.colours.append("white" if seat == 0 else "black")
                 mine, theirs = before.get(user, 0.0), before.get(other, 0.0)
                 h.floats.append("down" if mine > theirs else "up" if mine < theirs else "none")
-                h.score += points[seat] if points else 0.0
+                earned = points[seat] if points else 0.0
+                h.score += earned
+                h.rounds.append(swiss.Outing(other, first=seat == 0, points=earned, void=void))
         for user, h in history.items():
             if user not in seen:  # withdrawn, or not yet entered: an unplayed round
                 h.colours.append("none")
                 h.floats.append("none")
+                h.rounds.append(swiss.Outing())
     return history, met
 
 
@@ -181,10 +195,9 @@ def pair_two_player(
     is the forfeit's).
     """
     if format == SWISS:
-        system, options, field_ids = "dutch", {"bye_value": BYE_POINTS, "max_byes_per_player": 1}, list(playing)
-    else:
-        cycles = 2 if format == DOUBLE_ROUND_ROBIN else 1
-        system, options, field_ids = "round_robin", {"cycles": cycles}, sorted(numbers, key=numbers.__getitem__)
+        return pair_swiss(numbers, playing, history, round_number, total_rounds).tables
+    cycles = 2 if format == DOUBLE_ROUND_ROBIN else 1
+    system, options, field_ids = "round_robin", {"cycles": cycles}, sorted(numbers, key=numbers.__getitem__)
     if len(field_ids) == 1:
         return [(field_ids[0],)]
     if not field_ids:
@@ -217,6 +230,37 @@ def pair_two_player(
         elif len(seated) == 1:
             byes.append((int(seated[0]),))
     return games + byes
+
+
+def pair_round(
+    format: str,
+    numbers: Mapping[int, int],
+    playing: Sequence[int],
+    rounds: Sequence[Sequence[tuple[tuple[int, ...], Sequence[float] | None]]],
+    round_number: int,
+    total_rounds: int,
+) -> list[tuple[int, ...]]:
+    """Pair a two-player event's next round from its played ``rounds`` (as :func:`two_player_history` reads them)."""
+    history, met = two_player_history(numbers, rounds)
+    return pair_two_player(format, numbers, playing, history, met, round_number, total_rounds)
+
+
+def pair_swiss(
+    numbers: Mapping[int, int],
+    playing: Sequence[int],
+    history: Mapping[int, History],
+    round_number: int,
+    total_rounds: int,
+    system: str | None = None,
+) -> swiss.Paired:
+    """Pair a Swiss round by the system for its size (or ``system``), and say which system paired it."""
+    players = []
+    for user, number in numbers.items():
+        rounds = history[user].rounds if user in history else []
+        # Every entrant needs a line for every earlier round; one who entered later has unplayed rounds first.
+        missing = [swiss.Outing()] * (round_number - 1 - len(rounds))
+        players.append(swiss.Player(user, number, (*missing, *rounds)))
+    return swiss.pair(players, total_rounds=total_rounds, playing=playing, system=system)
 
 
 # -- standings ---------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from bot.core.computer_seats import computer_level, mentions_for
 from bot.core.ports import Workers
 from bot.core.refusals import Refusal
 from bot.core.service import Turn
+from bot.core.swiss import SwissError
 from bot.storage.database import StaleMatch
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, NoticeKind, Seat
 from bot.storage.tournament_store import Entrant, Event, EventFormat, EventStatus, Pairing, Tournaments
@@ -91,7 +92,7 @@ class TournamentService:
         """``forfeit(match_id, user_id)`` ends a withdrawing player's running game (the match service's);
         ``departed(guild_id, user_ids)`` names those who left the server (asked before each round is paired:
         they are withdrawn and not paired again); ``workers`` pair Swiss rounds in another process (a big
-        field takes seconds to minutes of pure Python, which in a thread would hold the bot's interpreter)."""
+        field takes seconds, much of it Python, which in a thread would hold the bot's interpreter)."""
         self.store = store
         self._workers = workers
         self._departed = departed
@@ -268,7 +269,17 @@ class TournamentService:
                     now = self.clock()
                     event = await self.store.update(event, now, status=EventStatus.FINISHED, finished_at=now)
                     return Progress(event, closed_round=closed, finished=True)
-                event = await self._pair(event, await self.store.entrants(event.id), closed + 1)
+                try:
+                    event = await self._pair(event, await self.store.entrants(event.id), closed + 1)
+                except SwissError:
+                    # Everyone left has met everyone they could be paired with: as on Lichess, the event ends
+                    # early rather than repeat a pairing or give a second bye.
+                    log.info("event %s: round %s cannot be paired without a repeat; it ends", event.id, closed + 1)
+                    now = self.clock()
+                    event = await self.store.update(
+                        event, now, status=EventStatus.FINISHED, finished_at=now, rounds=closed
+                    )
+                    return Progress(event, closed_round=closed, finished=True)
             except StaleMatch:
                 return None
         progress = await self._open_matches(event)
@@ -336,14 +347,13 @@ class TournamentService:
                 firsts[p.players[0]] = firsts.get(p.players[0], 0) + 1
             tables = formats.pair_tables(ranked, firsts)
         else:
-            by_round: list[list[tuple[tuple[int, ...], Sequence[float] | None]]] = []
-            for number in range(1, round_number):
-                games = [_played_one(p) for p in played if p.round == number]
-                by_round.append([(g.players, formats.seat_points(event.format, g)) for g in games])
-            history, met = formats.two_player_history(numbers, by_round)
-            pair = functools.partial(
-                formats.pair_two_player, event.format, numbers, playing, history, met, round_number, total
-            )
+            by_round: list[list[tuple[tuple[int, ...], Sequence[float] | None]]] = [[] for _ in range(1, round_number)]
+            for p in played:
+                if p.round < round_number:
+                    game = _played_one(p)
+                    by_round[p.round - 1].append((game.players, formats.seat_points(event.format, game)))
+            # The history is rebuilt in the worker too: for thousands of players it is tens of milliseconds.
+            pair = functools.partial(formats.pair_round, event.format, numbers, playing, by_round, round_number, total)
             if self._workers is not None:  # beside live work, at the lowest priority: never ahead of a move
                 tables = await self._workers.run(pair, background=True)
             else:

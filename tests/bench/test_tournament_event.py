@@ -3,12 +3,13 @@ middle, checked against a recomputation from the matches' own results; and the p
 
 from __future__ import annotations
 
-from bench.tournament_event import pairing_time, run_event
+from bench.tournament_event import pairing_times, run_event
 
 
-def test_the_pairing_timer_pairs_everyone() -> None:
-    result = pairing_time(16)
-    assert result["players"] == 16 and result["round_2_seconds"] >= 0
+def test_the_pairing_timer_pairs_every_round_and_names_the_system() -> None:
+    small, big = pairing_times(16), pairing_times(600)
+    assert small["system"] == "dutch" and len(small["seconds_per_round"]) == 5
+    assert big["system"] == "fast" and len(big["cpu_seconds_per_round"]) == 11 and big["goal_met"]
 
 
 async def test_a_small_event_runs_through_the_command_tree_with_a_restart() -> None:

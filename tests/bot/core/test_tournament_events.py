@@ -12,6 +12,7 @@ import pytest
 from bot.core import tournament_formats as f
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
+from bot.core.swiss import SwissError
 from bot.core.tournaments import TournamentService
 from bot.delivery.workers import WorkerPool
 from bot.storage import MatchStatus, MatchStore
@@ -173,7 +174,7 @@ class Recording:
 
 @pytest.mark.subprocess
 async def test_swiss_rounds_are_paired_in_a_worker_process_as_they_would_be_in_the_bot(database: str) -> None:
-    """Pairing a big field is seconds to minutes of pure Python: the bot pairs in its workers' background process,
+    """Pairing a big field is seconds, much of it Python: the bot pairs in its workers' background process,
     never in its own interpreter, and the pairings are the same as in a thread."""
     pool = WorkerPool("test", 1)
     workers = Recording(pool)
@@ -191,7 +192,7 @@ async def test_swiss_rounds_are_paired_in_a_worker_process_as_they_would_be_in_t
         await play_out(bot, event_id, random.Random(7))
         await check_final(bot, event_id)
         rounds = (await events.event(event_id)).rounds
-        assert workers.calls == [("pair_two_player", True)] * rounds
+        assert workers.calls == [("pair_round", True)] * rounds
         assert pool.pids(), "no worker process paired"
         # The same field and results paired in a thread: the same tables, round by round.
         entrants = await store.tournaments.entrants(event_id)
@@ -208,6 +209,33 @@ async def test_swiss_rounds_are_paired_in_a_worker_process_as_they_would_be_in_t
     finally:
         pool.stop()
         await store.close()
+
+
+class Exhausted:
+    """Workers for an event whose rounds after the first have no pairing left (everyone met all they could)."""
+
+    async def run(self, function: Any, *args: Any, urgent: bool = False, background: bool = False) -> Any:
+        if function.args[4] > 1:  # pair_round's round number
+            raise SwissError("no pairing of this round avoids a repeat pairing")
+        return function(*args)
+
+
+async def test_a_swiss_event_whose_next_round_cannot_be_paired_ends_early(bot: Bot) -> None:
+    """Rather than repeat a pairing or give a second bye, the event ends with the rounds it played (as on Lichess)."""
+    events = bot.events
+    bot.events = TournamentService(
+        bot.store.tournaments,
+        forfeit=bot.matches.withdraw,
+        clock=events.clock,
+        rng=random.Random(4),
+        workers=Exhausted(),
+    )
+    event_id = await new_event(bot, 4, rounds=3)
+    await bot.events.start(event_id, ORGANISER, can_manage=True)
+    await play_out(bot, event_id, random.Random(5))
+    event = await bot.events.event(event_id)
+    assert event.status == EventStatus.FINISHED and event.rounds == 1
+    await check_final(bot, event_id)
 
 
 async def test_a_double_round_robin_meets_everyone_twice(bot: Bot) -> None:
