@@ -46,6 +46,7 @@ from bench.discord_fake import APP_ID, BOT_USER_ID, Discord, Person, Recorder, i
 from bench.pgserver import create_database, drop_database, throwaway_server
 from bot.client import TabulaBot, settle_memory
 from bot.core import ratings
+from bot.core.mining import MINE
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import MatchStore, NoticeKind, Seat
@@ -136,8 +137,12 @@ class Load:
         database: str | None = None,
         shards: Shards | None = None,
         guild_of: Callable[[int], int] = lambda channel: 1,
+        ai_processes: int = 0,
+        mining: bool = False,
     ) -> None:
         self.shards = shards
+        self.ai_processes = ai_processes  # the computer's worker processes (0: threads; the bench plays no computer)
+        self.mining = mining  # finished matches are mined for puzzles, as the bot does by default
         self.guild_of = guild_of  # the server of each channel
         self.render_processes = render_processes
         self.service_options = service_options or {}
@@ -154,9 +159,13 @@ class Load:
 
     async def start(self, patch: Patch) -> None:
         install(patch, self.recorder)
-        store = await MatchStore.open(self.database, rating=ratings)
+        store = await MatchStore.open(self.database, rating=ratings, finish_jobs=(MINE,) if self.mining else ())
         settings = Settings(
-            database=self.database, render_processes=self.render_processes, ai_processes=0, shards=self.shards
+            database=self.database,
+            render_processes=self.render_processes,
+            ai_processes=self.ai_processes,
+            shards=self.shards,
+            puzzle_mining=self.mining,
         )
         self.bot = TabulaBot(settings, store=store, rng=random.Random(1), **self.service_options)
         await self.bot._async_setup_hook()

@@ -107,7 +107,8 @@ def render_marked(
     last move (what the renderer draws for the event the move would make), on the position before it.
     ``meaning`` says why, and the legend says it for each colour drawn (see :mod:`render.legend`): a
     ``"review"`` shows a costly move played (amber) and the better one (blue), a ``"hint"`` its suggested move
-    (blue only), a ``"preview"`` the move a player is about to play (amber only).  Raise ValueError for another
+    (blue only), a ``"preview"`` the move a player is about to play (amber only), a ``"puzzle"`` a wrong answer
+    (amber) and the solution (blue).  Raise ValueError for another
     meaning, or a move the meaning has no words for.  The picture has a palette of its own (adaptive), since the
     board's palette has no blue marks.
     """

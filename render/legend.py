@@ -6,7 +6,8 @@ them, and what its colours mean depends on why it is drawn, its *meaning*:
 
 * ``"review"``: amber is the move played, blue the better move (the computer's review of a game);
 * ``"hint"``: blue is the suggested move (``/<game> hint``);
-* ``"preview"``: amber is the move the player is about to play (a private preview, before it counts).
+* ``"preview"``: amber is the move the player is about to play (a private preview, before it counts);
+* ``"puzzle"``: amber is the player's wrong answer to a puzzle, blue the solution.
 
 The legend has an entry (:class:`Key`) for each colour actually drawn, and only those: a review of a move with no
 better one says ``move played`` alone.  Each game draws the entries as one line of its legend, each after a sample
@@ -43,6 +44,7 @@ MEANINGS: Final = {
     "review": Meaning("move played", "better move"),
     "hint": Meaning(None, "suggested move"),
     "preview": Meaning("your move", None),
+    "puzzle": Meaning("your move", "solution"),
 }
 
 
@@ -94,6 +96,9 @@ def key_words(key: Key, locale: str) -> str:
     if key.words == "suggested move":
         # TRANSLATORS: a hint's board legend: the blue mark is the move the computer suggests.
         return pgettext(locale, "board", "suggested move")
+    if key.words == "solution":
+        # TRANSLATORS: a puzzle's board legend: the blue mark is the puzzle's solution (the move to find).
+        return pgettext(locale, "board", "solution")
     if key.words == "your move":
         # TRANSLATORS: a preview's board legend: the amber mark is the move the player is about to play (not "your
         # turn").

@@ -18,6 +18,7 @@ from bot.storage.puzzle_store import Finished, StoredPuzzle
 from bot.text.escaping import escape_name
 from engines import GAMES
 from i18n.catalog import gettext, ngettext
+from i18n.review import move_words as review_words
 
 
 def names_of(stored: StoredPuzzle, language: str) -> list[str]:
@@ -126,14 +127,14 @@ def verdict_text(verdict: Verdict, names: Sequence[str], language: str) -> str:
             gettext(language, "🎉 Solved! {move}", move=move_words(puzzle, verdict.step, verdict.move, names, language))
         )
     else:
-        solution = puzzle.solver_moves[verdict.step]
+        # The moves in words, as the game's chat lines say them ("placed an egg on d4"), not in notation.
+        state = puzzle.state_at(verdict.step)
         lines.append(
             gettext(
                 language,
-                "❌ Not this one. The solution was **{solution}** (in blue on the board; your move **{move}** is "
-                "in amber).",
-                solution=solution,
-                move=verdict.move,
+                "❌ Not this one. The solution: **{solution}**, in blue on the board (your move, in amber: **{move}**).",
+                solution=review_words(state, puzzle.solver_moves[verdict.step], names, language, named=False),
+                move=review_words(state, verdict.move, names, language, named=False),
             )
         )
         left = dict(puzzle.alternatives).get(verdict.move) if verdict.step == 0 else None

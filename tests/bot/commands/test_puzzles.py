@@ -118,7 +118,9 @@ async def test_a_wrong_answer_shows_the_solution_and_rates_down(world: World) ->
     puzzle = await shown_puzzle(world, ANA)
     wrong = puzzle.alternatives[0][0]
     shown = await tap(world, ANA, message, wrong, puzzle.state())
-    assert "Not this one. The solution was **" + puzzle.line[0] + "**" in shown.content
+    # The moves in words, as the chat lines say them: the solution's (h1-h2 here) and the one played.
+    assert "Not this one. The solution: **moved " + puzzle.line[0].split()[0] in shown.content
+    assert f"(your move, in amber: **moved {wrong.split()[0]}" in shown.content
     assert "your move left 30 %" in shown.content and "Puzzle rating: 1500 → **" in shown.content
     assert shown.board is not None and "marked in blue" in (shown.descriptions["board.png"] or "")
     player = await world.bot.store.puzzles.player(GUILD, ANA.id, "summer")
