@@ -132,7 +132,8 @@ def verdict_text(verdict: Verdict, names: Sequence[str], language: str) -> str:
         lines.append(
             gettext(
                 language,
-                "❌ Not this one. The solution: **{solution}**, in blue on the board (your move, in amber: **{move}**).",
+                "❌ Not this one. The solution: **{solution}**, in blue on the board "
+                "(your move, in amber: **{move}**).",
                 solution=review_words(state, puzzle.solver_moves[verdict.step], names, language, named=False),
                 move=review_words(state, verdict.move, names, language, named=False),
             )
