@@ -9,9 +9,9 @@ typing (autocomplete offers the position's legal moves).
 Each answer goes to :meth:`bot.core.puzzles.PuzzleService.play`: a right move shows the defender's reply on the
 board and asks for the next; the last right move says solved, with the rating change and the streak; a wrong one
 shows the solution in blue and the answer in amber on the position (a marked board whose legend says so), and
-what each would have given.  Every control carries the try, the step and the choices so far in its custom ID, so it works after a
-restart; a control of a step the try has left changes nothing.  An illegal or unreadable move is refused politely
-and changes nothing.
+what each would have given.  Every control carries the try, the step and the choices so far in its custom ID, so it
+works after a restart; a control of a step the try has left changes nothing.  An illegal or unreadable move is
+refused politely and changes nothing.
 
 The daily post's **Solve** (:func:`solve_button`) opens its puzzle privately for whoever presses it.
 """
