@@ -313,6 +313,7 @@ def build_parts(
         clock=clock,
         on_due=lambda when: store.matches.on_due(when) if store.matches.on_due is not None else None,
     )
+
     # Tournaments: events whose rounds run themselves as their games end.  An arena asks the sweeper for a look
     # within seconds while anyone waits, and for its standings' next write.
     def wake_at(when: float) -> None:
