@@ -13,7 +13,8 @@ An arena has no rounds: it runs from its start for its ``duration``.  Players jo
 whenever they like; each :meth:`TournamentService.look` seats whoever is free (:mod:`bot.core.arena` chooses
 whom with whom) and opens their games.  A look runs when a game ends, when someone joins, and on the sweeper's
 events kind: every :data:`LOOK_SECONDS` while anyone waits, and at the end time, when the arena finishes and
-its games still running stop counting.  :meth:`TournamentService.next_look` tells the sweeper when.
+its games still running stop counting.  :meth:`TournamentService.next_look` tells the sweeper when.  A player
+who loses an arena game on time is paused by the store, in the finishing transaction.
 
 The formats themselves (pairings, points, standings) are pure: :mod:`bot.core.tournament_formats` and
 :mod:`bot.core.arena`.

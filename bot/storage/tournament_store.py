@@ -29,6 +29,11 @@ from bot.storage.match_base import _COLUMNS, _decode, _players_json
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, Seat, ThreadMode
 
+#: The terminations of a game lost on time (the engines' codes, as the match's result stores them): an arena
+#: pauses whoever lost so, as Lichess pauses a player who does not move, so that nobody is paired with them again
+#: until they come back.
+ON_TIME = ("timeout", "abandoned")
+
 STALE_EVENT = N_("The event changed while your command was on its way; look at it again and retry.")
 
 _EVENT_COLUMNS = (
@@ -523,8 +528,10 @@ class Tournaments:
         """Give an event game's pairing its result, inside the transaction that finishes the match.
 
         The result carries the time it finished (``at``: an arena counts only what finished before its end), and
-        the game's players are free from then (an arena pairs them again from that time)."""
+        the game's players are free from then (an arena pairs them again from that time); in a running arena, a
+        player who lost on time (:data:`ON_TIME`) is paused."""
         scores = list((record.result or {}).get("scores") or [0] * len(places))
+        on_time = (record.result or {}).get("termination") in ON_TIME and min(places) != max(places)
         rows = list(
             await db.execute_fetchall(
                 "UPDATE tournament_pairings SET result = ? WHERE match_id = ? AND result IS NULL "
@@ -533,7 +540,16 @@ class Tournaments:
             )
         )
         for event_id, players in rows:
-            await self._free(db, int(event_id), [int(user) for user in json.loads(players)], now)
+            seated = [int(user) for user in json.loads(players)]
+            await self._free(db, int(event_id), seated, now)
+            late = [user for user, place in zip(seated, places, strict=False) if place == max(places)]
+            if on_time and late:
+                marks = ", ".join("?" for _ in late)
+                await db.execute(
+                    f"UPDATE tournament_entrants SET paused = 1 WHERE tournament_id = ? AND user_id IN ({marks}) "
+                    "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND format = ? AND status = ?)",
+                    (int(event_id), *late, int(event_id), EventFormat.ARENA, EventStatus.RUNNING),
+                )
 
     async def end_arena(self, event: Event, now: float) -> Event:
         """Finish an arena at its version: its games still running become void (they count for nothing, and

@@ -356,6 +356,33 @@ async def test_the_live_standings_are_edited_at_most_every_ten_seconds(world: Wo
     await world.stop()
 
 
+async def test_a_player_who_loses_on_time_is_paused(world: World) -> None:
+    """As Lichess pauses a player who does not move: their game ends by the turn timer, and they are not paired
+    again until they join again."""
+    event_id = await create(world, duration="1h")
+    await join(world, event_id, ANA, BO, CY, DEE)
+    await world.command(MOD, CHANNEL, "tournament", "start")
+    await settle()
+    first, second = await running_games(world, event_id)
+    world.clock.advance(2 * ARENA_TURN_SECONDS + 1)  # nobody moves in either game: both end on time
+    await world.bot.sweep()
+    await settle()
+    record = await world.bot.store.matches.get(first.match_id or 0)
+    assert record is not None and record.status == MatchStatus.FINISHED
+    assert (record.result or {}).get("termination") == "abandoned"
+    late = first.players[(record.result or {})["places"].index(2)]
+    entrants = {e.user_id: e for e in await world.bot.store.tournaments.entrants(event_id)}
+    winners = {u for u in (*first.players, *second.players) if u != late} - {e.user_id for e in entrants.values()
+                                                                              if e.paused}  # fmt: skip
+    assert entrants[late].paused and len(winners) == 2 and sum(e.paused for e in entrants.values()) == 2
+    assert all(late not in g.players for g in await running_games(world, event_id))
+    for user in (u for u, e in entrants.items() if e.paused):  # both come back: paired again
+        await world.command(PEOPLE[user], CHANNEL, "tournament", "join")
+    await settle()
+    assert any(late in g.players for g in await running_games(world, event_id))
+    await world.stop()
+
+
 @pytest.mark.parametrize(
     ("value", "said"),
     [("5m", "from 10 minutes to 24 hours"), ("25h", "from 10 minutes to 24 hours"), ("soon", "like `30m`")],
