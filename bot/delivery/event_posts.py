@@ -256,7 +256,11 @@ class EventPosts:
         A game opened before a stop whose line in the event's channel was never posted gets it now, so its
         thread still starts from it (its START announcement waits in the outbox for the thread)."""
         for event in await self.events.store.running():
-            ids = [p.match_id for p in await self.events.store.pairings(event.id, event.round) if p.match_id]
+            if event.format == EventFormat.ARENA:  # an arena's games may come from any look
+                pairings = await self.events.store.open_pairings(event.id)
+            else:
+                pairings = await self.events.store.pairings(event.id, event.round)
+            ids = [p.match_id for p in pairings if p.match_id]
             for record in await self.events.store.match_records(ids):
                 if record.wants_thread and record.message_id is None and record.id not in self._starting:
                     language = await self.languages.language(event.guild_id)

@@ -409,3 +409,23 @@ async def test_a_duration_is_for_arenas_and_rounds_are_not(world: World) -> None
     assert any("24 heures" in t for t in texts(calls)), texts(calls)
     assert await world.bot.store.tournaments.of_guild(GUILD_ID) == []
     await world.stop()
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "fr"])
+def test_the_arena_texts_in_each_language(language: str) -> None:
+    from bot.commands.tournaments import sign_up_text
+    from bot.core import arena
+    from bot.delivery.event_posts import arena_text
+    from bot.storage.tournament_store import Event, EventFormat
+
+    event = Event(1, 1, 1, "Azul Night", "azul", {}, EventFormat.ARENA, 0, 180.0, None, EventStatus.RUNNING, 4, 1,
+                  1, None, 0.0, 0.0, None, 3600.0, 1_800_003_600.0)  # fmt: skip
+    lines = arena.standings(
+        [(1, "Ana", 1, False), (2, "Bo", 2, True)], [arena.Game((1, 2), (1, 2)), arena.Game((2, 1), (2, 1))]
+    )
+    live = arena_text(event, lines, language)
+    texts = live + sign_up_text(event, ["Ana", "Bo"], language)
+    english = arena_text(event, lines, "en") + sign_up_text(event, ["Ana", "Bo"], "en")
+    assert "Ana" in live and "<t:1800003600:R>" in live and "2 2" in live
+    assert (texts == english) == (language == "en")
+    assert ("paused" in live) == (language == "en")
