@@ -33,7 +33,11 @@
    the end), nobody in two games at once, nothing paired after the end, the games still running at the end
    void, the standings message written at most once per ten seconds.  Reported: games played, the longest wait
    of a free player for a game (and the longest once another free player was there to meet; the waits across
-   the restart apart), the standings writes, and the wall time.
+   the restart apart), the standings writes, and the wall time.  Measured (load 8 on two cores): 1,658 games
+   counted and 100 still running at the end (void), every one scored once; nobody waited a moment once another
+   free player was there (0.0 s); 99 % of waits 6 s or less, the longest 92 s (the odd player out at the start,
+   until the first game ended: games last 1½ minutes at least), 10 s across the restart (the downtime); 359
+   standings writes in 67 simulated minutes; 203 s of wall time.
 
     python -m bench.tournament_event [--sizes 64,128,512,2000] [--pairing-only | --event-only | --arena]
                                      [--event-players 64] [--rounds 6] [--plies 60]
@@ -416,7 +420,8 @@ def waits(
             last_created[user] = created
     across = [b - a for _, a, b in intervals if a <= down[1] and b >= down[0]]
     intervals = [(user, a, b) for user, a, b in intervals if not (a <= down[1] and b >= down[0])]
-    longest = max((b - a for _, a, b in intervals), default=0.0)
+    lengths = sorted(b - a for _, a, b in intervals)
+    longest = lengths[-1] if lengths else 0.0
     # The wait once a partner was free: from the first moment another player's wait overlapped this one.
     intervals.sort(key=lambda item: item[1])
     pairable = 0.0
@@ -426,6 +431,8 @@ def waits(
     return {
         "longest_wait_seconds": round(longest, 1),
         "longest_wait_with_a_partner_free_seconds": round(pairable, 1),
+        "wait_p99_seconds": round(lengths[int(0.99 * (len(lengths) - 1))], 1) if lengths else 0.0,
+        "waits_over_5_seconds": sum(1 for length in lengths if length > 5.0),
         "longest_wait_across_the_restart_seconds": round(max(across, default=0.0), 1),
         "waits": len(intervals),
     }
