@@ -62,7 +62,8 @@ from bot.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
 
-# Events due to start, and rounds a cancelled game left open, are looked at this often.
+# Events due to start, and rounds a cancelled game left open, are looked at this often (a running arena with
+# players waiting, or standings to write, sooner: EventPosts.next_due).
 EVENT_SECONDS = 30.0
 # What the sweeper is told is due: the store's kinds of background work, the events' next look, the next
 # daily puzzle (or its retry), and the queue's next job to take.
@@ -147,9 +148,10 @@ class Background:
         puzzles' and the queue's."""
         due = await self.extras.next_due(now)
         times = {field.name: getattr(due, field.name) for field in dataclasses.fields(due)}
+        arenas = self.event_posts.next_due()
         return _WITH_EVENTS(
             **times,
-            events=self.events_next,
+            events=self.events_next if arenas is None else min(self.events_next, arenas),
             puzzles=await self.daily.next_due(now),
             jobs=await self.runner.next_due(),
         )
@@ -159,7 +161,8 @@ class Background:
         self.runner.wake()
 
     async def run_events(self) -> None:
-        """Start the events due to start and close rounds a cancelled game left open; look again later."""
+        """Start the events due to start, close rounds a cancelled game left open, look at the arenas and write
+        their standings when due; look again later."""
         self.events_next = self.clock() + EVENT_SECONDS
         await self.event_posts.resume()
 
@@ -310,7 +313,13 @@ def build_parts(
         clock=clock,
         on_due=lambda when: store.matches.on_due(when) if store.matches.on_due is not None else None,
     )
-    # Tournaments: events whose rounds run themselves as their games end.
+
+    # Tournaments: events whose rounds run themselves as their games end.  An arena asks the sweeper for a look
+    # within seconds while anyone waits, and for its standings' next write.
+    def wake_at(when: float) -> None:
+        if store.matches.on_due is not None:
+            store.matches.on_due(when)
+
     events = TournamentService(
         store.tournaments,
         forfeit=service.withdraw,
@@ -318,8 +327,9 @@ def build_parts(
         turn_seconds=service.turn_seconds_for,
         departed=Members(client.http).departed,  # who left the server, asked before each round
         workers=computer.workers,  # Swiss pairing of a big field: its own process, not the bot's
+        on_due=wake_at,
     )
-    event_posts = EventPosts(events, store.matches, announcer, client, store.settings)
+    event_posts = EventPosts(events, store.matches, announcer, client, store.settings, on_due=wake_at)
     signals.subscribe(MatchFinished, event_posts.match_finished)  # an event runs its rounds on
     signals.subscribe(MatchFinished, lambda finished: runner.wake())  # its mining was queued as it finished
     tournaments = TournamentCommands(events, event_posts, store.settings, clock)

@@ -10,7 +10,12 @@ sign-up message is public, in the server's.
 
 ``create`` checks everything before it makes anything, and refuses with what is allowed: ``turn_time`` within
 the range a server may set with ``/tabula turn_time`` (the same parsing and limits), ``starts`` at most
-:data:`STARTS_RANGE` (90 days) ahead, and each game option given once.
+:data:`STARTS_RANGE` (90 days) ahead, an arena's ``duration`` within :data:`ARENA_RANGE` (10 minutes to 24
+hours), and each game option given once.
+
+An arena (``format:arena``) runs for its duration: ``join`` works while it runs, and ``leave`` then pauses (the
+player is not paired again until they join again; their points stay).  Either looks at the arena at once, so a
+player who joins is paired within seconds.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from discord import app_commands
 
 from bot import limits
 from bot.commands.components import Choice, CustomId, Number, persistent_button
-from bot.commands.server_commands import TURN_RANGE, parse_duration, within
+from bot.commands.server_commands import TURN_RANGE, duration_text, parse_duration, within
 from bot.commands.ui import user_language
 from bot.core import tournament_formats as formats
 from bot.core.ports import Languages
@@ -55,11 +60,14 @@ FORMAT_CHOICES = [
     app_commands.Choice(name="Round robin", value=formats.ROUND_ROBIN),
     app_commands.Choice(name="Double round robin", value=formats.DOUBLE_ROUND_ROBIN),
     app_commands.Choice(name="Tables of 3 and 4", value=formats.TABLES),
+    app_commands.Choice(name="Arena (a set time, join any time)", value=formats.ARENA),
 ]
 STARTS = re.compile(r"^\s*(in|dans|через)\s+", re.IGNORECASE)
 #: How far ahead an event may be set to start by itself (seconds): a minute to 90 days, a season's planning
 #: (the sweeper starts it; further ahead is more likely a typo than a plan).
 STARTS_RANGE = (60, 90 * 86400)
+#: How long an arena may run (seconds): ten minutes (a few games) to a day (beyond, nobody plays it live).
+ARENA_RANGE = (10 * 60, 24 * 3600)
 
 
 def sign_up_button(event_id: int, join: bool, language: str = DEFAULT) -> discord.ui.Button[Any]:
@@ -93,6 +101,7 @@ def format_name(language: str, format: str) -> str:
         formats.ROUND_ROBIN: gettext(language, "round robin"),
         formats.DOUBLE_ROUND_ROBIN: gettext(language, "double round robin"),
         formats.TABLES: gettext(language, "tables of 3 and 4"),
+        formats.ARENA: gettext(language, "arena"),
     }
     return names[format]
 
@@ -106,6 +115,13 @@ def sign_up_text(event: Event, entrants: list[str], language: str) -> str:
         game=GAMES[event.game].title,
         format=format_name(language, event.format),
     )
+    if event.format == formats.ARENA:
+        text += "\n" + gettext(
+            language,
+            "It runs for {duration}: join whenever you like, even once it runs; leaving pauses you, your points stay. "
+            "A win is worth 2, a draw 1, and after two wins in a row they count double until a game is not won.",
+            duration=duration_text(language, event.duration or 0),
+        )
     if event.starts_at:
         text += "\n" + gettext(language, "It starts <t:{time}:R>.", time=int(event.starts_at))
     names = [escape_name(name) for name in entrants]
@@ -216,6 +232,9 @@ class TournamentCommands:
             wait = parse_duration(STARTS.sub("", options["starts"]))
             wait = within(wait, *STARTS_RANGE, N_("The wait before the event starts"))
             starts = None if wait is None else self.clock() + wait
+        duration = None
+        if options.get("duration"):
+            duration = within(parse_duration(options["duration"]), *ARENA_RANGE, N_("An arena's duration"))
         game_settings = game_options(options["game"], options.get("options") or "")
         event = await self.events.create(
             guild_id=interaction.guild_id or 0,
@@ -228,6 +247,7 @@ class TournamentCommands:
             turn_seconds=turn,
             starts_at=starts,
             options=game_settings,
+            duration=duration,
         )
         language = await self.languages.language(event.guild_id)
         await interaction.response.send_message(
@@ -248,6 +268,16 @@ class TournamentCommands:
             text = gettext(language, "You have left **{event}**.", event=escape_name(event.name))
             for turn in forfeited:
                 await self.posts.announcer.deliver(turn.announcements, state=turn.state, turn=turn)
+        if event.format == formats.ARENA and event.status == EventStatus.RUNNING:
+            if not join:
+                text = gettext(
+                    language,
+                    "You are paused in **{event}**: you are not paired again until you join again; your points stay.",
+                    event=escape_name(event.name),
+                )
+            await interaction.response.send_message(text, ephemeral=True)
+            await self.posts.look(event.id)  # a player who joins is paired at once; a pause shows in the standings
+            return
         if interaction.type is discord.InteractionType.component and event.status == EventStatus.OPEN:
             names = [e.name for e in await self.events.store.entrants(event.id)]
             server = await self.languages.language(event.guild_id)
@@ -267,15 +297,21 @@ class TournamentCommands:
             ),
         )
         language = user_language(interaction)
-        await interaction.followup.send(
-            gettext(
+        if progress.event.format == formats.ARENA:
+            said = gettext(
+                language,
+                "**{event}** has started: it ends <t:{time}:t>, and players may join until then.",
+                event=escape_name(event.name),
+                time=int(progress.event.ends_at or 0),
+            )
+        else:
+            said = gettext(
                 language,
                 "**{event}** has started: round 1 of {rounds} is paired.",
                 event=escape_name(event.name),
                 rounds=progress.event.rounds,
-            ),
-            ephemeral=True,
-        )
+            )
+        await interaction.followup.send(said, ephemeral=True)
         await self.posts.publish(progress)
 
     async def cancel(self, interaction: discord.Interaction[Any], event_id: int | None) -> None:
@@ -295,7 +331,7 @@ class TournamentCommands:
             interaction, N_("Only a member with the Manage Server permission can remove a player from an event.")
         )
         event = await self.pick(interaction, event_id)
-        event, forfeited = await self.events.leave(event.id, player.id)
+        event, forfeited = await self.events.leave(event.id, player.id, forfeit=True)
         for turn in forfeited:
             await self.posts.announcer.deliver(turn.announcements, state=turn.state, turn=turn)
         text = gettext(
@@ -335,7 +371,7 @@ class TournamentCommands:
         }
         rows = [
             f"#{e.id} **{escape_name(e.name)}** · {GAMES[e.game].title} · {format_name(language, e.format)} · "
-            f"{status[e.status]}" + (f" · R{e.round}/{e.rounds}" if e.round else "")
+            f"{status[e.status]}" + _progress(e)
             for e in found
         ]
         await interaction.response.send_message("\n".join(rows)[:1900], ephemeral=True)
@@ -347,6 +383,13 @@ class TournamentCommands:
             for e in found
             if current.lower() in f"#{e.id} {e.name}".lower()
         ][: limits.AUTOCOMPLETE_CHOICES_MAX]
+
+
+def _progress(event: Event) -> str:
+    """How far an event is, for its line in ``/tournament list``: its round, or when an arena ends."""
+    if event.format == formats.ARENA:
+        return f" · <t:{int(event.ends_at)}:t>" if event.ends_at else ""
+    return f" · R{event.round}/{event.rounds}" if event.round else ""
 
 
 class EventRecords:
@@ -382,10 +425,10 @@ class EventRecords:
         return lines
 
     async def labels(self, match_ids: list[int]) -> dict[int, str]:
-        """``Spring Pond · R2`` for each of these matches played in an event."""
+        """``Spring Pond · R2`` for each of these matches played in an event (an arena's: its name alone)."""
         return {
-            match: f"{name} · R{number}"
-            for match, (name, number) in (await self.events.store.labels(match_ids)).items()
+            match: name if format == formats.ARENA else f"{name} · R{number}"
+            for match, (name, number, format) in (await self.events.store.labels(match_ids)).items()
         }
 
 
@@ -402,12 +445,13 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     )
     @app_commands.describe(
         game="The game every round plays",
-        format="Swiss, round robin, or tables of 3 and 4 (multi-player games)",
+        format="Swiss, round robin, tables of 3 and 4 (multi-player games), or an arena",
         name="The event's name, e.g. Spring Pond",
         rounds="How many rounds (default: enough for the field)",
-        turn_time="The time for a turn, like 12h or 2d: 1 minute to 14 days (default: the server's)",
+        turn_time="The time for a turn, like 12h or 2d: 1 minute to 14 days (default: the server's; arena: 3m)",
         starts="Start by itself, e.g. in 2h, at most 90 days ahead (default: when /tournament start is used)",
         options="The game's own options for every game, e.g. variant=mini or wall=grey",
+        duration="An arena's length, like 1h or 90m: 10 minutes to 24 hours (default: 1h)",
     )
     @app_commands.choices(game=games, format=FORMAT_CHOICES)
     async def create(
@@ -419,6 +463,7 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
         turn_time: app_commands.Range[str, 1, 30] | None = None,
         starts: app_commands.Range[str, 1, 30] | None = None,
         options: app_commands.Range[str, 1, 100] | None = None,
+        duration: app_commands.Range[str, 1, 30] | None = None,
     ) -> None:
         await commands.create(
             interaction,
@@ -429,6 +474,7 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
             turn_time=turn_time,
             starts=starts,
             options=options,
+            duration=duration,
         )
 
     @group.command(name="join", description="Enter an event.")
@@ -438,7 +484,9 @@ def add_tournament_commands(tree: app_commands.CommandTree[Any], commands: Tourn
     ) -> None:
         await commands.sign_up(interaction, event, True)
 
-    @group.command(name="leave", description="Leave an event (once it runs: withdraw, forfeiting a running game).")
+    @group.command(
+        name="leave", description="Leave an event (once it runs: withdraw, forfeiting a running game; arena: pause)."
+    )
     @event_option
     async def leave(
         interaction: discord.Interaction, event: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None

@@ -32,7 +32,8 @@ SWISS = "swiss"
 ROUND_ROBIN = "round_robin"
 DOUBLE_ROUND_ROBIN = "double_round_robin"
 TABLES = "tables"
-FORMATS = (SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN, TABLES)
+ARENA = "arena"  # a set time, not rounds: bot.core.arena
+FORMATS = (SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN, TABLES, ARENA)
 
 #: What a bye is worth in a two-player event (a full point, as on Lichess).
 BYE_POINTS = 1.0

@@ -9,7 +9,15 @@ game and is not paired again.  Everything is read back from the database, so aft
 :meth:`Tournaments.resume` continues exactly: it opens the matches of a paired round that were not yet
 opened, and closes a round whose last game ended while the bot was down.
 
-The formats themselves (pairings, points, standings) are pure: :mod:`bot.core.tournament_formats`.
+An arena has no rounds: it runs from its start for its ``duration``.  Players join (and pause, and come back)
+whenever they like; each :meth:`TournamentService.look` seats whoever is free (:mod:`bot.core.arena` chooses
+whom with whom) and opens their games.  A look runs when a game ends, when someone joins, and on the sweeper's
+events kind: every :data:`LOOK_SECONDS` while anyone waits, and at the end time, when the arena finishes and
+its games still running stop counting.  :meth:`TournamentService.next_look` tells the sweeper when.  A player
+who loses an arena game on time is paused by the store, in the finishing transaction.
+
+The formats themselves (pairings, points, standings) are pure: :mod:`bot.core.tournament_formats` and
+:mod:`bot.core.arena`.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core import arena
 from bot.core import tournament_formats as formats
 from bot.core.computer_seats import computer_level, mentions_for
 from bot.core.ports import Workers
@@ -41,6 +50,12 @@ log = logging.getLogger(__name__)
 #: The longest event name (it heads every game's thread name, within Discord's 100 characters).
 NAME_LIMIT = 40
 MIN_ENTRANTS = 2
+#: An arena's length when the organiser names none, and its time for a turn (arenas are live: minutes, not days).
+ARENA_SECONDS = 3600.0
+ARENA_TURN_SECONDS = 180.0
+#: While anyone in an arena waits, it is looked at again this often (a game's end and a join look at once; this
+#: is the safety net for what tells nobody, such as a game cancelled by a moderator, and costs a few queries).
+LOOK_SECONDS = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +103,13 @@ class TournamentService:
         turn_seconds: Callable[[int], Any] | None = None,
         departed: Callable[[int, Sequence[int]], Awaitable[set[int]]] | None = None,
         workers: Workers | None = None,
+        on_due: Callable[[float], object] | None = None,
     ) -> None:
         """``forfeit(match_id, user_id)`` ends a withdrawing player's running game (the match service's);
         ``departed(guild_id, user_ids)`` names those who left the server (asked before each round is paired:
         they are withdrawn and not paired again); ``workers`` pair Swiss rounds in another process (a big
-        field takes seconds, much of it Python, which in a thread would hold the bot's interpreter)."""
+        field takes seconds, much of it Python, which in a thread would hold the bot's interpreter); ``on_due(when)``
+        tells the sweeper an arena wants a look at ``when``."""
         self.store = store
         self._workers = workers
         self._departed = departed
@@ -101,6 +118,8 @@ class TournamentService:
         self._turn_seconds = turn_seconds
         self._rng = rng or random.SystemRandom()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._on_due = on_due
+        self._looks: dict[int, float] = {}  # running arena -> when it next wants a look (rebuilt by resume)
 
     def _lock(self, event_id: int) -> asyncio.Lock:
         lock = self._locks.get(event_id)
@@ -123,16 +142,28 @@ class TournamentService:
         turn_seconds: float | None = None,
         starts_at: float | None = None,
         options: dict[str, Any] | None = None,
+        duration: float | None = None,
     ) -> Event:
-        """Create an event taking entrants; refuse a format the game cannot be played in."""
+        """Create an event taking entrants; refuse a format the game cannot be played in.
+
+        An arena runs for ``duration`` seconds (default :data:`ARENA_SECONDS`) instead of rounds, and its games'
+        time for a turn defaults to :data:`ARENA_TURN_SECONDS`; every game can be played in an arena (games for
+        three or four at tables)."""
         spec = GAMES[game]
         name = " ".join(name.split())[:NAME_LIMIT] or spec.title
         if format not in formats.FORMATS:
             raise Refusal("Unknown format.")
         if format == formats.TABLES and spec.max_players < 3:
             raise Refusal("{title} is a game for two: choose swiss or round robin.", title=spec.title)
-        if format != formats.TABLES and spec.min_players > 2:
+        if format not in (formats.TABLES, formats.ARENA) and spec.min_players > 2:
             raise Refusal("{title} is played at tables of three or four: choose tables.", title=spec.title)
+        if format == formats.ARENA:
+            if rounds:
+                raise Refusal("An arena runs for a time, not rounds: give a duration instead.")
+            duration = duration or ARENA_SECONDS
+            turn_seconds = turn_seconds or ARENA_TURN_SECONDS
+        elif duration is not None:
+            raise Refusal("Only an arena runs for a duration; the other formats play rounds.")
         spec.new(players=2 if format != formats.TABLES else spec.min_players, seed=1, **(options or {}))
         return await self.store.create(
             guild_id=guild_id,
@@ -146,6 +177,7 @@ class TournamentService:
             starts_at=starts_at,
             organiser_id=organiser_id,
             now=self.clock(),
+            duration=duration,
         )
 
     async def event(self, event_id: int, guild_id: int | None = None) -> Event:
@@ -160,15 +192,32 @@ class TournamentService:
             event = await self.event(event_id)
             if computer_level(user_id):
                 raise Refusal("Games against the computer have no place in an event.")
+            if event.format == EventFormat.ARENA and event.status == EventStatus.RUNNING:
+                return await self._arena_join(event, user_id, name)
             if event.status != EventStatus.OPEN:
                 raise Refusal("This event is no longer taking entrants.")
             if not await self.store.join(event, user_id, name, self.clock()):
                 raise Refusal("You are already entered in this event.")
             return await self.event(event_id)
 
-    async def leave(self, event_id: int, user_id: int) -> tuple[Event, tuple[Turn, ...]]:
-        """Leave an open event, or withdraw from a running one (forfeiting a running game)."""
+    async def _arena_join(self, event: Event, user_id: int, name: str) -> Event:
+        """Enter a running arena, or come back to it after a pause: free to be paired from now."""
+        now = self.clock()
+        entrant = next((e for e in await self.store.entrants(event.id) if e.user_id == user_id), None)
+        if entrant is None:
+            await self.store.join(event, user_id, name, now)
+        elif not entrant.paused or not await self.store.come_back(event, user_id, now):
+            raise Refusal("You are already playing in this arena.")
+        return await self.event(event.id)
+
+    async def leave(self, event_id: int, user_id: int, *, forfeit: bool = False) -> tuple[Event, tuple[Turn, ...]]:
+        """Leave an open event, or withdraw from a running one (forfeiting a running game).
+
+        In a running arena, leaving pauses: the player is not paired again until they join again, their points
+        stay, and a game they are playing plays on (unless ``forfeit``: an organiser removing them)."""
         event = await self.event(event_id)
+        if event.status == EventStatus.RUNNING and event.format == EventFormat.ARENA:
+            return await self.pause(event_id, user_id, forfeit=forfeit)
         if event.status == EventStatus.RUNNING:
             return await self.withdraw(event_id, user_id)
         async with self._lock(event_id):
@@ -178,6 +227,26 @@ class TournamentService:
             if not await self.store.leave(event, user_id, self.clock()):
                 raise Refusal("You are not entered in this event.")
             return await self.event(event_id), ()
+
+    async def pause(self, event_id: int, user_id: int, *, forfeit: bool = False) -> tuple[Event, tuple[Turn, ...]]:
+        """Pause ``user_id`` in a running arena (their game plays on, unless ``forfeit``)."""
+        async with self._lock(event_id):
+            event = await self.event(event_id)
+            if event.status != EventStatus.RUNNING:
+                raise Refusal("This event is not running.")
+            entrant = next((e for e in await self.store.entrants(event.id) if e.user_id == user_id), None)
+            if entrant is None:
+                raise Refusal("You are not playing in this event.")
+            if not await self.store.pause(event, user_id, self.clock()) and not forfeit:
+                raise Refusal("You have paused already: join again to play on.")
+            running = [p for p in await self.store.open_pairings(event.id) if user_id in p.players]
+        forfeited = []
+        for pairing in running if forfeit else []:
+            if pairing.match_id is not None and self._forfeit is not None:
+                turn = await self._forfeit(pairing.match_id, user_id)
+                if turn is not None:
+                    forfeited.append(turn)
+        return await self.event(event_id), tuple(forfeited)
 
     async def withdraw(self, event_id: int, user_id: int) -> tuple[Event, tuple[Turn, ...]]:
         """Pair ``user_id`` no more; their running game of this round is forfeited (through the match service).
@@ -220,14 +289,25 @@ class TournamentService:
                 for user_id in gone:
                     await self.store.leave(event, user_id, self.clock())
                 entrants = [entrant for entrant in entrants if entrant.user_id not in gone]
-            if len(entrants) < MIN_ENTRANTS:
-                raise Refusal("An event needs at least two entrants to start.")
-            rounds = event.rounds or formats.default_rounds(event.format, len(entrants))
-            rounds = min(rounds, formats.most_rounds(event.format, len(entrants)))
-            try:
-                event = await self._pair(event, entrants, 1, status=EventStatus.RUNNING, rounds=rounds)
-            except StaleMatch:
-                raise Refusal("This event has already started.") from None
+            if event.format == EventFormat.ARENA:  # it runs from now, however few are in yet: more may join
+                now = self.clock()
+                try:
+                    event = await self.store.update(
+                        event, now, status=EventStatus.RUNNING, ends_at=now + (event.duration or ARENA_SECONDS)
+                    )
+                except StaleMatch:
+                    raise Refusal("This event has already started.") from None
+            else:
+                if len(entrants) < MIN_ENTRANTS:
+                    raise Refusal("An event needs at least two entrants to start.")
+                rounds = event.rounds or formats.default_rounds(event.format, len(entrants))
+                rounds = min(rounds, formats.most_rounds(event.format, len(entrants)))
+                try:
+                    event = await self._pair(event, entrants, 1, status=EventStatus.RUNNING, rounds=rounds)
+                except StaleMatch:
+                    raise Refusal("This event has already started.") from None
+        if event.format == EventFormat.ARENA:
+            return await self.look(event.id) or Progress(event)
         return await self._open_matches(event)
 
     async def cancel(self, event_id: int, *, can_manage: bool) -> Event:
@@ -238,6 +318,7 @@ class TournamentService:
             event = await self.event(event_id)
             if event.status in (EventStatus.FINISHED, EventStatus.CANCELLED):
                 raise Refusal("This event is over.")
+            self._looks.pop(event_id, None)
             return await self.store.update(event, self.clock(), status=EventStatus.CANCELLED, finished_at=self.clock())
 
     async def after_match(self, match_id: int) -> Progress | None:
@@ -251,8 +332,11 @@ class TournamentService:
         """Close the event's round if every game of it has a result, then pair the next one (or finish).
 
         Safe to call any time and from anywhere (restart, sweeper, finish of a match): a round is closed
-        and paired once (version-checked), and a round still being played is left alone.
+        and paired once (version-checked), and a round still being played is left alone.  An arena is looked
+        at instead (:meth:`look`).
         """
+        if (await self.event(event_id)).format == EventFormat.ARENA:
+            return await self.look(event_id)
         async with self._lock(event_id):
             event = await self.event(event_id)
             if event.status != EventStatus.RUNNING:
@@ -297,6 +381,59 @@ class TournamentService:
                 done.append(advanced)
         return done
 
+    # -- arenas ---------------------------------------------------------------------------------
+
+    async def look(self, event_id: int) -> Progress | None:
+        """Seat whoever in a running arena is free, or end it once its time is up; open the new games.
+
+        Safe to call any time and from anywhere (a game's end, a join, the sweeper, a restart): the games of one
+        look are stored with the event's move to the next "round", version-checked, so a player is seated once.
+        """
+        async with self._lock(event_id):
+            event = await self.event(event_id)
+            if event.status != EventStatus.RUNNING or event.format != EventFormat.ARENA:
+                self._looks.pop(event_id, None)
+                return None
+            now = self.clock()
+            busy = await self.store.open_pairings(event.id)
+            if await self._settle_cancelled(busy, freed_at=now):
+                busy = await self.store.open_pairings(event.id)
+            try:
+                if event.ends_at is not None and now >= event.ends_at:
+                    # No pairing after the end; games still running count for nothing (as on Lichess).
+                    event = await self.store.end_arena(event, now)
+                    self._looks.pop(event.id, None)
+                    return Progress(event, finished=True)
+                entrants = await self.store.entrants(event.id)
+                played = await self.store.pairings(event.id)
+                waiting = _waiting(event, entrants, played, {user for p in busy for user in p.players})
+                tables, until = arena.pair(
+                    waiting, seats=GAMES[event.game].max_players, now=now, others_playing=bool(busy)
+                )
+                if tables:
+                    event = await self.store.open_round(event, event.round + 1, tables, {}, now)
+            except StaleMatch:  # a join, a pause or another look moved the event on: look again shortly
+                self._plan(event_id, now + LOOK_SECONDS)
+                return None
+            seated = sum(len(table) for table in tables)
+            soonest = [event.ends_at or now + ARENA_SECONDS]
+            if seated < len(waiting):
+                soonest.append(now + LOOK_SECONDS)
+            if until is not None:
+                soonest.append(until)
+            self._plan(event.id, min(soonest))
+        return await self._open_matches(event)
+
+    def _plan(self, event_id: int, when: float) -> None:
+        """Look at the arena again at ``when`` (and tell the sweeper)."""
+        self._looks[event_id] = when
+        if self._on_due is not None:
+            self._on_due(when)
+
+    def next_look(self) -> float | None:
+        """When the soonest running arena wants a look (``None``: no arena runs here)."""
+        return min(self._looks.values(), default=None)
+
     async def due(self) -> list[Progress]:
         """Start the open events whose start time has come (the sweeper calls this)."""
         started = []
@@ -323,15 +460,19 @@ class TournamentService:
     async def _playing(self, event: Event) -> list[Entrant]:
         return [e for e in await self.store.entrants(event.id) if e.playing]
 
-    async def _settle_cancelled(self, pairings: Sequence[Pairing]) -> None:
-        """A cancelled event game (Manage Server) counts as lost by everyone at its table."""
+    async def _settle_cancelled(self, pairings: Sequence[Pairing], freed_at: float | None = None) -> bool:
+        """A cancelled event game (Manage Server) counts as lost by everyone at its table (an arena's: as void,
+        its players free from ``freed_at``); return whether any was."""
         waiting = [p for p in pairings if p.result is None and p.match_id is not None]
         records = {r.id: r for r in await self.store.match_records([p.match_id for p in waiting if p.match_id])}
+        settled = False
         for pairing in waiting:
             record = records.get(pairing.match_id or 0)
             if record is not None and record.status not in (MatchStatus.ACTIVE, MatchStatus.FINISHED):
                 size = len(pairing.players)
-                await self.store.settle(pairing, {"places": [size] * size, "scores": [0] * size, "void": True})
+                result = {"places": [size] * size, "scores": [0] * size, "void": True}
+                settled = await self.store.settle(pairing, result, freed_at) or settled
+        return settled
 
     async def _pair(self, event: Event, entrants: Sequence[Entrant], round_number: int, **changes: Any) -> Event:
         """Pair ``round_number`` from the stored results and store it with the event's move to it."""
@@ -362,13 +503,18 @@ class TournamentService:
         return await self.store.open_round(event, round_number, tables, byes, self.clock(), **changes)
 
     async def _open_matches(self, event: Event) -> Progress:
-        """Open the running match of every pairing of the current round that has none yet."""
+        """Open the running match of every pairing of the current round that has none yet (an arena's: of any
+        look, since a restart may fall between a look and its games)."""
         entrants = {e.user_id: e for e in await self.store.entrants(event.id)}
         opened = []
         turn = event.turn_seconds
         if turn is None and self._turn_seconds is not None:
             turn = await self._turn_seconds(event.guild_id)
-        for pairing in await self.store.pairings(event.id, event.round):
+        if event.format == EventFormat.ARENA:
+            pairings = await self.store.open_pairings(event.id)
+        else:
+            pairings = await self.store.pairings(event.id, event.round)
+        for pairing in pairings:
             if pairing.bye or pairing.match_id is not None or pairing.result is not None:
                 continue
             seats = [Seat(user, entrants[user].name) for user in pairing.players]
@@ -395,6 +541,9 @@ class TournamentService:
         """The event's standings from its stored results."""
         entrants = await self.store.entrants(event.id)
         played = await self.store.pairings(event.id)
+        if event.format == EventFormat.ARENA:
+            rows = [(e.user_id, e.name, e.number, e.paused) for e in entrants]
+            return arena.standings(rows, _arena_games(event, played))
         return formats.standings(event.format, _entrant_rows(entrants), _played(played), max(event.rounds, 1))
 
 
@@ -402,6 +551,46 @@ def _forfeit_result(players: Sequence[int], leaver: int) -> dict[str, Any]:
     """The result of a table whose ``leaver`` withdrew before it began: they are last, the others share first."""
     size = len(players)
     return {"places": [size if user == leaver else 1 for user in players], "scores": [0] * size, "forfeit": True}
+
+
+def _arena_games(event: Event, pairings: Sequence[Pairing]) -> list[arena.Game]:
+    """An arena's games in the order they were paired; one that finished after the end counts for nothing."""
+    games = []
+    for pairing in pairings:
+        result = pairing.result
+        places = None if result is None else tuple(int(p) for p in result.get("places", ()))
+        late = result is not None and event.ends_at is not None and float(result.get("at", 0.0)) > event.ends_at
+        games.append(arena.Game(pairing.players, places, bool(result and result.get("void")) or late))
+    return games
+
+
+def _waiting(
+    event: Event, entrants: Sequence[Entrant], played: Sequence[Pairing], busy: set[int]
+) -> list[arena.Waiting]:
+    """An arena's free players (neither paused nor in a game) with what pairing them reads: rank, since when they
+    wait, their last game's other players, and how often they sat first."""
+    rows = [(e.user_id, e.name, e.number, e.paused) for e in entrants]
+    rank = {line.user_id: line.rank for line in arena.standings(rows, _arena_games(event, played))}
+    last: dict[int, frozenset[int]] = {}
+    firsts: dict[int, int] = {}
+    games: dict[int, int] = {}
+    for pairing in played:  # in the order paired: the last one seen is each player's last game
+        firsts[pairing.players[0]] = firsts.get(pairing.players[0], 0) + 1
+        for user in pairing.players:
+            last[user] = frozenset(pairing.players) - {user}
+            games[user] = games.get(user, 0) + 1
+    return [
+        arena.Waiting(
+            e.user_id,
+            rank[e.user_id],
+            e.free_since if e.free_since is not None else 0.0,
+            last.get(e.user_id, frozenset()),
+            firsts.get(e.user_id, 0),
+            games.get(e.user_id, 0),
+        )
+        for e in entrants
+        if not e.paused and e.user_id not in busy
+    ]
 
 
 def _entrant_rows(entrants: Sequence[Entrant]) -> list[tuple[int, str, int, bool]]:

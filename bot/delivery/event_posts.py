@@ -5,6 +5,13 @@ The games themselves are announced like every match (their START announcements, 
 this module posts the event's own messages in the event's channel and drives the rounds: a finished match
 reaches :meth:`EventPosts.match_finished`, which closes the round when it was the last, pairs the next one
 and opens its games.  After a restart :meth:`EventPosts.resume` continues whatever was left half done.
+
+An arena has one live standings message instead of a post per round: posted when it starts and edited as
+games end, players join or pause.  Changes are coalesced: the message is written at most once every
+:data:`STANDINGS_EDIT_SECONDS` (by the events' clock), with whatever changed meanwhile, so a busy arena costs
+Discord one edit per ten seconds however many games end; a failed write is tried again after as long (or
+Discord's ``retry_after``, if longer), and a deleted message is posted anew.  The end posts the winner with the
+standings image, as the other formats do.
 """
 
 from __future__ import annotations
@@ -12,20 +19,21 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
 from bot import limits
+from bot.core import arena
 from bot.core import tournament_formats as formats
 from bot.core.ports import Languages
 from bot.core.signals import MatchFinished
 from bot.core.tournaments import Progress, TournamentService
-from bot.delivery.failures import classify
-from bot.delivery.ports import Channels, Deliverer
+from bot.delivery.failures import UNKNOWN_MESSAGE, classify
+from bot.delivery.ports import NO_MENTIONS, Channels, Deliverer
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord
-from bot.storage.tournament_store import Event, Tournaments
+from bot.storage.tournament_store import Event, EventFormat, EventStatus, Tournaments
 from bot.text.escaping import escape_name
 from engines import GAMES
 from i18n.catalog import gettext, pgettext
@@ -33,9 +41,17 @@ from render.standings import StandingRow, render_standings
 
 log = logging.getLogger(__name__)
 
+#: An arena's live standings message is written at most this often (seconds): Discord allows a few edits per
+#: channel every few seconds, and the event's channel also takes every new game's line.
+STANDINGS_EDIT_SECONDS = 10.0
+#: The most games of a player the text standings show (the latest; the points count them all).
+ARENA_RESULTS_SHOWN = 12
+
 
 def event_title(event: Event, round_number: int) -> str:
-    """The head of an event game's thread name: ``Spring Pond · R2``."""
+    """The head of an event game's thread name: ``Spring Pond · R2`` (an arena has no rounds: its name)."""
+    if event.format == EventFormat.ARENA:
+        return event.name
     return f"{event.name} · R{round_number}"
 
 
@@ -46,6 +62,8 @@ def standings_text(
 
     ``after``: the round they follow (default: the event's round, or the one before it while it is played).
     """
+    if event.format == EventFormat.ARENA:
+        return arena_text(event, lines, language, final=final)
     if after is None:
         after = event.round if final or event.status != "running" else max(event.round - 1, 0)
     if final:
@@ -84,6 +102,39 @@ def standings_text(
     return "\n".join(rows)[:1900]
 
 
+def arena_text(
+    event: Event, lines: Sequence[formats.Line], language: str, *, final: bool = False, room: int = 1900
+) -> str:
+    """An arena's standings as text (the live message, ``/tournament standings``, the final post's alt text).
+
+    One line per player: rank, name, points, games played, and the points of their latest games; 🔥 marks a
+    player whose next win counts double, and a paused player is said to be.  As many players as fit in ``room``
+    characters are listed."""
+    name = escape_name(event.name)
+    if final or event.status == EventStatus.FINISHED:
+        head = gettext(language, "**{event}**: final standings of the arena", event=name)
+    elif event.status == EventStatus.RUNNING and event.ends_at is not None:
+        head = gettext(language, "🏟️ **{event}**: arena standings, it ends <t:{time}:R>", event=name,
+                       time=int(event.ends_at))  # fmt: skip
+    else:
+        head = gettext(language, "**{event}**: the arena has not started yet", event=name)
+    rows = [head, gettext(language, "Rank. Name: points (games), the latest games' points; 🔥 on a streak")]
+    for line in lines:
+        outcomes = [mark[:1] for mark in line.results]
+        fire = "🔥 " if arena.on_fire(outcomes) and not final else ""
+        paused = gettext(language, " (paused)") if line.withdrawn and not final else ""
+        latest = " ".join(mark[1:] for mark in line.results[-ARENA_RESULTS_SHOWN:])
+        row = (
+            f"{line.rank}. {fire}{escape_name(line.name)}{paused}: {formats.number_text(line.points)} "
+            f"({int(line.tiebreaks[0]) if line.tiebreaks else 0}){'  ' + latest if latest else ''}"
+        )
+        if sum(len(r) + 1 for r in rows) + len(row) + 2 > room:  # as many as fit in one message
+            rows.append("…")
+            break
+        rows.append(row)
+    return "\n".join(rows)
+
+
 def result_letters(language: str, results: Sequence[str]) -> tuple[str, ...]:
     """Each round's result mark as the letter chess players of ``language`` write (``-``, not played, and a place
     at a table, ``1``–``4``, read the same everywhere)."""
@@ -102,7 +153,27 @@ def result_letters(language: str, results: Sequence[str]) -> tuple[str, ...]:
 
 
 def standings_png(event: Event, lines: Sequence[formats.Line], language: str, after: int) -> bytes:
-    """The standings image (drawn by :mod:`render.standings`), its words in ``language``."""
+    """The standings image (drawn by :mod:`render.standings`), its words in ``language``.
+
+    An arena's chips are its players' latest games, coloured by outcome and labelled with the points earned."""
+    if event.format == EventFormat.ARENA:
+        return render_standings(
+            event.name,
+            gettext(language, "arena, final standings"),
+            (gettext(language, "Pts"), gettext(language, "Games")),
+            [
+                StandingRow(
+                    line.rank,
+                    line.name,
+                    formats.number_text(line.points),
+                    (str(int(line.tiebreaks[0])),),
+                    tuple(mark[:1] for mark in line.results),
+                    leader=line.rank == 1 and line.points > 0,
+                    labels=tuple(mark[1:] for mark in line.results),
+                )
+                for line in lines
+            ],
+        )
     if event.format == formats.TABLES:
         heads: tuple[str, ...] = (gettext(language, "Pts"), gettext(language, "Game"))
     else:
@@ -149,14 +220,20 @@ class EventPosts:
         announcer: Deliverer,
         channels: Channels,
         languages: Languages,
+        on_due: Callable[[float], object] | None = None,
     ) -> None:
+        """``on_due(when)`` tells the sweeper an arena's standings are due to be written at ``when``."""
         self.events = events
         self.matches = matches
         self.announcer = announcer
         self.channels = channels
         self.languages = languages
+        self._on_due = on_due
         self._tasks: set[asyncio.Task[None]] = set()
         self._starting: set[int] = set()  # matches whose line is being posted right now
+        self._written: dict[int, float] = {}  # arena -> when its live standings were last written
+        self._stale: dict[int, float] = {}  # arena -> when its changed standings are due to be written
+        self.standings_writes = 0  # how many times a live standings message was written (tests, benchmarks)
 
     def match_finished(self, finished: MatchFinished) -> None:
         """A match ended (the service says so after committing): run its event on, in the background."""
@@ -179,20 +256,104 @@ class EventPosts:
         A game opened before a stop whose line in the event's channel was never posted gets it now, so its
         thread still starts from it (its START announcement waits in the outbox for the thread)."""
         for event in await self.events.store.running():
-            ids = [p.match_id for p in await self.events.store.pairings(event.id, event.round) if p.match_id]
+            if event.format == EventFormat.ARENA:  # an arena's games may come from any look
+                pairings = await self.events.store.open_pairings(event.id)
+            else:
+                pairings = await self.events.store.pairings(event.id, event.round)
+            ids = [p.match_id for p in pairings if p.match_id]
             for record in await self.events.store.match_records(ids):
                 if record.wants_thread and record.message_id is None and record.id not in self._starting:
                     language = await self.languages.language(event.guild_id)
                     await self.open_game(event, record, (), language)
+        for event in await self.events.store.running():
+            if event.format == EventFormat.ARENA and event.id not in self._written:
+                self.standings_changed(event.id)  # after a restart: written once, whatever changed while down
         for progress in await self.events.resume():
             await self.publish(progress)
         for progress in await self.events.due():
             await self.publish(progress)
+        await self.write_standings()
+
+    async def look(self, event_id: int) -> None:
+        """Look at an arena now (someone joined or paused): seat whoever is free, and show the change."""
+        progress = await self.events.look(event_id)
+        if progress is not None:
+            await self.publish(progress)
+        else:
+            self.standings_changed(event_id)
+            await self.write_standings()
+
+    def next_due(self) -> float | None:
+        """When the events next want the sweeper: an arena's look, or its standings' next write."""
+        times = [*self._stale.values()]
+        look = self.events.next_look()
+        if look is not None:
+            times.append(look)
+        return min(times, default=None)
+
+    # -- an arena's live standings -------------------------------------------------------------------
+
+    def standings_changed(self, event_id: int) -> None:
+        """An arena's standings changed: write them when :data:`STANDINGS_EDIT_SECONDS` have passed since the
+        last write (changes meanwhile are written together)."""
+        due = max(self.events.clock(), self._written.get(event_id, float("-inf")) + STANDINGS_EDIT_SECONDS)
+        if event_id in self._stale and self._stale[event_id] <= due:
+            return
+        self._stale[event_id] = due
+        if self._on_due is not None:
+            self._on_due(due)
+
+    async def write_standings(self) -> None:
+        """Write every arena's standings that are due (the sweeper, and whoever changed them, call this)."""
+        now = self.events.clock()
+        for event_id, due in sorted(self._stale.items()):
+            if due > now:
+                continue
+            del self._stale[event_id]
+            self._written[event_id] = now
+            try:
+                wait = await self._write_standings(event_id)
+            except Exception:
+                log.exception("writing the standings of arena %s failed", event_id)
+                wait = STANDINGS_EDIT_SECONDS
+            if wait is not None:  # tried again later, no sooner than the next write would be
+                self._stale[event_id] = now + max(wait, STANDINGS_EDIT_SECONDS)
+                if self._on_due is not None:
+                    self._on_due(self._stale[event_id])
+
+    async def _write_standings(self, event_id: int) -> float | None:
+        """Edit (or post) an arena's live standings message; ``None`` when done, else seconds to wait."""
+        event = await self.events.store.get(event_id)
+        if event is None or event.format != EventFormat.ARENA or event.status == EventStatus.CANCELLED:
+            return None
+        language = await self.languages.language(event.guild_id)
+        text = arena_text(event, await self.events.standings(event), language)
+        channel = self.channels.get_partial_messageable(event.channel_id, guild_id=event.guild_id)
+        self.standings_writes += 1
+        try:
+            if event.standings_id is not None:
+                await channel.get_partial_message(event.standings_id).edit(content=text, allowed_mentions=NO_MENTIONS)
+                return None
+            message = await channel.send(text, allowed_mentions=NO_MENTIONS)
+        except Exception as error:
+            failure = classify(error)
+            if failure is None:
+                raise
+            if failure.status == 404 and failure.code == UNKNOWN_MESSAGE:  # deleted: posted anew next time
+                await self.events.store.set_standings_message(event.id, None)
+                return 0.0
+            log.info("writing the standings of arena %s failed: %s", event.id, failure.text)
+            return (failure.retry_after or 0.0) if failure.transient else None
+        await self.events.store.set_standings_message(event.id, message.id)
+        return None
 
     async def publish(self, progress: Progress) -> None:
         """Post what one step of an event did: the closed round's standings (or the winner), the new games."""
         event = progress.event
         language = await self.languages.language(event.guild_id)
+        if event.format == EventFormat.ARENA:
+            await self._publish_arena(progress, language)
+            return
         if progress.closed_round:
             lines = await self.events.standings(event)
             text = standings_text(event, lines, language, final=progress.finished, after=progress.closed_round)
@@ -209,6 +370,32 @@ class EventPosts:
             await self._post(event, text, mentions, image)
         for record, announcements in progress.opened:
             await self.open_game(event, record, announcements, language)
+
+    async def _publish_arena(self, progress: Progress, language: str) -> None:
+        """An arena's step: its new games opened, its standings written when due, and at the end the winner."""
+        event = progress.event
+        for record, announcements in progress.opened:
+            await self.open_game(event, record, announcements, language)
+        self.standings_changed(event.id)
+        if progress.finished:
+            lines = await self.events.standings(event)
+            png = await asyncio.to_thread(standings_png, event, lines, language, 0)
+            image = discord.File(
+                io.BytesIO(png),
+                filename="standings.png",
+                description=limits.clip(
+                    arena_text(event, lines, language, final=True), limits.ATTACHMENT_DESCRIPTION_MAX
+                ),
+            )
+            said = gettext(language, "Games still running at the end do not count (as on Lichess).")
+            head = winner_text(event, lines, language) if lines else ""
+            if len(head) > 900:  # a big field: the winner and the podium, not a ping for everyone
+                head = "\n".join(head.split("\n")[:2])
+            room = limits.MESSAGE_CONTENT_MAX - len(head) - len(said) - 4
+            text = f"{head}\n{said}\n\n{arena_text(event, lines, language, final=True, room=room)}".strip()
+            mentions = [line.user_id for line in lines if f"<@{line.user_id}>" in head]
+            await self._post(event, limits.clip(text, limits.MESSAGE_CONTENT_MAX), mentions, image)
+        await self.write_standings()
 
     async def open_game(
         self, event: Event, record: MatchRecord, announcements: Sequence[Announcement], language: str

@@ -7,6 +7,13 @@ transaction of its own that also links it (only while the pairing has none), so 
 the two opens each missing match exactly once.  A match's result reaches its pairing inside the
 transaction that finishes the match (:meth:`Tournaments.record_finish`, the match store's finish hook),
 so the event can never miss or double a result.
+
+An arena (migration 015) has no rounds: each look that seats anyone stores its games as the next "round", in
+the same version-checked way, so two looks at once seat a player once.  Its entrants pause and come back
+(``paused``), and wait for a game from ``free_since``, which the finishing transaction sets for a game's players
+along with its result (so after a restart who is free, and since when, is read back exactly).  Ending an arena
+marks its unfinished games void and the event finished in one transaction: a game ending after that finds its
+pairing settled and counts for nothing.
 """
 
 from __future__ import annotations
@@ -22,11 +29,16 @@ from bot.storage.match_base import _COLUMNS, _decode, _players_json
 from bot.storage.match_store import Matches
 from bot.storage.records import Announcement, MatchRecord, MatchStatus, Notice, Seat, ThreadMode
 
+#: The terminations of a game lost on time (the engines' codes, as the match's result stores them): an arena
+#: pauses whoever lost so, as Lichess pauses a player who does not move, so that nobody is paired with them again
+#: until they come back.
+ON_TIME = ("timeout", "abandoned")
+
 STALE_EVENT = N_("The event changed while your command was on its way; look at it again and retry.")
 
 _EVENT_COLUMNS = (
     "id, guild_id, channel_id, name, game, options, format, rounds, turn_seconds, starts_at, status, round, "
-    "version, organiser_id, message_id, created_at, updated_at, finished_at"
+    "version, organiser_id, message_id, created_at, updated_at, finished_at, duration, ends_at, standings_id"
 )
 
 
@@ -46,6 +58,7 @@ class EventFormat(StrEnum):
     ROUND_ROBIN = "round_robin"
     DOUBLE_ROUND_ROBIN = "double_round_robin"
     TABLES = "tables"  # tables of three or four grouped by standing (multi-player games)
+    ARENA = "arena"  # a set time; whoever is free is paired again at once (bot.core.arena)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +83,9 @@ class Event:
     created_at: float
     updated_at: float
     finished_at: float | None
+    duration: float | None = None  # an arena's length in seconds
+    ends_at: float | None = None  # when a running arena ends
+    standings_id: int | None = None  # an arena's live standings message
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +96,8 @@ class Entrant:
     name: str
     number: int
     withdrawn: int | None = None
+    paused: bool = False  # an arena's entrant who left while it runs (not paired until they join again)
+    free_since: float | None = None  # an arena's entrant: waiting for a game since then
 
     @property
     def playing(self) -> bool:
@@ -126,6 +144,9 @@ def _event(row: Sequence[Any]) -> Event:
         created_at=row[15],
         updated_at=row[16],
         finished_at=row[17],
+        duration=row[18],
+        ends_at=row[19],
+        standings_id=row[20],
     )
 
 
@@ -141,7 +162,7 @@ def _pairing(row: Sequence[Any]) -> Pairing:
 
 
 _PAIRING_COLUMNS = "tournament_id, round, board, players, match_id, result"
-_CHANGEABLE = {"status", "rounds", "round", "finished_at", "message_id"}
+_CHANGEABLE = {"status", "rounds", "round", "finished_at", "message_id", "ends_at"}
 
 
 class Tournaments:
@@ -167,13 +188,14 @@ class Tournaments:
         starts_at: float | None,
         organiser_id: int,
         now: float,
+        duration: float | None = None,
     ) -> Event:
-        """Insert a new event taking entrants."""
+        """Insert a new event taking entrants (an arena's ``duration`` in seconds)."""
         async with self.database.transaction() as db:
             rows = await db.execute_fetchall(
                 "INSERT INTO tournaments (guild_id, channel_id, name, game, options, format, rounds, turn_seconds, "
-                "starts_at, status, organiser_id, created_at, updated_at) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_EVENT_COLUMNS}",
+                "starts_at, status, organiser_id, created_at, updated_at, duration) "
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_EVENT_COLUMNS}",
                 (
                     guild_id,
                     channel_id,
@@ -188,6 +210,7 @@ class Tournaments:
                     organiser_id,
                     now,
                     now,
+                    duration,
                 ),
             )
             return _event(next(iter(rows)))
@@ -253,14 +276,22 @@ class Tournaments:
         """Record the sign-up message (its buttons); no version bump."""
         await self.database.write("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, event_id))
 
+    async def set_standings_message(self, event_id: int, message_id: int | None) -> None:
+        """Record an arena's live standings message; no version bump (it changes nothing a pairing reads)."""
+        await self.database.write("UPDATE tournaments SET standings_id = ? WHERE id = ?", (message_id, event_id))
+
     # -- entrants ----------------------------------------------------------------------
 
     async def entrants(self, event_id: int) -> list[Entrant]:
         rows = await self.database.rows(
-            "SELECT user_id, name, number, withdrawn FROM tournament_entrants WHERE tournament_id = ? ORDER BY number",
+            "SELECT user_id, name, number, withdrawn, paused, free_since FROM tournament_entrants "
+            "WHERE tournament_id = ? ORDER BY number",
             (event_id,),
         )
-        return [Entrant(int(r[0]), str(r[1]), int(r[2]), None if r[3] is None else int(r[3])) for r in rows]
+        return [
+            Entrant(int(r[0]), str(r[1]), int(r[2]), None if r[3] is None else int(r[3]), bool(r[4]), r[5])
+            for r in rows
+        ]
 
     async def join(self, event: Event, user_id: int, name: str, now: float) -> bool:
         """Enter ``user_id`` while the event is still open at its version; ``False`` if already entered.
@@ -275,9 +306,10 @@ class Tournaments:
             await self._update(db, event, {}, now)
             try:
                 await db.execute(
-                    "INSERT INTO tournament_entrants (tournament_id, user_id, name, number, joined_at) "
-                    "SELECT ?, ?, ?, COALESCE(MAX(number), 0) + 1, ? FROM tournament_entrants WHERE tournament_id = ?",
-                    (event.id, user_id, name, now, event.id),
+                    "INSERT INTO tournament_entrants (tournament_id, user_id, name, number, joined_at, free_since) "
+                    "SELECT ?, ?, ?, COALESCE(MAX(number), 0) + 1, ?, ? FROM tournament_entrants "
+                    "WHERE tournament_id = ?",
+                    (event.id, user_id, name, now, now, event.id),
                 )
             except IntegrityError:
                 return False
@@ -291,6 +323,32 @@ class Tournaments:
                 "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", (event.id, user_id)
             )
             return gone > 0
+
+    async def pause(self, event: Event, user_id: int, now: float) -> bool:
+        """Pause an arena's entrant (not paired until they come back); ``False`` if not entered or paused already.
+
+        Bumps the event's version, so a look pairing at the same moment (another process) sees the pause or
+        fails and looks again."""
+        async with self.database.transaction() as db:
+            done = await db.execute(
+                "UPDATE tournament_entrants SET paused = 1 WHERE tournament_id = ? AND user_id = ? AND paused = 0",
+                (event.id, user_id),
+            )
+            if done:
+                await self._update(db, event, {}, now)
+            return done > 0
+
+    async def come_back(self, event: Event, user_id: int, now: float) -> bool:
+        """A paused arena entrant plays again, free from ``now``; ``False`` if they were not paused."""
+        async with self.database.transaction() as db:
+            done = await db.execute(
+                "UPDATE tournament_entrants SET paused = 0, free_since = ? "
+                "WHERE tournament_id = ? AND user_id = ? AND paused = 1",
+                (now, event.id, user_id),
+            )
+            if done:
+                await self._update(db, event, {}, now)
+            return done > 0
 
     async def withdraw(self, event_id: int, user_id: int, after_round: int) -> bool:
         """Pair ``user_id`` no more after ``after_round``; ``False`` if not entered or withdrawn already."""
@@ -323,6 +381,15 @@ class Tournaments:
             sql += " AND round = ?"
             params.append(round_number)
         rows = await self.database.rows(sql + " ORDER BY round, board", params)
+        return [_pairing(row) for row in rows]
+
+    async def open_pairings(self, event_id: int) -> list[Pairing]:
+        """The event's games without a result yet (an arena's: who is busy), by round and board."""
+        rows = await self.database.rows(
+            f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE tournament_id = ? AND result IS NULL "
+            "ORDER BY round, board",
+            (event_id,),
+        )
         return [_pairing(row) for row in rows]
 
     async def pairing_of_match(self, match_id: int) -> Pairing | None:
@@ -436,35 +503,76 @@ class Tournaments:
             announced = await self.matches.announce_in(db, record, notices, now)
             return record, announced
 
-    async def settle(self, pairing: Pairing, result: dict[str, Any]) -> bool:
-        """Write a pairing's result if it has none yet (a forfeit before its match opened, a cancelled match)."""
+    async def settle(self, pairing: Pairing, result: dict[str, Any], now: float | None = None) -> bool:
+        """Write a pairing's result if it has none yet (a forfeit before its match opened, a cancelled match).
+
+        With ``now``, its players are free from then (an arena's cancelled game)."""
         async with self.database.transaction() as db:
             done = await db.execute(
                 "UPDATE tournament_pairings SET result = ? "
                 "WHERE tournament_id = ? AND round = ? AND board = ? AND result IS NULL",
                 (dump(result), pairing.tournament_id, pairing.round, pairing.board),
             )
+            if done and now is not None:
+                await self._free(db, pairing.tournament_id, pairing.players, now)
             return done > 0
 
-    async def record_finish(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
-        """Give an event game's pairing its result, inside the transaction that finishes the match."""
-        scores = list((record.result or {}).get("scores") or [0] * len(places))
+    async def _free(self, db: Handle, event_id: int, players: Sequence[int], now: float) -> None:
+        marks = ", ".join("?" for _ in players)
         await db.execute(
-            "UPDATE tournament_pairings SET result = ? WHERE match_id = ? AND result IS NULL",
-            (dump({"places": list(places), "scores": scores}), record.id),
+            f"UPDATE tournament_entrants SET free_since = ? WHERE tournament_id = ? AND user_id IN ({marks})",
+            (now, event_id, *players),
         )
 
-    async def labels(self, match_ids: Sequence[int]) -> dict[int, tuple[str, int]]:
-        """The event name and round of each of these matches that is an event game."""
+    async def record_finish(self, db: Handle, record: MatchRecord, places: Sequence[int], now: float) -> None:
+        """Give an event game's pairing its result, inside the transaction that finishes the match.
+
+        The result carries the time it finished (``at``: an arena counts only what finished before its end), and
+        the game's players are free from then (an arena pairs them again from that time); in a running arena, a
+        player who lost on time (:data:`ON_TIME`) is paused."""
+        scores = list((record.result or {}).get("scores") or [0] * len(places))
+        on_time = (record.result or {}).get("termination") in ON_TIME and min(places) != max(places)
+        rows = list(
+            await db.execute_fetchall(
+                "UPDATE tournament_pairings SET result = ? WHERE match_id = ? AND result IS NULL "
+                "RETURNING tournament_id, players",
+                (dump({"places": list(places), "scores": scores, "at": now}), record.id),
+            )
+        )
+        for event_id, players in rows:
+            seated = [int(user) for user in json.loads(players)]
+            await self._free(db, int(event_id), seated, now)
+            late = [user for user, place in zip(seated, places, strict=False) if place == max(places)]
+            if on_time and late:
+                marks = ", ".join("?" for _ in late)
+                await db.execute(
+                    f"UPDATE tournament_entrants SET paused = 1 WHERE tournament_id = ? AND user_id IN ({marks}) "
+                    "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND format = ? AND status = ?)",
+                    (int(event_id), *late, int(event_id), EventFormat.ARENA, EventStatus.RUNNING),
+                )
+
+    async def end_arena(self, event: Event, now: float) -> Event:
+        """Finish an arena at its version: its games still running become void (they count for nothing, and
+        their result, when it comes, finds the pairing settled), in the same transaction."""
+        async with self.database.transaction() as db:
+            updated = await self._update(db, event, {"status": EventStatus.FINISHED, "finished_at": now}, now)
+            await db.execute(
+                "UPDATE tournament_pairings SET result = ? WHERE tournament_id = ? AND result IS NULL",
+                (dump({"void": True, "unfinished": True}), event.id),
+            )
+            return updated
+
+    async def labels(self, match_ids: Sequence[int]) -> dict[int, tuple[str, int, str]]:
+        """The event name, round and format of each of these matches that is an event game."""
         if not match_ids:
             return {}
         marks = ", ".join("?" for _ in match_ids)
         rows = await self.database.rows(
-            "SELECT p.match_id, t.name, p.round FROM tournament_pairings AS p "
+            "SELECT p.match_id, t.name, p.round, t.format FROM tournament_pairings AS p "
             f"JOIN tournaments AS t ON t.id = p.tournament_id WHERE p.match_id IN ({marks})",
             tuple(match_ids),
         )
-        return {int(r[0]): (str(r[1]), int(r[2])) for r in rows}
+        return {int(r[0]): (str(r[1]), int(r[2]), str(r[3])) for r in rows}
 
     async def match_records(self, match_ids: Sequence[int]) -> list[MatchRecord]:
         """The matches with these IDs (a round's games)."""
