@@ -15,6 +15,7 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import discord
@@ -31,6 +32,7 @@ from bot.commands.ui import MatchUI
 from bot.core import ratings
 from bot.core.ladders import Ladders
 from bot.core.mining import BACKFILL_SECONDS, MINE, queue_unmined
+from bot.core.puzzles import SHIPPED_SETS
 from bot.core.service import MatchService
 from bot.core.tournaments import TournamentService
 from bot.delivery.announcer import Announcer
@@ -94,6 +96,7 @@ class TabulaBot(discord.Client):
         computer_iterations: int | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         stop_seconds: float = DRAIN_SECONDS,
+        puzzle_sets: Path | None = SHIPPED_SETS,
         **service_options: Any,
     ) -> None:
         sharding: dict[str, Any] = {}
@@ -106,6 +109,8 @@ class TabulaBot(discord.Client):
         self._service_options = service_options
         self._computer_iterations = computer_iterations
         self._sleep = sleep
+        # The shipped puzzle sets loaded at start (tests that need an empty catalogue hand in None).
+        self._puzzle_sets = puzzle_sets
         self._parts: Parts | None = None
         self._described = False  # built over a store without a database, for its commands only
         self._prepared = False
@@ -234,7 +239,8 @@ class TabulaBot(discord.Client):
         # Background work (expiries, computer turns, the outbox) only for the servers on this process's shards.
         self._store.matches.shards = self.settings.shards
         self.add_dynamic_items(*buttons(self.parts))
-        await self.parts.puzzles.service.load_shipped()  # the shipped puzzle sets, where the database lacks them
+        if self._puzzle_sets is not None:  # the shipped puzzle sets, where the database lacks them
+            await self.parts.puzzles.service.load_shipped(self._puzzle_sets)
         if self.settings.puzzle_mining:
             await queue_unmined(self._store.mining, self.parts.runner, since=time.time() - BACKFILL_SECONDS)
         self._prepared = True

@@ -13,6 +13,7 @@ import discord
 from bot.client import TabulaBot
 from bot.core import ratings
 from bot.core.mining import MINE
+from bot.core.puzzles import SHIPPED_SETS
 from bot.settings import Settings
 from bot.storage import MatchStore
 from tests.harness import APP_ID, BOT_USER_ID, GUILD_ID, PARKED, Call, Discord, Person, Recorder, option, user_payload
@@ -74,6 +75,7 @@ class World:
     seed: int
     sleeper: Sleeper
     mining: bool = False
+    shipped: bool = False
 
     @classmethod
     async def start(
@@ -85,11 +87,14 @@ class World:
         *,
         threads: bool | None = False,
         mining: bool = False,
+        shipped: bool = False,
     ) -> World:
         """Start a bot on ``database`` (a SQLite path or a PostgreSQL URL).  ``threads``: the test server's
         thread-per-match setting (the older tests play in the channel, as a server with threads turned off does;
         ``None`` leaves it as stored).  ``mining``: finished matches are mined for puzzles, as the bot does by
-        default (off in the tests that are not about it: mining would search every finished test game)."""
+        default (off in the tests that are not about it: mining would search every finished test game).
+        ``shipped``: the shipped puzzle sets are loaded at start, as the bot does (off: tests load the puzzles they
+        need, so what a test sees does not change when the shipped sets do)."""
         path = str(database)
         store = await MatchStore.open(path, rating=ratings, finish_jobs=(MINE,) if mining else ())
         if threads is not None:
@@ -101,6 +106,7 @@ class World:
             clock=clock,
             rng=random.Random(seed),
             computer_iterations=400 if mining else 40,  # mining finds a win at once in a few hundred playouts
+            puzzle_sets=SHIPPED_SETS if shipped else None,
             sleep=sleeper,
         )
         await bot._async_setup_hook()  # binds the loop, as discord.py does at login
@@ -110,13 +116,19 @@ class World:
             state=bot._connection, data=user_payload(BOT_USER_ID, "Tabula", bot=True)
         )
         await bot.prepare()
-        return cls(path, recorder, clock, bot, Discord(bot, recorder), seed, sleeper, mining)
+        return cls(path, recorder, clock, bot, Discord(bot, recorder), seed, sleeper, mining, shipped)
 
     async def restart(self) -> World:
         """Stop this bot and start a new one on the same database (a crash loses nothing committed)."""
         await self.stop()
         return await World.start(
-            self.database, self.recorder, self.clock, self.seed + 1, threads=None, mining=self.mining
+            self.database,
+            self.recorder,
+            self.clock,
+            self.seed + 1,
+            threads=None,
+            mining=self.mining,
+            shipped=self.shipped,
         )
 
     async def stop(self) -> None:

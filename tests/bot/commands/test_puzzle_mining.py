@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from ai.puzzles import wins_at_once
 from bot.core.mining import MINE
+from bot.core.puzzles import shipped_puzzles
 from bot.storage import Seat
+from bot.storage.puzzle_store import SHIPPED
 from tests.bot_world import ANA, BO, Clock, World, only
 from tests.harness import GUILD_ID as GUILD
 from tests.harness import Recorder, install, option
@@ -94,5 +97,22 @@ async def test_mining_goes_on_after_a_restart_and_stores_each_puzzle_once(mining
             "SELECT state FROM background_jobs WHERE kind = ? AND subject = ?", (MINE, match_id)
         )
         assert [state for (state,) in jobs] == ["done"]
+    finally:
+        await world.stop()
+
+
+async def test_a_new_server_starts_with_the_shipped_puzzles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = shipped_puzzles()
+    if not shipped:
+        pytest.skip("no shipped puzzle sets in this checkout")
+    recorder = Recorder()
+    install(monkeypatch, recorder)
+    world = await World.start(tmp_path / "tabula.sqlite3", recorder, Clock(), shipped=True)
+    try:
+        assert await world.bot.store.puzzles.count(SHIPPED) == len({p.key for p in shipped})
+        game = shipped[0].game
+        calls = await world.discord.command(ANA, CHANNEL, "puzzle", "", [option("game", game)])
+        message = only(calls, "followup")
+        assert "From a game the computer played against itself." in message.content and message.board is not None
     finally:
         await world.stop()
