@@ -262,7 +262,7 @@ def build_parts(
     computer = ComputerPlayers(
         service, announcer, processes=settings.ai_processes, iterations=computer_iterations, signals=signals
     )
-    ui = MatchUI(service, announcer, renderer, computer, store.settings, controls)
+    ui = MatchUI(service, announcer, renderer, computer, store.settings, controls, settings.docs_url)
     replays = Replays(store.matches, renderer.workers, languages=store.settings)
     # The computer's reviews of finished games, and hints in practice games.  Reviews are background jobs: the
     # runner takes them fairly from the queue, a slice at a time, into the computer's niced background process.
