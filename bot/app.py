@@ -378,7 +378,7 @@ def add_commands(tree: app_commands.CommandTree[Any], parts: Parts, settings: Se
         tree, parts.service, parts.ladders, parts.ui, parts.replays, EventRecords(parts.events), parts.store.puzzles
     )
     add_puzzle_command(tree, parts.puzzles)
-    add_help_command(tree)
+    add_help_command(tree, settings.docs_url)
     add_review_commands(tree, parts.reviews)
     add_tournament_commands(tree, parts.tournaments)
     moderation = add_server_commands(
@@ -401,7 +401,7 @@ def buttons(parts: Parts) -> list[type[discord.ui.DynamicItem[Any]]]:
         await guarded(interaction, ui.answer(interaction, match_id, accept))
 
     async def page(interaction: discord.Interaction[Any], game: str, number: int) -> None:
-        await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True))
+        await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True, languages=ui))
 
     async def step(interaction: discord.Interaction[Any], match_id: int, ply: int, how: str) -> None:
         await guarded(interaction, replays.step(interaction, match_id, ply, how))

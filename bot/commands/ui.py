@@ -380,7 +380,7 @@ class MatchUI:
         language = await self.server_language(interaction)
         text = gettext(
             language,
-            "{player} cancelled this channel's {game} game. It will not be rated.",
+            "{player} cancelled this {game} game. It will not be rated.",
             player=escape_name(interaction.user.display_name),
             game=title,
         )
