@@ -298,7 +298,10 @@ def test_every_key_the_code_uses_is_in_the_template() -> None:
 # -- the rules pages ----------------------------------------------------------------------------------------------
 
 DOCS = ROOT / "docs"
-PAGES = sorted(path.name for path in DOCS.glob("*.md") if path.name != "translating.md")
+# Pages for translators, server admins and operators are in English only; the rules and the players' page are
+# translated.
+ENGLISH_ONLY = {"translating.md", "admins.md", "operators.md"}
+PAGES = sorted(path.name for path in DOCS.glob("*.md") if path.name not in ENGLISH_ONLY)
 
 
 def code_spans(text: str) -> list[str]:
