@@ -99,3 +99,23 @@ def test_the_players_picture_of_each_game_is_what_the_renderer_draws(game: str, 
     differing = sum(1 for pixel in ImageChops.difference(committed, again).getdata() if max(pixel) > 48)
     # The same pixels, give or take a font renderer's antialiasing on another machine.
     assert differing <= committed.width * committed.height // 200, "run the picture's command in docs/players.md"
+
+
+def start_options(game: str) -> set[str]:
+    """The options of ``/<game> start`` that are the engine's own (not opponents, difficulty or computers)."""
+    for command in TabulaBot(Settings()).command_payload():
+        if command["name"] == game:
+            start = next(o for o in command["options"] if o["name"] == "start")
+            return {o["name"] for o in start["options"]} & {option.name for option in GAMES[game].options}
+    raise AssertionError(game)
+
+
+@pytest.mark.parametrize("language", ["", "ru/", "fr/"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_rules_page_says_which_options_players_choose_and_which_are_the_engines(game: str, language: str) -> None:
+    text = (ROOT / "docs" / f"{language}{game}.md").read_text(encoding="utf-8")
+    section = next(part for part in text.split("\n## ") if "python -m engines -o key=value" in part)
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.+?) \|", section, re.MULTILINE))
+    assert set(rows) == {option.name for option in GAMES[game].options}
+    chosen = {name for name, who in rows.items() if f"`/{game} start {name}:`" in who}
+    assert chosen == start_options(game) and chosen
