@@ -139,12 +139,14 @@ def _shards(ranges: str | None, count: str | None) -> Shards | None:
             )
         return None
     if "/" not in ranges:
-        if count is None:
+        looks_like_a_range = ranges.replace(" ", "").replace(",", "").replace("-", "").isdigit()
+        if count is None and looks_like_a_range:
             raise SettingsError(
                 f"TABULA_SHARDS={ranges} does not say how many shards there are: write it as {ranges}/COUNT, "
                 "or set TABULA_SHARD_COUNT (the total, the same for every process)."
             )
-        ranges = f"{ranges}/{count}"
+        if count is not None:
+            ranges = f"{ranges}/{count}"
     try:
         shards = Shards.parse(ranges)
     except ShardsError as error:

@@ -1,4 +1,4 @@
-"""``/leaderboard``, ``/stats`` and ``/history`` answer in public, in the server's language, as the README says.
+"""``/leaderboard``, ``/stats`` and ``/history`` answer in public, in the server's language, as the players' page says.
 
 Ladders, records and replays are what players show each other: anyone may turn a ladder's pages or step through a
 replay, so the answer is posted for the channel, in the language of every other public post, whoever asked.
