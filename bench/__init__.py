@@ -1,1 +1,1 @@
-"""Tabula's benchmarks: run ``python -m bench`` (see the README)."""
+"""Tabula's benchmarks: run ``python -m bench`` (see CONTRIBUTING.md, "Tools")."""

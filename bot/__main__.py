@@ -25,6 +25,7 @@ import json
 import logging
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from bot.logs import VOICE_WARNING, NoVoiceWarnings, configure_logging
@@ -38,15 +39,16 @@ DEBUG_HINT = "(Set TABULA_LOG_LEVEL=DEBUG to see the traceback.)"
 def main(argv: list[str] | None = None) -> int:
     """Start the bot, or print its command payload, or migrate its data; return the exit status."""
     arguments = sys.argv[1:] if argv is None else argv
-    if arguments[:1] == ["migrate"]:
-        return migrate(arguments[1:])
-    if arguments[:1] == ["backup"]:
-        return backup(arguments[1:])
-    if arguments[:1] == ["catalogs"]:
-        return catalogs(arguments[1:])
-    if arguments[:1] == ["worker"]:
-        return worker(arguments[1:])
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Tabula Discord bot.")
+    if arguments[:1] and arguments[0] in TOOLS:
+        return TOOLS[arguments[0]][1](arguments[1:])
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Tabula Discord bot (it needs DISCORD_TOKEN; .env.example lists every setting).",
+        epilog="commands:\n"
+        + "\n".join(f"  python -m bot {usage:<20} {said}" for usage, said in (t[0] for t in TOOLS.values()))
+        + "\neach command's --help says more.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--print-commands", action="store_true", help="print the slash-command payload as JSON")
     args = parser.parse_args(arguments)
     settings = _settings()
@@ -86,9 +88,7 @@ def _settings() -> Settings | None:
 
 
 def catalogs(argv: list[str]) -> int:
-    """``python -m bot worker`` runs only background work (the computer's reviews) from the shared PostgreSQL queue:
-    more processes, on other machines too, beside the bot (:mod:`bot.ops.worker`); on SQLite it refuses.
-    ``python -m bot catalogs [--update]``: rebuild the catalog template from the code and the commands."""
+    """``python -m bot catalogs [--update]``: rebuild the catalog template from the code and the commands."""
     from bot.client import TabulaBot
     from bot.text import catalogs
 
@@ -201,6 +201,16 @@ def fatal(error: BaseException, *, debug: bool) -> int:
     else:
         print(f"tabula: {text} {DEBUG_HINT}", file=sys.stderr)
     return 1
+
+
+#: The tools ``python -m bot`` runs instead of the bot: each one's usage and what it does (for ``--help``), and its
+#: entry point, handed the arguments after its name.
+TOOLS: dict[str, tuple[tuple[str, str], Callable[[list[str]], int]]] = {
+    "backup": (("backup FILE", "copy the SQLite database while the bot runs, and check the copy"), backup),
+    "migrate": (("migrate --to URL", "copy the SQLite database into an empty PostgreSQL one, verified"), migrate),
+    "worker": (("worker", "run only background work, from the shared PostgreSQL queue"), worker),
+    "catalogs": (("catalogs [--update]", "rebuild the message catalogs' template (and merge it)"), catalogs),
+}
 
 
 async def _run(settings: Settings, token: str) -> None:

@@ -265,7 +265,7 @@ def build_parts(
     computer = ComputerPlayers(
         service, announcer, processes=settings.ai_processes, iterations=computer_iterations, signals=signals
     )
-    ui = MatchUI(service, announcer, renderer, computer, store.settings, controls)
+    ui = MatchUI(service, announcer, renderer, computer, store.settings, controls, settings.docs_url)
     replays = Replays(store.matches, renderer.workers, languages=store.settings)
     # The computer's reviews of finished games, and hints in practice games.  Reviews are background jobs: the
     # runner takes them fairly from the queue, a slice at a time, into the computer's niced background process.
@@ -388,7 +388,7 @@ def add_commands(tree: app_commands.CommandTree[Any], parts: Parts, settings: Se
         tree, parts.service, parts.ladders, parts.ui, parts.replays, EventRecords(parts.events), parts.store.puzzles
     )
     add_puzzle_command(tree, parts.puzzles)
-    add_help_command(tree)
+    add_help_command(tree, settings.docs_url)
     add_review_commands(tree, parts.reviews)
     add_tournament_commands(tree, parts.tournaments)
     moderation = add_server_commands(
@@ -411,7 +411,7 @@ def buttons(parts: Parts) -> list[type[discord.ui.DynamicItem[Any]]]:
         await guarded(interaction, ui.answer(interaction, match_id, accept))
 
     async def page(interaction: discord.Interaction[Any], game: str, number: int) -> None:
-        await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True))
+        await guarded(interaction, show_ladder(ladders, interaction, game, number, edit=True, languages=ui))
 
     async def step(interaction: discord.Interaction[Any], match_id: int, ply: int, how: str) -> None:
         await guarded(interaction, replays.step(interaction, match_id, ply, how))

@@ -16,6 +16,9 @@ from dotenv import dotenv_values
 from bot.shards import Shards, ShardsError
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Where ``/<game> rules`` sends players for the full rules: the project's own rule pages (``docs/`` of this
+#: repository), in English, with ``ru/`` and ``fr/`` beside them.  ``TABULA_DOCS_URL`` points elsewhere (a fork).
+DOCS_URL = "https://github.com/tabula-bot/tabula/blob/main/docs"
 LOG_FORMATS = ("text", "json")
 
 
@@ -43,6 +46,7 @@ class Settings:
     reviews_per_member_day: int = 30  # TABULA_REVIEWS_PER_MEMBER_DAY: new reviews one member may ask for a day
     reviews_per_server_day: int = 300  # TABULA_REVIEWS_PER_SERVER_DAY: new reviews one server may ask for a day
     puzzle_mining: bool = True  # TABULA_PUZZLE_MINING: on (mine every finished match for puzzles) or off
+    docs_url: str = DOCS_URL  # TABULA_DOCS_URL: the folder of the rule pages /<game> rules links to
 
     @classmethod
     def load(cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env") -> Settings:
@@ -95,11 +99,10 @@ class Settings:
         mining = (text("TABULA_PUZZLE_MINING") or "on").lower()
         if mining not in ("on", "off"):
             raise SettingsError("TABULA_PUZZLE_MINING must be on or off.")
-        shards_text = text("TABULA_SHARDS")
-        try:
-            shards = Shards.parse(shards_text) if shards_text else None
-        except ShardsError as error:
-            raise SettingsError(str(error)) from None
+        shards = _shards(text("TABULA_SHARDS"), text("TABULA_SHARD_COUNT"))
+        docs = (text("TABULA_DOCS_URL") or cls.docs_url).rstrip("/")
+        if not docs.startswith(("https://", "http://")):
+            raise SettingsError("TABULA_DOCS_URL must be a web address starting with https://.")
         return cls(
             token=text("DISCORD_TOKEN"),
             database=text("TABULA_DATABASE") or cls.database,
@@ -117,4 +120,39 @@ class Settings:
             reviews_per_member_day=whole("TABULA_REVIEWS_PER_MEMBER_DAY", cls.reviews_per_member_day, 1),
             reviews_per_server_day=whole("TABULA_REVIEWS_PER_SERVER_DAY", cls.reviews_per_server_day, 1),
             puzzle_mining=mining == "on",
+            docs_url=docs,
         )
+
+
+def _shards(ranges: str | None, count: str | None) -> Shards | None:
+    """Read ``TABULA_SHARDS``, whose count ``TABULA_SHARD_COUNT`` may give instead (as the systemd template does).
+
+    ``TABULA_SHARDS=0-3`` with ``TABULA_SHARD_COUNT=8`` is ``0-3/8``; a count given both ways must agree.
+    """
+    if count is not None and (not count.isdigit() or int(count) < 1):
+        raise SettingsError(f"TABULA_SHARD_COUNT must be the total number of shards (a whole number), not {count!r}.")
+    if ranges is None:
+        if count is not None:
+            raise SettingsError(
+                "TABULA_SHARD_COUNT is set but TABULA_SHARDS is not: give this process its shards "
+                "(TABULA_SHARDS=0-3), or unset both to run every server in one process."
+            )
+        return None
+    if "/" not in ranges:
+        looks_like_a_range = ranges.replace(" ", "").replace(",", "").replace("-", "").isdigit()
+        if count is None and looks_like_a_range:
+            raise SettingsError(
+                f"TABULA_SHARDS={ranges} does not say how many shards there are: write it as {ranges}/COUNT, "
+                "or set TABULA_SHARD_COUNT (the total, the same for every process)."
+            )
+        if count is not None:
+            ranges = f"{ranges}/{count}"
+    try:
+        shards = Shards.parse(ranges)
+    except ShardsError as error:
+        raise SettingsError(str(error)) from None
+    if count is not None and shards.count != int(count):
+        raise SettingsError(
+            f"TABULA_SHARDS says {shards.count} shards and TABULA_SHARD_COUNT says {count}: make them agree."
+        )
+    return shards

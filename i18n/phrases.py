@@ -9,7 +9,7 @@ Counts go through :func:`i18n.catalog.ngettext`, so each language picks its own 
 
 from __future__ import annotations
 
-from i18n.catalog import ngettext, pgettext
+from i18n.catalog import DEFAULT, gettext, ngettext, pgettext
 
 
 def moves(language: str, n: int) -> str:
@@ -34,3 +34,14 @@ def rules_text(language: str, game: str, english: str) -> str:
     """
     context = f"rules:{game}"
     return pgettext(language, context, english)
+
+
+def rules_page(docs_url: str, game: str, language: str) -> str:
+    """The address of ``game``'s full rules page in ``language`` under ``docs_url`` (``docs/``, ``docs/ru/``, …)."""
+    folder = "" if language == DEFAULT else f"{language}/"
+    return f"{docs_url}/{folder}{game}.md"
+
+
+def rules_link(docs_url: str, game: str, language: str) -> str:
+    """The line ending ``/<game> rules``: where the full rules are (no preview: the reply stays short)."""
+    return gettext(language, "📖 The full rules, with examples: <{link}>", link=rules_page(docs_url, game, language))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines.querni import NAMES, PIECES, SEATS, QuerniState, Termination
+from engines.querni.moves import read_chain
 from i18n.catalog import npgettext, pgettext
 from i18n.common import agreed_sentence, agreed_status, is_agreed, is_forfeit, two_player_forfeit, two_player_reason
 
@@ -297,21 +298,43 @@ def error_param(language: str, name: str, value: object) -> str | None:
 
 
 def choice(state: QuerniState, kind: str, fields: dict[str, str], language: str) -> str:
-    """A turn chosen so far, in words: ``4 on c3``, ``4: c3 → e5``, ``4: c3 → e5, remove 4–7``, ``pass``."""
+    """A turn chosen so far, in words: ``4 on c3``, ``4: c3 → e5``, ``4: c3 → e5, remove 4–7``, ``pass``.
+
+    A removal that would lose at once says so first: ``⚠️ loses, strands 1, 5 · remove 2–4``.
+    """
     from engines.querni import NAMES, NUMBER
 
     if kind == "pass":
         return pgettext(language, "tap", "pass")
     if kind == "remove":
-        return pgettext(language, "tap", "remove {chain}", chain=fields["chain"].replace("-", "–"))
+        words = pgettext(language, "tap", "remove {chain}", chain=fields["chain"].replace("-", "–"))
+        return losing_mark(state, fields["chain"], words, language)
     cell = fields["from"]
     number = NUMBER[state.board[NAMES.index(cell)]]
     if "to" not in fields:
         return pgettext(language, "tap", "{number} on {cell}", number=number, cell=cell)
     move = f"{number}: {cell} → {fields['to']}"
     if "remove" in fields:
-        return pgettext(language, "tap", "{move}, remove {chain}", move=move, chain=fields["remove"].replace("-", "–"))
+        words = pgettext(language, "tap", "{move}, remove {chain}", move=move, chain=fields["remove"].replace("-", "–"))
+        return losing_mark(state, fields["remove"], words, language)
     return move
+
+
+def losing_mark(state: QuerniState, chain: str, words: str, language: str) -> str:
+    """``words`` about removing ``chain`` (``4-7``), marked first when the removal loses the game at once."""
+    numbers = read_chain(chain)
+    if numbers is None:
+        return words
+    stranded = state.strands(f"x{numbers}")
+    if not stranded:
+        return words
+    return pgettext(
+        language,
+        "game:querni",
+        "⚠️ loses, strands {numbers} · {words}",
+        numbers=pgettext(language, "game:common", ", ").join(map(str, stranded)),
+        words=words,
+    )
 
 
 def puzzle_goal(language: str, solver: int, goal: str, gain: int) -> str:

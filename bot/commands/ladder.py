@@ -1,5 +1,9 @@
 """``/leaderboard``, ``/stats`` and ``/history``: a server's ladders, a player's record, past games.
 
+They answer in public, in the server's language, as every public post does: ladders, records and replays are
+what players show each other (anyone may turn a ladder's pages or step through a replay), and a page turned by
+someone else keeps its language.  Their refusals are private, in the asker's language.
+
 Puzzles have ratings of their own (:mod:`bot.core.puzzle_ratings`): ``/stats`` shows each game's puzzle rating,
 puzzles solved and tried and the streak, and ``/leaderboard board:puzzles`` a game's puzzle ratings.
 """
@@ -196,15 +200,30 @@ def pager(game: str, page: int, pages: int, language: str = DEFAULT) -> discord.
     return view
 
 
+class PublicLanguage(Protocol):
+    """The language of a server's public messages (:meth:`bot.commands.ui.MatchUI.server_language`)."""
+
+    async def server_language(self, interaction: discord.Interaction[Any]) -> str: ...
+
+
 async def show_ladder(
-    ladders: Ladders, interaction: discord.Interaction[Any], game: str, page: int, *, edit: bool
+    ladders: Ladders,
+    interaction: discord.Interaction[Any],
+    game: str,
+    page: int,
+    *,
+    edit: bool,
+    languages: PublicLanguage,
 ) -> None:
-    """Answer with a ladder page, as a new message or by editing the one whose button was pressed."""
+    """Answer with a ladder page, as a new message or by editing the one whose button was pressed.
+
+    The page is public, so it is in the server's language, whoever asked or turned the page.
+    """
     if interaction.guild_id is None:
         raise Refusal("Ladders belong to servers; use this command in a server.")
     if game not in GAMES:
         raise Refusal("There is no such game.")
-    language = user_language(interaction)
+    language = await languages.server_language(interaction)
     embed, page, pages = await ladder_embed(ladders, interaction.guild_id, game, page, interaction.user.id, language)
     view = pager(game, page, pages, language)
     if edit:
@@ -278,15 +297,15 @@ def add_ladder_commands(
         page: app_commands.Range[int, 1, PAGE_MAX] = 1,
         board: str = "games",
     ) -> None:
-        language = user_language(interaction)
-        within(page, 1, PAGE_MAX, gettext(language, "The page"))
+        within(page, 1, PAGE_MAX, gettext(user_language(interaction), "The page"))
         if board != "puzzles" or puzzles is None:
-            await show_ladder(ladders, interaction, game, page - 1, edit=False)
+            await show_ladder(ladders, interaction, game, page - 1, edit=False, languages=ui)
             return
         if interaction.guild_id is None:
             raise Refusal("Ladders belong to servers; use this command in a server.")
         if game not in GAMES:
             raise Refusal("There is no such game.")
+        language = await ui.server_language(interaction)
         embed = await puzzle_ladder_embed(puzzles, interaction.guild_id, game, page - 1, language)
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
@@ -296,7 +315,7 @@ def add_ladder_commands(
     async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
         who = player or interaction.user
         guild_id = interaction.guild_id or 0
-        language = user_language(interaction)
+        language = await ui.server_language(interaction)  # a public answer: the server's language
         heading = gettext(language, "{player}'s games", player=escape_name(who.display_name))
         embed = discord.Embed(title=heading, colour=discord.Colour.blurple())
         recent = await service.store.finished_matches(guild_id, user_id=who.id, limit=50)
@@ -353,10 +372,10 @@ def add_ladder_commands(
         match: app_commands.Range[int, 1, limits.INTEGER_OPTION_MAX] | None = None,
     ) -> None:
         guild_id = interaction.guild_id or 0
-        language = user_language(interaction)
         if match is not None:
             await replays.post(interaction, match)  # the animated replay, the record file and the step buttons
             return
+        language = await ui.server_language(interaction)  # a public answer: the server's language
         if player is not None:
             records = await service.store.finished_matches(guild_id, user_id=player.id, limit=10)
             title = gettext(language, "{player}'s recent games", player=escape_name(player.display_name))

@@ -23,6 +23,7 @@ from bot.delivery.composer import BoardView, closed_how
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS, Computers, Renderer
 from bot.delivery.rendering import board_alt
 from bot.delivery.replies import Reply, Result
+from bot.settings import DOCS_URL
 from bot.storage.database import ChannelBusy
 from bot.storage.records import MatchRecord, Seat
 from bot.storage.settings_store import GuildSettings
@@ -30,7 +31,7 @@ from bot.text import formatting, messages
 from bot.text.escaping import escape_name
 from engines import GAMES, GameState
 from i18n.catalog import DEFAULT, gettext, locale_for
-from i18n.phrases import rules_text
+from i18n.phrases import rules_link, rules_text
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,7 @@ class MatchUI:
         computers: Computers,
         languages: ServerLanguages,
         board_view: BoardView | None = None,
+        docs_url: str = DOCS_URL,
     ) -> None:
         self.service = service
         self.announcer = announcer
@@ -119,6 +121,7 @@ class MatchUI:
         self.computers = computers
         self.languages = languages
         self.board_view = board_view  # the controls under a running game's board (moves by taps)
+        self.docs_url = docs_url  # the folder of the full rule pages, which ``rules`` links to
 
     async def server_language(self, interaction: discord.Interaction) -> str:
         """The language of the server's public messages; notes the server's Discord locale for later posts."""
@@ -377,7 +380,7 @@ class MatchUI:
         language = await self.server_language(interaction)
         text = gettext(
             language,
-            "{player} cancelled this channel's {game} game. It will not be rated.",
+            "{player} cancelled this {game} game. It will not be rated.",
             player=escape_name(interaction.user.display_name),
             game=title,
         )
@@ -385,9 +388,11 @@ class MatchUI:
         await self.announcer.deliver(answer.announcements, record=answer.record)
 
     async def rules(self, interaction: discord.Interaction, game: str, english: str) -> None:
-        """Explain a game's rules to the one who asked, in their language."""
-        text = rules_text(user_language(interaction), game, english)
-        await interaction.response.send_message(formatting.clip(text), ephemeral=True)
+        """Explain a game's rules to the one who asked, in their language, ending with the full page's link."""
+        language = user_language(interaction)
+        link = rules_link(self.docs_url, game, language)
+        text = formatting.clip(rules_text(language, game, english), limits.MESSAGE_CONTENT_MAX - len(link) - 1)
+        await interaction.response.send_message(f"{text}\n{link}", ephemeral=True)
 
     # -- autocomplete --------------------------------------------------------------
 

@@ -281,7 +281,7 @@ class ServiceCore:
         """``user_id``'s seat in ``record``, or a refusal for someone not playing."""
         seat = record.seat_of(user_id)
         if seat is None:
-            raise Refusal("You are not playing in this channel's game.")
+            raise Refusal("You are not playing in this game.")
         return seat
 
     def finish_fields(

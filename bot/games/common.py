@@ -214,11 +214,11 @@ def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI, *, ru
     """Add the subcommands that work the same way in every game; ``rules_text`` answers ``rules``."""
     title = GAMES[game].title
 
-    @group.command(name="board", description=f"Post this channel's {title} board again.")
+    @group.command(name="board", description=f"Show your {title} game's board again (in a game's thread: that game).")
     async def board(interaction: discord.Interaction) -> None:
         await ui.board(interaction, game)
 
-    @group.command(name="resign", description=f"Resign this channel's {title} game.")
+    @group.command(name="resign", description=f"Resign your {title} game (in a game's thread: that game).")
     async def resign(interaction: discord.Interaction) -> None:
         await ui.resign(interaction, game)
 
@@ -230,7 +230,7 @@ def add_common_commands(group: app_commands.Group, game: str, ui: MatchUI, *, ru
     async def rules(interaction: discord.Interaction) -> None:
         await ui.rules(interaction, game, rules_text)
 
-    @group.command(name="cancel", description="Cancel this channel's game (Manage Server) or withdraw your challenge.")
+    @group.command(name="cancel", description="Withdraw your challenge, or cancel this thread's game (Manage Server).")
     async def cancel(interaction: discord.Interaction) -> None:
         await ui.cancel(interaction)
 

@@ -28,6 +28,7 @@ from bot.games.common import (
 from engines.querni import DEFAULT_DRAW_PLIES, MIN_CHAIN, MOVES, NAMES, PIECES
 from engines.querni.moves import chain_prefix
 from i18n.catalog import DEFAULT, gettext, ngettext
+from i18n.querni import losing_mark
 
 if TYPE_CHECKING:
     from bot.commands.ui import MatchUI
@@ -46,7 +47,9 @@ RULES = (
     f"• **Chain**: {MIN_CHAIN} or more of your pieces with consecutive numbers, each touching the previous number "
     f"(diagonals count). You may remove the whole chain or any part of {MIN_CHAIN} or more consecutive numbers.\n"
     "**Win**: remove all your pieces. **Lose**: a removal that leaves one of your numbers in a run of fewer "
-    f"than {MIN_CHAIN} consecutive numbers still on the board (it could never leave). "
+    f"than {MIN_CHAIN} consecutive numbers still on the board (it could never leave). It is about numbers, not "
+    "squares: holding 1 2 3 4 5 9 10 11, removing 2-4 strands 1 and 5 and loses; removing 1-5 or 9-11 is safe. "
+    "Autocomplete and the menus mark a losing removal with ⚠️.\n"
     f"**Draw**: {DEFAULT_DRAW_PLIES} plies in a row without a removal (the bar under the status line counts them).\n"
     "**Commands**: `/querni move from:c3 to:e5` · `/querni move from:c3 to:e5 remove:4-7` · "
     "`/querni remove chain:4-7` · `/querni pass`. Autocomplete offers only legal choices.\n"
@@ -64,6 +67,11 @@ ISOLATIONS = {
 def chain_squares(state: QuerniState, move: QuerniMove) -> str:
     """Name the squares of ``move``'s chain, as they stand once its piece (if any) has moved (the engine says)."""
     return " ".join(state.cell_name(cell) for cell in state.removal_squares(move))
+
+
+def chain_label(state: QuerniState, chain: str, move: QuerniMove, language: str) -> str:
+    """Label a chain to remove with its squares, marked first when removing it loses the game at once."""
+    return losing_mark(state, chain, f"{chain} · {chain_squares(state, move)}", language)
 
 
 def source_choices(
@@ -102,7 +110,7 @@ def removal_choices(
     """Offer the chains that can go after the chosen move (any move's, before one is chosen)."""
     chosen = MOVES.read("move", {name: given.get(name, "") for name in ("from", "to")})
     items = [
-        (fields["remove"], f"{fields['remove']} · {chain_squares(state, move)}")
+        (fields["remove"], chain_label(state, fields["remove"], move, language))
         for move, fields in MOVES.matching(state, "move", chosen)
         if "remove" in fields
     ]
@@ -114,7 +122,7 @@ def chain_choices(
 ) -> list[app_commands.Choice[str]]:
     """Offer the chains that can go now, without a move."""
     items = [
-        (fields["chain"], f"{fields['chain']} · {chain_squares(state, move)}")
+        (fields["chain"], chain_label(state, fields["chain"], move, language))
         for move, fields in MOVES.matching(state, "remove", {})
     ]
     return labelled(items, chain_prefix(typed))

@@ -52,6 +52,14 @@ THREAD_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("send_messages_in_threads", "Send Messages in Threads"),
 )
 
+
+def invite_permissions(*, threads: bool = True) -> int:
+    """The permissions integer of the invite link (``permissions=`` in the URL): what a game's channel needs,
+    with (``threads``) or without what a thread per game needs.  The admins' page quotes both numbers."""
+    wanted = GAME_PERMISSIONS + (THREAD_PERMISSIONS if threads else ())
+    return discord.Permissions(**{flag: True for flag, _label in wanted}).value
+
+
 CLOSED_HOW = {
     "accepted": N_("accepted: the game is on!"),
     "expired": N_("expired: nobody answered in time."),

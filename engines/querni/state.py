@@ -35,6 +35,7 @@ from engines.querni.board import (
     PASS,
     PIECES,
     SEATS,
+    STRANDS,
     WIDTH,
     QuerniEvent,
     QuerniMove,
@@ -47,7 +48,16 @@ from engines.querni.board import (
     piece_code,
     piece_value,
 )
-from engines.querni.generate import _ends, _generate, _path, _stranding, has_chain_left, present_numbers, short_runs
+from engines.querni.generate import (
+    _ends,
+    _generate,
+    _path,
+    _stranding,
+    has_chain_left,
+    judge_removal,
+    present_numbers,
+    short_runs,
+)
 
 _SQUARE = r"([a-z])\s*([0-9]{1,2})"  # ASCII digits only: \d would read "c٣" as c3
 _NUMBER_SEP = r"(?:\s*(?:-+|\.{2,3}|…|to)\s*|\s+)"
@@ -113,6 +123,26 @@ class QuerniState:
         if result is None or result.termination != Termination.STRANDED or colour in result.winners:
             return ()
         return self.short_runs(colour)
+
+    def strands(self, move: QuerniMove | str) -> tuple[int, ...]:
+        """Return the numbers ``move``'s removal would leave stranded, losing the game at once; ``()`` if it does not.
+
+        A move alone never loses, nor does a removal that clears the board.  Under ``no_triple_left`` the
+        numbers named are every one left, since none of them stands in a chain any more.
+
+        >>> from engines.querni import new
+        >>> state = new(layout={"a1": "B1", "b1": "B2", "c1": "B3", "d1": "B4", "e1": "B5", "j7": "R1"})
+        >>> state.strands("x2-4"), state.strands("x1-5"), state.strands("x1-3"), state.strands("a1-a2")
+        ((1, 5), (), (4, 5), ())
+        """
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if move.lo < 0:
+            return ()
+        present = present_numbers(self.where(), self.turn)
+        if judge_removal(present, move.lo, move.hi, self.isolation) != STRANDS:
+            return ()
+        return short_runs(present & ~(((1 << (move.hi - move.lo + 1)) - 1) << (move.lo - 1)))
 
     @property
     def to_move(self) -> int | None:

@@ -271,3 +271,18 @@ async def test_ready_says_servers_and_database(tmp_path: Path, caplog: pytest.Lo
     assert len(ready) == 1 and ready[0].levelno == logging.INFO
     text = ready[0].getMessage()
     assert "ready" in text and "0 servers" in text and os.path.abspath("games/tabula.sqlite3") in text
+
+
+def test_help_lists_every_tool_python_m_bot_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import TOOLS, main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    said = capsys.readouterr().out
+    assert stopped.value.code == 0 and "--print-commands" in said and "DISCORD_TOKEN" in said
+    assert set(TOOLS) == {"backup", "migrate", "worker", "catalogs"}
+    for name, ((usage, _what), _run) in TOOLS.items():
+        assert f"python -m bot {usage}" in said, name
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        assert f"python -m bot {name}" in capsys.readouterr().out

@@ -360,7 +360,9 @@ EXAMPLE_4 = {
     [("x2-4", True, "1, 5"), ("x1-3", True, "4, 5"), ("x3-5", True, "1, 2"), ("x1-5", False, ""), ("x9-11", False, "")],
 )
 def test_example_4_stranding(removal: str, loses: bool, stranded: str) -> None:
-    after = layout_state(EXAMPLE_4).play(removal)
+    before = layout_state(EXAMPLE_4)
+    assert ", ".join(map(str, before.strands(removal))) == stranded  # said before it is played
+    after = before.play(removal)
     outcome = after.outcome()
     if not loses:
         assert outcome is None and after.to_move == 1
@@ -380,6 +382,19 @@ def test_no_triple_left_loses_only_when_no_three_consecutive_numbers_remain() ->
     assert outcome is not None and "no three consecutive numbers" in result_text(
         layout_state(short, isolation="no_triple_left").play("x1-3")
     )
+
+
+@pytest.mark.parametrize("isolation", ["any_stranded", "no_triple_left"])
+def test_strands_names_exactly_the_removals_that_lose_at_once(isolation: str) -> None:
+    rng = random.Random(f"strands-{isolation}")
+    for game in range(6):
+        state = q.new(seed=game, isolation=isolation)
+        while state.to_move is not None and state.ply < 240:
+            for move in state.legal_moves():
+                outcome = state.play(move).outcome()
+                loses = outcome is not None and outcome.termination in ("stranded", "no_triple")
+                assert bool(state.strands(move)) == loses, state.move_text(move)
+            state = state.play(rng.choice(state.legal_moves()))
 
 
 def test_removing_every_piece_wins_before_stranding_is_judged() -> None:

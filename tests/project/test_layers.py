@@ -1,6 +1,6 @@
 """The bot's layers hold: the import contracts of ``[tool.importlinter]`` in pyproject.toml are kept.
 
-The contracts are checked here as well as by ``lint-imports`` in CI, so the README's test command fails on
+The contracts are checked here as well as by ``lint-imports`` in CI, so the contributors' test command fails on
 an import against the direction.  A checker that could not fail would prove nothing: the second test copies
 the bot, adds the imports the contracts forbid, and expects each contract to break on exactly those lines.
 """

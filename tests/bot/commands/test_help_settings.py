@@ -2,27 +2,75 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 
+from bot import limits
+from bot.client import TabulaBot
 from bot.commands.server_commands import parse_duration
 from bot.core.refusals import Refusal
+from bot.settings import Settings
+from engines import GAMES
 from tests.bot_world import ANA, BO, MOD, World, only
 from tests.harness import GUILD_ID, Person
 
 
-async def test_help_is_private_short_and_in_the_askers_language(world: World) -> None:
-    english = only(await world.command(ANA, 301, "help", ""), "reply")
-    assert english.ephemeral and len(english.content) <= 1500 and english.content.count("\n") <= 12
-    for words in ("Pond", "Azul", "Querni", "Summer", "/pond start", "difficulty", "/pond board", "/pond rules"):
-        assert words in english.content, words
-    assert "/leaderboard" in english.content and "/tabula settings" in english.content
-    russian = only(await world.command(Person(ANA.id, "Ana", locale="ru"), 301, "help", ""), "reply")
-    assert russian.ephemeral and "Вызов" in russian.content and "Рейтинги" in russian.content
-    french = only(await world.command(Person(ANA.id, "Ana", locale="fr"), 301, "help", ""), "reply")
-    assert french.ephemeral and "Défier" in french.content and "Classements" in french.content
-    german = only(await world.command(Person(ANA.id, "Ana", locale="de"), 301, "help", ""), "reply")
-    assert german.content == english.content  # a language Tabula does not speak: English
-    assert len({english.content, russian.content, french.content}) == 3
+def payload_commands() -> dict[str, set[str]]:
+    """Every command path of the synced payload (``pond move``, ``tabula settings``) with its options' names."""
+    found: dict[str, set[str]] = {}
+
+    def walk(entry: dict[str, Any], prefix: str) -> None:
+        path = f"{prefix}{entry['name']}"
+        subs = [o for o in entry.get("options", []) if o["type"] in (1, 2)]
+        for sub in subs:
+            walk(sub, path + " ")
+        found[path] = set() if subs else {o["name"] for o in entry.get("options", [])}
+
+    for command in TabulaBot(Settings()).command_payload():
+        walk(command, "")
+    return found
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru", "fr", "de"])
+async def test_help_names_only_commands_and_options_the_tree_has_and_every_games_commands(
+    world: World, locale: str
+) -> None:
+    shown = only(await world.command(Person(ANA.id, "Ana", locale=locale), 301, "help", ""), "reply")
+    text = shown.content
+    assert shown.ephemeral and len(text) <= limits.MESSAGE_CONTENT_MAX and text.count("\n") <= 20
+    commands = payload_commands()
+    named = re.findall(r"`/([a-z_ ]+?)((?: \[?[a-z_0-9]+:[^` \]]*\]?)*)`", text)
+    assert named
+    for path, options in named:
+        assert path in commands, path
+        for option in re.findall(r"([a-z_0-9]+):", options):
+            assert option in commands[path], (path, option)
+    listed = set(re.findall(r"`([a-z_]+)`", text))  # the subcommands said once for every game, or for some
+    for game in GAMES:
+        for path in (p for p in commands if p.startswith(f"{game} ")):
+            sub = path.split()[1]
+            assert f"`/{path}" in text or sub in listed, path
+    # Each game's move commands, with every option the engine's fields make (an optional one bracketed).
+    assert "`/querni move from: to: [remove:]`" in text and "`/azul wall line: column:`" in text
+    assert "/reminders setting:off" in text and "`/pond start opponent:@someone`" in text
+    assert "draw" in listed and "Azul" not in text.split("`draw`")[0].rsplit("\n", 1)[-1]
+
+
+async def test_help_is_in_the_askers_language(world: World) -> None:
+    english = only(await world.command(ANA, 301, "help", ""), "reply").content
+    russian = only(await world.command(Person(ANA.id, "Ana", locale="ru"), 301, "help", ""), "reply").content
+    french = only(await world.command(Person(ANA.id, "Ana", locale="fr"), 301, "help", ""), "reply").content
+    german = only(await world.command(Person(ANA.id, "Ana", locale="de"), 301, "help", ""), "reply").content
+    assert german == english  # a language Tabula does not speak: English
+    assert "Вызов" in russian and "Рейтинги" in russian and "/docs/ru/players.md>" in russian
+    assert "Défier" in french and "Classements" in french and "/docs/fr/players.md>" in french
+    assert english.endswith("/docs/players.md>") and len({english, russian, french}) == 3
+    # Every sentence is translated: no English line is left in the Russian or French overview.
+    for line in english.splitlines():
+        if not line.startswith("  **"):  # a game's move commands, the same in every language
+            assert line not in russian and line not in french, line
 
 
 async def test_settings_show_the_defaults_to_anyone(world: World) -> None:

@@ -15,10 +15,11 @@ from bot.games.azul import (
     wall_line_choices,
 )
 from bot.games.common import labelled
-from bot.settings import Settings
+from bot.settings import DOCS_URL, Settings
 from engines import azul
 from engines.azul import CENTRE, FLOOR, WALL, AzulMove, AzulState
 from i18n import summary_text
+from i18n.phrases import rules_link
 from tests.bot_world import ANA, BO, CY, DEE, ROBOT, World, only
 from tests.harness import Call, Person
 
@@ -297,7 +298,8 @@ async def test_board_rules_and_claim(world: World) -> None:
     posted = only(await world.command(DEE, channel, "azul", "board"), "followup")
     assert posted.files["board.png"].startswith(PNG_MAGIC) and "Azul" in posted.content
     rules = only(await world.command(DEE, channel, "azul", "rules"), "reply")
-    assert rules.ephemeral and rules.content == RULES and len(RULES) <= 2000
+    assert rules.ephemeral and rules.content == f"{RULES}\n{rules_link(DOCS_URL, 'azul', 'en')}"
+    assert len(rules.content) <= 2000 and rules.content.endswith("/docs/azul.md>")
     state = await running_state(world, channel)
     late, waiting = state.turn, (state.turn + 1) % 3
     call = only(await world.command(seats[waiting], channel, "azul", "claim"), "reply")

@@ -5,14 +5,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import discord
+
 from bot.client import TabulaBot
+from bot.commands.taps import board_controls, step_words
+from bot.core.taps import Step
 from bot.games.common import labelled
 from bot.games.querni import RULES, chain_choices, removal_choices, source_choices, target_choices
-from bot.settings import Settings
+from bot.settings import DOCS_URL, Settings
 from engines import querni as q
 from engines.querni import QuerniMove, QuerniState
 from engines.querni.moves import removal_text
 from i18n import summary_text
+from i18n.phrases import rules_link
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import Person
 
@@ -169,7 +174,8 @@ async def test_board_resign_rules_and_claim(world: World) -> None:
     posted = only(await world.command(CY, channel, "querni", "board"), "followup")
     assert posted.files["board.png"].startswith(PNG_MAGIC) and "Querni" in posted.content
     rules = only(await world.command(CY, channel, "querni", "rules"), "reply")
-    assert rules.ephemeral and rules.content == RULES and len(RULES) <= 2000
+    assert rules.ephemeral and rules.content == f"{RULES}\n{rules_link(DOCS_URL, 'querni', 'en')}"
+    assert len(rules.content) <= 2000 and rules.content.endswith("/docs/querni.md>")
     call = only(await world.command(blue, channel, "querni", "claim"), "reply")
     assert call.ephemeral and "still has time" in call.content
     world.clock.advance(24 * 3600 + 5)
@@ -241,14 +247,51 @@ def test_chains_now_and_after_the_chosen_move() -> None:
     now = chain_choices(state, {}, "")
     # Worked example 2: 4..7, 4..6 and 5..7 can go; 4..8 cannot, since 8 on h5 does not touch 7.
     assert values(now) == ["4-6", "4-7", "5-7"]
-    assert names(now) == ["4-6 · d2 e3 e4", "4-7 · d2 e3 e4 f5", "5-7 · e3 e4 f5"]
+    # Blue holds only 4 to 8 here, so each of them strands a number, and says so first.
+    assert names(now) == [
+        "⚠️ loses, strands 7, 8 · 4-6 · d2 e3 e4",
+        "⚠️ loses, strands 8 · 4-7 · d2 e3 e4 f5",
+        "⚠️ loses, strands 4, 8 · 5-7 · e3 e4 f5",
+    ]
     # Typing a number offers the chains starting with it first, then those naming it elsewhere.
     assert values(chain_choices(state, {}, "x5"))[0] == "5-7"
     # After 8 steps from h5 to g5 it touches 7, and the chain runs on to 8, named where 8 will stand.
     after = removal_choices(state, {"from": "h5", "to": "g5"}, "")
-    assert "4-8" in values(after) and "6-8 · e4 f5 g5" in names(after)
+    assert "4-8 · d2 e3 e4 f5 g5" in names(after) and "⚠️ loses, strands 4, 5 · 6-8 · e4 f5 g5" in names(after)
     # A move that breaks the chain leaves less: 5 stepping from e3 to f2 no longer touches 4 or 6.
     assert values(removal_choices(state, {"from": "e3", "to": "f2"}, "")) == []
+
+
+# Worked example 4 of the rules: blue holds 1 2 3 4 5 and 9 10 11.
+EXAMPLE_4 = {
+    "a1": "B1", "b1": "B2", "c1": "B3", "d1": "B4", "e1": "B5",
+    "a3": "B9", "b3": "B10", "c3": "B11", "j7": "R1",
+}  # fmt: skip
+
+
+async def labelled_offer(world: World, person: Person, channel: int, sub: str, options: list[Any]) -> dict[str, str]:
+    """What autocomplete offers ``person``, each value with its label."""
+    payload = world.discord.command_payload(person, channel, "querni", sub, options, autocomplete=True)
+    answer = only(await world.discord.send(payload), "autocomplete")
+    return {choice["value"]: choice["name"] for choice in answer.data["choices"]}
+
+
+async def test_a_losing_removal_is_marked_wherever_it_is_offered(world: World) -> None:
+    channel = 693
+    blue, _red = await start_querni(world, channel)
+    record, _state = await world.bot.service.running(channel, "querni")
+    await world.bot.service.store.update(record, state=q.new(layout=EXAMPLE_4).to_json())
+    offered = await labelled_offer(world, blue, channel, "remove", [focused("chain", "")])
+    marked = {value for value, label in offered.items() if label.startswith("⚠️ loses, strands ")}
+    assert marked == {"1-3", "1-4", "2-4", "2-5", "3-5"} and {"1-5", "9-11"} <= set(offered)
+    assert offered["2-4"] == "⚠️ loses, strands 1, 5 · 2-4 · b1 c1 d1" and offered["1-5"] == "1-5 · a1 b1 c1 d1 e1"
+    french = Person(blue.id, blue.name, locale="fr")
+    offered = await labelled_offer(world, french, channel, "remove", [focused("chain", "")])
+    assert offered["2-4"].startswith("⚠️ perd, isole 1, 5 · ")
+    after_move = await labelled_offer(
+        world, blue, channel, "move", [given("from", "c3"), given("to", "c4"), focused("remove", "")]
+    )
+    assert after_move["2-4"].startswith("⚠️ loses") and not after_move["1-5"].startswith("⚠️")
 
 
 def test_labelled_choices_keep_discords_limits() -> None:
@@ -284,3 +327,18 @@ def test_querni_has_the_commands_players_expect() -> None:
     assert {c["value"] for c in start["isolation"]["choices"]} == {"any_stranded", "no_triple_left"}
     assert (start["draw_plies"]["min_value"], start["draw_plies"]["max_value"]) == (1, 1000)
     assert querni["dm_permission"] is False
+
+
+async def test_the_tap_menus_mark_a_losing_removal_on_the_board_and_in_the_preview(world: World) -> None:
+    channel = 694
+    await start_querni(world, channel)
+    record, _state = await world.bot.service.running(channel, "querni")
+    state = q.new(layout=EXAMPLE_4)
+    record = await world.bot.service.store.update(record, state=state.to_json())
+    view = board_controls(record, state, "en")
+    assert view is not None
+    labels = [option.label for item in view.children if isinstance(item, discord.ui.Select) for option in item.options]
+    assert "⚠️ loses, strands 1, 5 · remove 2–4" in labels and "remove 1–5" in labels and "remove 9–11" in labels
+    # The private preview of the chosen move says it again, in the mover's language.
+    preview = step_words(state, Step(("x2-4",), "remove", {"chain": "2-4"}, (), state.parse_move("x2-4"), 1), "fr")
+    assert preview.startswith("⚠️ perd, isole 1, 5 · ")

@@ -7,8 +7,9 @@ from typing import Any
 
 from bot.client import TabulaBot
 from bot.games.summer import RULES
-from bot.settings import Settings
+from bot.settings import DOCS_URL, Settings
 from engines.summer import SummerMove, SummerState
+from i18n.phrases import rules_link
 from tests.bot_world import ANA, BO, CY, World, only
 from tests.harness import Call, Person, option
 
@@ -176,7 +177,8 @@ async def test_board_rules_resign_and_claim(world: World) -> None:
     posted = only(await world.command(CY, 651, "summer", "board"), "followup")
     assert posted.files["board.png"].startswith(PNG_MAGIC) and "Score:" in posted.content
     rules = only(await world.command(CY, 651, "summer", "rules"), "reply")
-    assert rules.ephemeral and rules.content == RULES and len(RULES) <= 2000
+    assert rules.ephemeral and rules.content == f"{RULES}\n{rules_link(DOCS_URL, 'summer', 'en')}"
+    assert len(rules.content) <= 2000 and rules.content.endswith("/docs/summer.md>")
     for words in ("last move", "merge", "collision", "field", "Safety rule", "drawn at random"):
         assert words in RULES, words
     posted = only(await world.command(black, 651, "summer", "resign"), "followup")

@@ -65,7 +65,8 @@ async def test_a_russian_server_sees_russian_and_its_french_player_reads_french(
     assert claim.ephemeral
     assert "C'est votre tour" in claim.content or "a encore le temps de jouer" in claim.content, claim.content
     rules = only(await world.command(ANA_FR, channel, "pond", "rules"), "reply")
-    assert rules.ephemeral and rules.content == rules_text("fr", "pond", POND_RULES) != POND_RULES
+    assert rules.ephemeral and rules.content.startswith(rules_text("fr", "pond", POND_RULES) + "\n")
+    assert rules_text("fr", "pond", POND_RULES) != POND_RULES and rules.content.endswith("/docs/fr/pond.md>")
     # Bo's are Russian.
     claim = only(await world.command(BO_RU, channel, "pond", "claim"), "reply")
     assert "Сейчас ваш ход" in claim.content or "ещё есть время" in claim.content, claim.content
@@ -110,7 +111,9 @@ async def test_autocomplete_labels_and_refusals_follow_the_askers_language(world
     word = "pièce" if mover is ANA_FR else "фишка"
     assert offered and all(word in label for label in offered), offered
     rules = only(await world.command(BO_RU, channel, "querni", "rules"), "reply")
-    assert rules.content == rules_text("ru", "querni", QUERNI_RULES) != QUERNI_RULES
+    assert rules.content.startswith(rules_text("ru", "querni", QUERNI_RULES) + "\n")
+    assert rules.content.endswith("/docs/ru/querni.md>")
+    assert rules_text("ru", "querni", QUERNI_RULES) != QUERNI_RULES
     # A refusal before any game exists, in another channel: French for Ana.
     nothing = only(await world.command(ANA_FR, 799, "pond", "resign"), "reply")
     assert (
