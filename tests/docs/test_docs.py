@@ -69,11 +69,12 @@ def test_every_setting_the_systemd_units_use_is_documented_and_read() -> None:
             assert "EnvironmentFile=/etc/tabula/tabula.env" in unit.read_text(encoding="utf-8"), unit.name
 
 
-def test_ci_runs_the_contributors_test_command_in_a_new_environment() -> None:
+def test_ci_runs_the_readmes_test_command_in_a_new_environment() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    guide = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    commands = re.findall(r"^python3 -m pip install -e '\.\[test\]' && (.+?)\s+#", guide, re.MULTILINE)
-    assert commands == ["python3 -m pytest -q"]
+    for guide in ((ROOT / "README.md").read_text(encoding="utf-8"), (ROOT / "CONTRIBUTING.md").read_text("utf-8")):
+        commands = re.findall(r"^python3 -m pip install -e '\.\[test\]' && (.+?)\s+#", guide, re.MULTILINE)
+        assert commands == ["python3 -m pytest -q"]
+        assert re.search(r"^python3 -m pip install -e \. && python3 -m bot\s+#", guide, re.MULTILINE)
     assert f"\n{commands[0]}\n" in script
     assert "mktemp -d" in script and "python3 -m venv" in script
     for check in ("ruff check .", "ruff format --check .", "\nmypy\n"):
