@@ -38,7 +38,7 @@ from bot.commands.taps import Taps, controls_for, tap_items
 from bot.commands.tournaments import EventRecords, TournamentCommands, add_tournament_commands, sign_up_buttons
 from bot.commands.ui import MatchUI
 from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons, rematch_buttons, rematch_view
-from bot.core.background import BackgroundRunner, DailyLimit
+from bot.core.background import UNASKED_REST, BackgroundRunner, DailyLimit
 from bot.core.ladders import Ladders
 from bot.core.mining import MINE, PuzzleMiner
 from bot.core.puzzles import PuzzleService
@@ -281,6 +281,7 @@ def build_parts(
         },
         limits={REVIEW: DailyLimit(settings.reviews_per_member_day, settings.reviews_per_server_day)},
         clock=clock,
+        unasked_rest=UNASKED_REST,  # mining rests between slices in the bot's own process
     )
     reviews = Reviews(
         maker=maker,

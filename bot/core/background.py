@@ -66,6 +66,10 @@ LEASE_SECONDS = 300.0  # a taken job's lease: far above a slice; past it, its ru
 MAX_ATTEMPTS = 3  # failed slices (and lost leases) before a job fails for good
 POLL_SECONDS = 2.0  # how often a waiter reads its job when the work is done in another process
 SERVE_POLL_SECONDS = 2.0  # how often a worker process with nothing to do looks at the queue
+# The bot's own runner rests this long after a slice of work nobody asked for (mining), so that the few reads,
+# writes and hand-offs of each slice never crowd a live game's turn; a worker process (``python -m bot worker``)
+# does not rest.  A Pond position is screened in ~0.1 s: this still mines a few positions a second.
+UNASKED_REST = 1.0
 
 # One slice of a job: do a bounded piece of it; return whether the job is complete.
 Handler = Callable[[Job], Awaitable[bool]]
@@ -98,6 +102,7 @@ class BackgroundRunner:
         timer: Callable[[], float] = time.perf_counter,
         lease_seconds: float = LEASE_SECONDS,
         max_attempts: int = MAX_ATTEMPTS,
+        unasked_rest: float = 0.0,
     ) -> None:
         self.jobs = jobs
         self.handlers = dict(handlers)
@@ -107,6 +112,7 @@ class BackgroundRunner:
         self.timer = timer  # the seconds a slice took
         self.lease_seconds = lease_seconds
         self.max_attempts = max_attempts
+        self.unasked_rest = unasked_rest  # the pause after a slice of work nobody asked for (see drain)
         self.poll_seconds = POLL_SECONDS  # how often a follower reads a job another process may be doing
         self.slices = 0  # slices run (the tests and the benchmark read it)
         self._changed = asyncio.Event()  # set, and replaced, whenever a job of this process changed
@@ -240,15 +246,27 @@ class BackgroundRunner:
         return after if after is not None else job
 
     async def drain(self) -> int:
-        """Run slices until there is nothing to take (and nothing was submitted meanwhile); return how many."""
+        """Run slices until there is nothing to take (and nothing was submitted meanwhile); return how many.
+
+        After a slice of work nobody asked for (mining), the runner rests ``unasked_rest`` (the bot's:
+        :data:`UNASKED_REST`) before taking again, unless a submit wakes it: such work is never waited for, and
+        each slice costs the bot's own process a few reads, writes and hand-offs, and its background process the
+        core a live game's turn might want.
+        """
         ran = 0
         while not self._stopping:
             self._woken = False
-            if await self.step() is None:
+            done = await self.step()
+            if done is None:
                 if not self._woken:
                     return ran
                 continue
             ran += 1
+            if done.priority == UNASKED and self.unasked_rest > 0 and not self._woken:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.unasked_rest):
+                        self._nudged.clear()
+                        await self._nudged.wait()
         return ran
 
     async def _drain(self) -> None:

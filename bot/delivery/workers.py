@@ -24,7 +24,8 @@ for) runs in a process of its own, started on the first such call, so it never w
 of turn boards; ordinary calls are handed to their processes at most ``processes + 1`` at a time (the
 rest wait on the event loop, in order).  Background work (``background=True``: a game's review) runs in
 another process of its own, started on the first such call at the lowest CPU priority (``nice`` 19): it
-never takes a place in the queue, and the operating system gives it only the time the live work leaves.
+never takes a place in the queue, and the operating system gives it only the time the live work leaves (on Linux
+it is in the idle scheduling class as well, so live work waking up takes its core at once).
 """
 
 from __future__ import annotations
@@ -86,6 +87,11 @@ def _start_worker(parent: int, initializer: Callable[[], None] | None, niceness:
     if niceness and hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(niceness)
+    if niceness >= BACKGROUND_NICENESS and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        # Linux's idle class on top: the process runs only on a core nothing else wants, and a live game's work
+        # waking up takes the core from it at once (a niced process keeps a core for a scheduler slice first).
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     _die_with(parent)
     if initializer is not None:
         initializer()

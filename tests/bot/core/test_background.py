@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,7 @@ import pytest
 
 from bot.core.background import BackgroundRunner, DailyLimit
 from bot.storage import DailyLimitReached, Job, MatchStore
-from bot.storage.job_store import ASKED, DONE, FAILED, QUEUED, RUNNING
+from bot.storage.job_store import ASKED, DONE, FAILED, QUEUED, RUNNING, UNASKED
 from tests.bot_world import Clock
 
 ANA, BO = 11, 12
@@ -159,3 +161,31 @@ async def test_a_serving_runner_takes_what_another_process_queued(store: MatchSt
     finally:
         await asyncio.wait_for(worker.stop(), 5)
     assert serving.done()
+
+
+async def test_after_a_slice_nobody_asked_for_the_runner_rests_unless_woken(store: MatchStore) -> None:
+    clock, timer = Clock(), Clock(0.0)
+    handler = Slices(timer, slices=2)
+    runner = BackgroundRunner(store.jobs, {"mine": handler}, clock=clock, timer=timer, unasked_rest=0.2)
+    await runner.submit("mine", GUILD, 0, 1, asked=False)
+    started = time.perf_counter()
+    await runner.drain()
+    assert handler.served == [(0, 1), (0, 1)]
+    assert time.perf_counter() - started >= 0.35  # it rested after each slice of mining
+    runner.unasked_rest = 30.0
+    await store.jobs.submit("mine", GUILD, 0, 2, priority=UNASKED, now=clock())
+    draining = asyncio.ensure_future(runner.drain())
+    while len(handler.served) < 3:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.1)
+    assert len(handler.served) == 3  # resting
+    await runner.submit("mine", GUILD, 0, 3, asked=False)  # a submit wakes it from its rest at once
+    for _ in range(100):
+        if len(handler.served) > 3:
+            break
+        await asyncio.sleep(0.01)
+    assert len(handler.served) > 3
+    await runner.stop()
+    draining.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await draining
