@@ -443,18 +443,32 @@ class EventPosts:
         return message.id
 
 
+# The most players the final post's head names (players sharing a rank share its medal; a field tied at the top
+# is not listed whole).
+PODIUM_MOST = 10
+
+
 def winner_text(event: Event, lines: Sequence[formats.Line], language: str) -> str:
-    """The final post's head: the winner, the podium, and one ping for each entrant."""
-    podium = [line for line in lines if line.rank <= 3][:3]
-    medals = ["🥇", "🥈", "🥉"]
-    places = ", ".join(f"{medals[min(i, 2)]} <@{line.user_id}>" for i, line in enumerate(podium))
+    """The final post's head: the winner (or those sharing first place), the podium by rank (a shared rank shares
+    its medal), and one ping for each entrant."""
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    podium = [line for line in lines if line.rank <= 3][:PODIUM_MOST]
+    places = ", ".join(f"{medals[line.rank]} <@{line.user_id}>" for line in podium)
     winners = [line for line in lines if line.rank == 1]
-    head = gettext(
-        language,
-        "🏆 **{event}** is over: <@{winner}> wins!",
-        event=escape_name(event.name),
-        winner=winners[0].user_id if winners else 0,
-    )
+    if len(winners) > 1:
+        head = gettext(
+            language,
+            "🏆 **{event}** is over: {winners} share first place!",
+            event=escape_name(event.name),
+            winners=", ".join(f"<@{line.user_id}>" for line in winners[:PODIUM_MOST]),
+        )
+    else:
+        head = gettext(
+            language,
+            "🏆 **{event}** is over: <@{winner}> wins!",
+            event=escape_name(event.name),
+            winner=winners[0].user_id if winners else 0,
+        )
     others = " ".join(f"<@{line.user_id}>" for line in lines if line.rank > 3)
     return (
         head

@@ -267,3 +267,24 @@ async def test_an_entrant_who_left_the_server_is_not_paired_again(world: World) 
     assert [set(p.players) for p in pairings] == [{ANA.id, CY.id}]
     asked = [c for c in world.recorder.calls if c.method == "GET" and "/members/" in c.path]
     assert {int(c.path.rsplit("/", 1)[1]) for c in asked} >= {ANA.id, BO.id, CY.id}
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "fr"])
+def test_players_sharing_first_place_share_the_win_and_the_medal(language: str) -> None:
+    from bot.storage.tournament_store import Event, EventFormat
+
+    event = Event(1, 1, 1, "Arena Night", "pond", {}, EventFormat.SWISS, 3, None, None, EventStatus.FINISHED, 2, 1,
+                  1, None, 0.0, 0.0, None)  # fmt: skip
+    lines = [
+        f.Line(1, 11, "Ana", 1, 28.0, (), ()),
+        f.Line(1, 13, "Cy", 2, 28.0, (), ()),
+        f.Line(3, 12, "Bo", 3, 0.0, (), ()),
+        f.Line(3, 14, "Dee", 4, 0.0, (), ()),
+        f.Line(5, 15, "Eve", 5, 0.0, (), ()),
+    ]
+    head, podium, *rest = winner_text(event, lines, language).split("\n")
+    assert "<@11>, <@13>" in head and "<@12>" not in head  # both named, as sharing the win
+    assert podium == "🥇 <@11>, 🥇 <@13>, 🥉 <@12>, 🥉 <@14>"  # a shared rank shares its medal
+    assert rest and "<@15>" in rest[0]
+    alone = winner_text(event, [lines[0], *lines[2:]], language).split("\n")[0]
+    assert "<@11>" in alone and "<@13>" not in alone
