@@ -19,11 +19,11 @@ A position becomes a :class:`Puzzle` in :func:`make_puzzle` when
   choice, nothing random happens (a round's end in Azul refills the factories: a line stays inside one round),
   and the solver's next move passes both searches again; it ends on the solver's move.
 
-Where the candidates come from: in a finished game, the positions right after a move that gave the next player
-at least :data:`GAINED` of their chance (:func:`candidates`, reading the game's review).  The mining runs in the
-bot's background worker (one call of :func:`make_puzzle_saved` per candidate); ``python -m ai.puzzles`` makes the
-set Tabula ships the same way, from games the computer played against itself (deterministic: the same command
-makes the same files).
+Where the positions come from: every position of a finished game, each first screened by a quick search
+(:mod:`ai.puzzle_set`: a superset of Lichess's candidates, since in these games a single winning move also follows
+slow moves, not only blunders).  The bot mines in its background worker, one position a call
+(:func:`ai.puzzle_set.mine_position_saved`); ``python -m ai.puzzle_set`` makes the set Tabula ships the same way,
+from games the computer played against itself (deterministic: the same command makes the same files).
 
 Everything here is pure and deterministic: the same position, budget and seed give the same puzzle.
 
@@ -39,14 +39,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ai import LEVELS, search_seed
 from ai.knowledge import game_module, knowledge_for, reward_from_outcome
 from ai.mcts import Node, _Tree
-from ai.review import EXTRA_SHARE, Review, review_iterations
+from ai.review import EXTRA_SHARE, review_iterations
 from engines.base import GameState
 from engines.rng import Rng
 
@@ -54,8 +54,6 @@ from engines.rng import Rng
 WINNING = 0.68
 # The solution beats the runner-up by at least this much of the solver's chance (Lichess: about 35 points).
 MARGIN = 0.35
-# A candidate: the move before it gave the next player at least this much of their chance (Lichess: ~30 points).
-GAINED = 0.30
 # The solver's moves in a line: one to three.
 LINE_MOVES = 3
 # The confirming search spends this many times the first one's playouts, with another seed.
@@ -151,6 +149,11 @@ def wins_at_once(state: GameState, move: str) -> bool:
     return mover is not None and outcome is not None and reward_from_outcome(outcome, state.players)[mover] >= 1.0
 
 
+def _wins_now(state: GameState, ranked: Ranked) -> bool:
+    """Tell whether the ranked move is a settled win at once in ``state``."""
+    return ranked.exact and wins_at_once(state, ranked.move)
+
+
 def clear_choice(
     state: GameState,
     *,
@@ -171,17 +174,12 @@ def clear_choice(
     ranked = rank_moves(state, iterations=iterations, seed=seed, contenders=contenders)
     best = ranked[0]
     others = ranked[1:]
-    if best.exact and wins_at_once(state, best.move):
-        others = tuple(r for r in others if not (r.exact and wins_at_once(state, r.move)))
+    if _wins_now(state, best):
+        others = tuple(r for r in others if not _wins_now(state, r))
     choice = Choice(best, others[0] if others else None, (best, *others))
     if best.value < winning or choice.margin < margin:
         return None
     return choice
-
-
-def _wins_now(state: GameState, ranked: Ranked) -> bool:
-    """Tell whether the ranked move is a settled win at once in ``state``."""
-    return ranked.exact and wins_at_once(state, ranked.move)
 
 
 def confirmed_choice(state: GameState, *, iterations: int, seed: int) -> Choice | None:
@@ -363,39 +361,6 @@ def make_puzzle(state: GameState, *, iterations: int, seed: int) -> Puzzle | Non
     )
 
 
-def make_puzzle_saved(game: str, state_json: Mapping[str, Any], iterations: int, seed: int) -> dict[str, Any] | None:
-    """:func:`make_puzzle` from a saved position, answering the puzzle's JSON or None (for a worker process)."""
-    from engines import GAMES
-
-    spec = GAMES.get(game)
-    if spec is None:
-        raise ValueError(f"Unknown game {game!r}.")
-    puzzle = make_puzzle(spec.from_json(state_json), iterations=iterations, seed=seed)
-    return None if puzzle is None else puzzle.to_json()
-
-
-def candidates(states: Sequence[GameState], review: Review) -> list[int]:
-    """Return the indexes in ``states`` of the positions worth trying as puzzles: right after a move that gave
-    the next player at least :data:`GAINED` of their chance and left them at least :data:`WINNING` of it, by the
-    game's review (``states[i]`` is the position before the ``i``-th ply, ``states[-1]`` may be the end)."""
-    at_ply = {state.ply: index for index, state in enumerate(states)}
-    found = []
-    for judged in review.judgements:
-        index = at_ply.get(judged.ply + 1)
-        if index is None:
-            continue
-        after = states[index]
-        solver = after.to_move
-        if solver is None or solver == judged.player or after.outcome() is not None:
-            continue
-        if len(after.legal_moves()) < 2:
-            continue
-        gained = judged.after[solver] - judged.before[solver]
-        if gained >= GAINED and judged.after[solver] >= WINNING:
-            found.append(index)
-    return found
-
-
 def answer(puzzle: Puzzle, step: int, move: str) -> str:
     """Judge ``move``, the solver's ``step``-th move (0 first) of ``puzzle``: ``"solved"`` (the line's last
     move, or a move that wins the game at once by another route when the goal is to win), ``"right"`` (the
@@ -415,7 +380,6 @@ def answer(puzzle: Puzzle, step: int, move: str) -> str:
 
 __all__ = [
     "CONFIRM_FACTOR",
-    "GAINED",
     "LINE_MOVES",
     "MARGIN",
     "WINNING",
@@ -423,12 +387,10 @@ __all__ = [
     "Puzzle",
     "Ranked",
     "answer",
-    "candidates",
     "clear_choice",
     "confirmed_choice",
     "first_rating",
     "make_puzzle",
-    "make_puzzle_saved",
     "puzzle_iterations",
     "rank_moves",
     "wins_at_once",

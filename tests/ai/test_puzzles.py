@@ -1,6 +1,6 @@
 """Puzzles (ai.puzzles): a winning move planted in a position of every game is found and judged; a two-move win
 is a line of two solver moves; an Azul line stops at the round's end; the opening is no puzzle; the same seed
-makes the same puzzle; and the candidates of a game are the positions right after a blunder.
+makes the same puzzle.
 
 Every planted position below is written out as the engine saves it, with a drawing of what matters, and the
 tests check the plant itself (which moves win at once) before they check the search, so that a change in an
@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from ai.puzzles import Puzzle, answer, candidates, first_rating, make_puzzle, wins_at_once
-from ai.review import Judgement, Review
+from ai.puzzles import Puzzle, answer, first_rating, make_puzzle, wins_at_once
 from engines import GAMES, GameState
 from engines.base import GameError
 
@@ -363,26 +362,3 @@ def test_the_same_seed_makes_the_same_puzzle_and_it_survives_json() -> None:
         read = Puzzle.from_json(json.loads(text))
         assert json.dumps(read.to_json(), sort_keys=True) == text
         assert read.key == first.key and read.line == first.line and read.solver == first.solver
-
-
-def test_the_candidates_are_the_positions_after_a_blunder() -> None:
-    # Light's last move before the win in two above gave it away: a review says so, and the position after it is
-    # the one candidate.  The other judgements gain too little, or leave the next player short of winning.
-    end = GAMES["pond"].from_json(WIN_IN_TWO)
-    states = [GAMES["pond"].new(variant="mini", seed=1)]
-    for move in ("place a1", "place d4", "place b1"):
-        states.append(states[-1].play(states[-1].parse_move(move)))
-    states.append(end)  # a position at ply 28 stands for "right after the blunder" in the game's own order
-    judged = (
-        Judgement(0, 0, "place a1", "place a1", (0.5, 0.5), (0.5, 0.5), 0.5, 0.5, 16),
-        Judgement(1, 1, "place d4", "place b2", (0.6, 0.4), (0.75, 0.25), 0.4, 0.25, 15),  # +0.15 for light
-        Judgement(2, 0, "place b1", "place c1", (0.6, 0.4), (0.3, 0.7), 0.6, 0.3, 14),  # dark only reaches 0.7
-        Judgement(27, 1, "move b1 b2", "place a2", (0.2, 0.8), (0.95, 0.05), 0.8, 0.05, 9),  # the blunder
-    )
-    review = Review("pond", 2, FEW, judged)
-    assert candidates(states, review) == [4]
-    assert candidates(states[:4], review) == []  # the blunder's position is not in the list
-    stronger = Review(
-        "pond", 2, FEW, (*judged[:2], Judgement(2, 0, "place b1", "c1", (0.6, 0.4), (0.25, 0.75), 0.6, 0.25, 14))
-    )
-    assert candidates(states, stronger) == [3]
