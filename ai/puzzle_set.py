@@ -137,14 +137,20 @@ def build(game: str, target: int = TARGET, *, log: Any = None) -> dict[str, Any]
     return {"version": VERSION, "game": game, "games": number, "puzzles": list(found.values())}
 
 
-def load(game: str) -> list[dict[str, Any]]:
-    """Return the shipped puzzles of ``game`` (each a :meth:`Puzzle.to_json` with its ``source``), or none if
-    the set was not made."""
-    path = HERE / f"{game}.json"
-    if not path.exists():
-        return []
+def read_set(path: Path) -> list[dict[str, Any]]:
+    """Return the puzzles of the set file ``path`` (each a :meth:`Puzzle.to_json` with its ``source``); a file of
+    another version is refused (ValueError)."""
     data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("version") != VERSION:
+        raise ValueError(f"{path.name}: a puzzle set of version {data.get('version')!r}; this reads version {VERSION}")
     return list(data["puzzles"])
+
+
+def load(game: str, folder: Path | None = None) -> list[dict[str, Any]]:
+    """Return the shipped puzzles of ``game`` (from ``folder``, default the shipped sets' :data:`HERE`), or none if
+    the set was not made."""
+    path = (folder or HERE) / f"{game}.json"
+    return read_set(path) if path.exists() else []
 
 
 def main(argv: Sequence[str] | None = None) -> int:

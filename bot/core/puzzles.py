@@ -14,7 +14,6 @@ it has a good one, else its newest well-rated one, else a shipped one.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from ai import puzzle_set
 from ai.puzzles import Puzzle, answer
 from bot.core.puzzle_ratings import rate
 from bot.core.refusals import Refusal
@@ -41,7 +41,7 @@ DAILY_SOLVED = 0.5
 DAILY_RATINGS = (1100.0, 1900.0)
 
 #: Where the shipped puzzle sets are: one ``<game>.json`` per game, ``{"version": 1, "puzzles": [...]}``.
-SHIPPED_SETS = Path(__file__).resolve().parents[2] / "ai" / "puzzle_sets"
+SHIPPED_SETS = puzzle_set.HERE
 
 #: What a try at a move may end as (:func:`ai.puzzles.answer`).
 RIGHT, SOLVED, WRONG = "right", "solved", "wrong"
@@ -176,13 +176,8 @@ class PuzzleService:
 
 def shipped_puzzles(folder: Path = SHIPPED_SETS) -> list[Puzzle]:
     """Every puzzle of the sets in ``folder`` (none when it has none), game by game."""
-    found: list[Puzzle] = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != 1:
-            raise ValueError(f"{path.name}: a puzzle set of version {data.get('version')!r}; this bot reads version 1")
-        found.extend(Puzzle.from_json(item) for item in data["puzzles"])
-    return found
+    paths = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    return [Puzzle.from_json(item) for path in paths for item in puzzle_set.read_set(path)]
 
 
 # -- the daily puzzle ----------------------------------------------------------------------------------------------
