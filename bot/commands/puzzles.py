@@ -30,17 +30,17 @@ from bot import limits
 from bot.commands.components import CustomId, Number, Pattern, persistent_button, persistent_select
 from bot.commands.ladder import GAME_CHOICES
 from bot.commands.reviews import draw_marked
-from bot.commands.taps import CHOICES_MAX, MENUS_MAX, choice_words, step_words
-from bot.commands.ui import user_language
+from bot.commands.taps import MENUS_MAX, menus, step_words
+from bot.commands.ui import choices, user_language
 from bot.commands.views import routed_view
 from bot.core.puzzles import RIGHT, WRONG, Opened, PuzzleService, Verdict
 from bot.core.refusals import Refusal
-from bot.core.taps import PATH_PATTERN, BadPath, Step, joined, split, walk
+from bot.core.taps import PATH_PATTERN, BadPath, Step, joined, previous, split, walk
 from bot.delivery.ports import BOARD_FILE
 from bot.delivery.rendering import BoardRenderer
 from bot.storage.database import N_
 from bot.text import puzzles as words
-from engines import GAMES, GameState
+from engines import GAMES, GameState, MoveForm
 from i18n.catalog import gettext
 
 log = logging.getLogger(__name__)
@@ -53,38 +53,17 @@ SOLVE = CustomId("puzzlesolve", Number("puzzle", 19))
 STALE = N_("This puzzle has moved on since that message: use its latest one.")
 
 
-def puzzle_menus(
-    state: GameState, opened: Opened, step: Step, placeholder: str, language: str
-) -> list[discord.ui.Select[Any]]:
-    """The menus of ``step``'s choices for the try in ``opened``, as a board post's menus are built."""
-    choices = step.choices[:CHOICES_MAX]
-    size = limits.SELECT_OPTIONS_MAX
-    parts = [choices[start : start + size] for start in range(0, len(choices), size)]
-    found: list[discord.ui.Select[Any]] = []
-    for part, chunk in enumerate(parts):
-        shown = placeholder if len(parts) == 1 else f"{placeholder} ({part + 1}/{len(parts)})"
-        found.append(
-            discord.ui.Select(
-                custom_id=PICK.build(
-                    part=part, attempt=opened.attempt.id, step=opened.attempt.step, path=joined(step.path)
-                ),
-                placeholder=limits.clip(shown, limits.SELECT_PLACEHOLDER_MAX),
-                options=[
-                    discord.SelectOption(label=choice_words(state, choice, language), value=choice.token)
-                    for choice in chunk
-                ],
-                row=part,
-            )
-        )
-    return found
-
-
 def puzzle_view(
     state: GameState, opened: Opened, step: Step, back: Sequence[str] | None, language: str
 ) -> discord.ui.View:
     """The controls of a puzzle's private message: the step's menus, and Back to the step before."""
     view = routed_view()
-    for select in puzzle_menus(state, opened, step, gettext(language, "Choose your move…"), language):
+    attempt = opened.attempt
+
+    def custom_id(part: int) -> str:
+        return PICK.build(part=part, attempt=attempt.id, step=attempt.step, path=joined(step.path))
+
+    for select in menus(state, step, gettext(language, "Choose your move…"), language, custom_id):
         view.add_item(select)
     if back is not None:
         view.add_item(
@@ -237,14 +216,7 @@ class PuzzleCommands:
         if current is None:
             return []
         state = current.puzzle.state_at(current.attempt.step)
-        needle = typed.strip().lower()
-        moves = [state.move_text(move) for move in state.legal_moves()]
-        starting = [m for m in moves if m.startswith(needle)]
-        containing = [m for m in moves if needle in m and m not in starting]
-        return [
-            app_commands.Choice(name=m[: limits.CHOICE_NAME_MAX], value=m)
-            for m in (starting + containing)[: limits.AUTOCOMPLETE_CHOICES_MAX]
-        ]
+        return choices([state.move_text(move) for move in state.legal_moves()], typed)
 
     async def _playing(self, interaction: discord.Interaction[Any], attempt_id: int, step: int) -> Opened:
         opened = await self.service.open(attempt_id, interaction.user.id)
@@ -254,13 +226,17 @@ class PuzzleCommands:
             raise Refusal(STALE)
         return opened
 
-    def _walk(self, opened: Opened, path: Sequence[str]) -> tuple[GameState, Step]:
-        state = opened.puzzle.state_at(opened.attempt.step)
+    @staticmethod
+    def _form(opened: Opened) -> MoveForm:
         form = GAMES[opened.stored.game].moves
         if form is None:
             raise Refusal("This game's moves are typed with its commands.")
+        return form
+
+    def _walk(self, opened: Opened, path: Sequence[str]) -> tuple[GameState, Step]:
+        state = opened.puzzle.state_at(opened.attempt.step)
         try:
-            return state, walk(state, form, path)
+            return state, walk(state, self._form(opened), path)
         except BadPath:
             raise Refusal(STALE) from None
 
@@ -295,13 +271,7 @@ class PuzzleCommands:
             raise Refusal(STALE) from None
         state, walked = self._walk(opened, tokens)
         language = user_language(interaction)
-        earlier = list(walked.path)
-        back: tuple[str, ...] | None = None
-        while earlier:
-            earlier.pop()
-            if self._walk(opened, earlier)[1].path == tuple(earlier):
-                back = tuple(earlier)
-                break
+        back = previous(state, self._form(opened), walked.path)
         content = words.step_prompt(opened.stored, opened.rating, step, step_words(state, walked, language), language)
         view = puzzle_view(state, opened, walked, back, language)
         await interaction.response.edit_message(content=limits.clip(content, limits.MESSAGE_CONTENT_MAX), view=view)

@@ -32,7 +32,7 @@ from bot.commands.views import routed_view
 from bot.core.moves import STALE_BOARD
 from bot.core.refusals import Refusal, StaleBoard
 from bot.core.takebacks import TakebackAnswer, Takebacks
-from bot.core.taps import PATH_PATTERN, BadPath, Step, joined, split, walk
+from bot.core.taps import PATH_PATTERN, BadPath, Step, joined, previous, split, walk
 from bot.delivery.composer import BoardView
 from bot.delivery.ports import BOARD_FILE, NO_MENTIONS
 from bot.delivery.rendering import BoardRenderer
@@ -41,7 +41,7 @@ from bot.storage.extras_store import MatchExtras
 from bot.storage.records import MatchRecord
 from bot.text import messages
 from bot.text.escaping import escape_name
-from engines import GAMES, GameState
+from engines import GAMES, GameState, MoveForm
 from i18n.catalog import DEFAULT, gettext
 
 log = logging.getLogger(__name__)
@@ -79,13 +79,14 @@ def step_words(state: GameState, step: Step, language: str) -> str:
 
 
 def menus(
-    state: GameState, record: MatchRecord, step: Step, placeholder: str, language: str
+    state: GameState, step: Step, placeholder: str, language: str, custom_id: Callable[[int], str]
 ) -> list[discord.ui.Select[Any]]:
-    """The menus of ``step``'s choices: at most :data:`MENUS_MAX`, each of at most 25 options, in order."""
+    """The menus of ``step``'s choices: at most :data:`MENUS_MAX`, each of at most 25 options, in order;
+    ``custom_id(part)`` names each (a board's menus carry the match, a puzzle's its try)."""
     choices = step.choices[:CHOICES_MAX]
     if len(step.choices) > CHOICES_MAX:
         log.error(
-            "%s offers %d choices at one step; menus show the first %d", record.game, len(step.choices), CHOICES_MAX
+            "%s offers %d choices at one step; menus show the first %d", state.game, len(step.choices), CHOICES_MAX
         )
     size = limits.SELECT_OPTIONS_MAX
     parts = [choices[start : start + size] for start in range(0, len(choices), size)]
@@ -94,7 +95,7 @@ def menus(
         shown = placeholder if len(parts) == 1 else f"{placeholder} ({part + 1}/{len(parts)})"
         found.append(
             discord.ui.Select(
-                custom_id=PICK.build(part=part, match=record.id, version=record.version, path=joined(step.path)),
+                custom_id=custom_id(part),
                 placeholder=limits.clip(shown, limits.SELECT_PLACEHOLDER_MAX),
                 options=[
                     discord.SelectOption(label=choice_words(state, choice, language), value=choice.token)
@@ -104,6 +105,11 @@ def menus(
             )
         )
     return found
+
+
+def _pick_ids(record: MatchRecord, step: Step) -> Callable[[int], str]:
+    """The custom IDs of a board's menus for ``step``: the match, its version and the path so far."""
+    return lambda part: PICK.build(part=part, match=record.id, version=record.version, path=joined(step.path))
 
 
 def takeback_button(record: MatchRecord, language: str) -> discord.ui.Button[Any]:
@@ -132,7 +138,7 @@ def board_controls(
     view = routed_view()
     player = escape_name(record.players[state.to_move].name)
     placeholder = gettext(language, "{player}: choose your move", player=player)
-    for select in menus(state, record, step, placeholder, language):
+    for select in menus(state, step, placeholder, language, _pick_ids(record, step)):
         view.add_item(select)
     if takeback and state.ply > 0 and state.may_take_back:
         view.add_item(takeback_button(record, language))
@@ -151,7 +157,7 @@ def controls_for(in_event: Callable[[int], Awaitable[bool]]) -> BoardView:
 def step_view(state: GameState, record: MatchRecord, step: Step, back: Sequence[str] | None, language: str) -> Any:
     """A private step: its menus, and Back to the step before (``None``: there is none)."""
     view = routed_view()
-    for select in menus(state, record, step, gettext(language, "Choose…"), language):
+    for select in menus(state, step, gettext(language, "Choose…"), language, _pick_ids(record, step)):
         view.add_item(select)
     if back is not None:
         view.add_item(_back_button(record, back, language))
@@ -254,7 +260,8 @@ class Taps:
         record, state = await self._position(interaction, match_id, version)
         tokens = self._split(match_id, path)
         step = self._walk(record, state, tokens)
-        await self.show(interaction, record, state, step, back=self._previous(record, state, step.path), confirm=True)
+        back = previous(state, self._form(record), step.path)
+        await self.show(interaction, record, state, step, back=back, confirm=True)
 
     async def show(
         self,
@@ -420,23 +427,19 @@ class Taps:
         except BadPath:
             raise StaleBoard(match_id, STALE_BOARD) from None
 
-    def _walk(self, record: MatchRecord, state: GameState, path: Sequence[str]) -> Step:
+    @staticmethod
+    def _form(record: MatchRecord) -> MoveForm:
         form = GAMES[record.game].moves
         if form is None:
             raise Refusal("This game's moves are typed with its commands.")
+        return form
+
+    def _walk(self, record: MatchRecord, state: GameState, path: Sequence[str]) -> Step:
+        form = self._form(record)
         try:
             return walk(state, form, path)
         except BadPath:
             raise StaleBoard(record.id, STALE_BOARD) from None
-
-    def _previous(self, record: MatchRecord, state: GameState, path: Sequence[str]) -> tuple[str, ...] | None:
-        """The path of the step before the one at ``path`` where the player had a choice (``None``: none)."""
-        tokens = list(path)
-        while tokens:
-            tokens.pop()
-            if self._walk(record, state, tokens).path == tuple(tokens):
-                return tuple(tokens)
-        return None
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, private: bool) -> None:

@@ -150,6 +150,17 @@ def walk(state: Any, form: MoveForm, path: Sequence[str]) -> Step:
         index += 1
 
 
+def previous(state: Any, form: MoveForm, path: Sequence[str]) -> tuple[str, ...] | None:
+    """The path of the step before the one at ``path`` where the player had a choice (``None``: there is none),
+    for Back: a step taken for the player (one way on) is passed over."""
+    tokens = list(path)
+    while tokens:
+        tokens.pop()
+        if walk(state, form, tokens).path == tuple(tokens):
+            return tuple(tokens)
+    return None
+
+
 def _group(form: MoveForm, kind: str, index: int) -> tuple[str, ...] | None:
     groups = form.kind(kind).tap_groups()
     return groups[index] if index < len(groups) else None
