@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ai import search_seed
@@ -49,14 +48,6 @@ class Played(Protocol):
 
     @property
     def states(self) -> Sequence[GameState]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Positions:
-    """A finished match's record and positions (what tests hand over; the bot hands its rebuilt matches)."""
-
-    record: MatchRecord
-    states: Sequence[GameState]
 
 
 class MiningStore(Protocol):

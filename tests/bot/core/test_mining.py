@@ -4,15 +4,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ai.puzzle_set import self_play
-from bot.core.mining import SLICE, Positions, PuzzleMiner
+from bot.core.mining import SLICE, PuzzleMiner
 from bot.core.refusals import Refusal
 from bot.core.service import MatchService
 from bot.storage import MatchStore, Seat
+from bot.storage.records import MatchRecord
+from engines import GameState
 
 ANA, BO = Seat(1, "Ana"), Seat(2, "Bo")
+
+
+@dataclass(frozen=True)
+class Positions:
+    """A finished match as mining reads it (the bot hands over its rebuilt matches): its record and positions."""
+
+    record: MatchRecord
+    states: Sequence[GameState]
+
+
 ITERATIONS = 200  # small, as the other search tests use: game 0 of Querni still gives its puzzle at ply 11
 
 
