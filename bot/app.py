@@ -41,6 +41,7 @@ from bot.commands.views import analyse_buttons, challenge_buttons, draw_buttons,
 from bot.core.background import UNASKED_REST, BackgroundRunner, DailyLimit
 from bot.core.ladders import Ladders
 from bot.core.mining import MINE, PuzzleMiner
+from bot.core.positions import MatchPositions
 from bot.core.puzzles import PuzzleService
 from bot.core.reviews import REVIEW, ReviewJobs, ReviewMaker
 from bot.core.service import MatchService
@@ -274,9 +275,15 @@ def build_parts(
         store.jobs,
         {
             REVIEW: ReviewJobs(maker, replays.rebuilt),
-            # Every finished match is mined for puzzles, behind the reviews members ask for.
+            # Every finished match is mined for puzzles, behind the reviews members ask for; its positions are
+            # rebuilt in the background process (as a worker process does), not in the render process that
+            # answers replay buttons, and outside the replays' cache.
             MINE: PuzzleMiner(
-                store.mining, store.puzzles, replays.rebuilt, computer.workers, iterations=computer_iterations
+                store.mining,
+                store.puzzles,
+                MatchPositions(store.matches, computer.workers).rebuilt,
+                computer.workers,
+                iterations=computer_iterations,
             ),
         },
         limits={REVIEW: DailyLimit(settings.reviews_per_member_day, settings.reviews_per_server_day)},
